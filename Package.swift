@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let examples = [
+    "QuickStart", "RecordsAndProperties", "SortPeople", "GroupMembers",
+    "SaveOrRevert", "RequestAccess", "LongTermReference",
+]
+
+let package = Package(
+    name: "PlainContacts",
+    products: [
+        .library(name: "PlainContacts", targets: ["PlainContacts"]),
+        .executable(name: "contacts", targets: ["contacts"]),
+    ],
+    targets: [
+        .target(name: "PlainContacts"),
+        .executableTarget(name: "contacts", dependencies: ["PlainContacts"]),
+        // Commits files and can be killed at chosen points; the crash tests drive it.
+        .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts"]),
+        .testTarget(
+            name: "PlainContactsTests",
+            dependencies: ["PlainContacts", "plaincontacts-crash-helper"],
+            exclude: ["Fixtures"]),
+    ]
+        + examples.map { name in
+            .executableTarget(name: name, dependencies: ["PlainContacts"], path: "Examples/\(name)")
+        },
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,112 @@
+/// An error raised by the PlainContacts library.
+///
+/// Every failure carries a stable ``Code`` that programs and tests match on, a message that
+/// names the file, line or record involved, and, where one exists, the underlying error.
+/// Messages never contain a person's name, phone number or email address, so that logs do
+/// not leak contact data.
+///
+/// ```swift
+/// do {
+///     try book.save()
+/// } catch let error as ContactsError where error.code == .busy {
+///     print("Another program is saving; try again.")
+/// }
+/// ```
+public struct ContactsError: Error, Sendable, CustomStringConvertible {
+    /// A stable, extensible identifier of what went wrong.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public var description: String { rawValue }
+
+        /// The folder is not a PlainContacts store (no manifest).
+        public static let notAStore = Code(rawValue: "notAStore")
+        /// A store already exists where one was to be created.
+        public static let storeExists = Code(rawValue: "storeExists")
+        /// The store was written by a newer version of PlainContacts.
+        public static let unsupportedFormatVersion = Code(rawValue: "unsupportedFormatVersion")
+        /// A file of the store is not valid JSON or does not have the expected shape.
+        public static let malformedFile = Code(rawValue: "malformedFile")
+        /// A file of the store holds unresolved Git conflict markers.
+        public static let conflictMarkers = Code(rawValue: "conflictMarkers")
+        /// A value of the wrong type was given for a property.
+        public static let propertyTypeMismatch = Code(rawValue: "propertyTypeMismatch")
+        /// A value is not acceptable for its property (for example an impossible date).
+        public static let invalidValue = Code(rawValue: "invalidValue")
+        /// The property does not belong to this kind of record.
+        public static let unknownProperty = Code(rawValue: "unknownProperty")
+        /// A person must be saved to the store before it can join a group.
+        public static let personNotSaved = Code(rawValue: "personNotSaved")
+        /// A group must be saved to the store before members can be added to it.
+        public static let groupNotSaved = Code(rawValue: "groupNotSaved")
+        /// The record belongs to another address book.
+        public static let recordInAnotherBook = Code(rawValue: "recordInAnotherBook")
+        /// No record has the given record ID or name.
+        public static let recordNotFound = Code(rawValue: "recordNotFound")
+        /// Another process holds the store's lock for longer than the wait allows.
+        public static let busy = Code(rawValue: "busy")
+        /// The save found changes on disk that conflict with this book's changes.
+        public static let conflict = Code(rawValue: "conflict")
+        /// The user has not allowed this program to use the store
+        /// (AddressBook's `kABOperationNotPermittedByUserError`).
+        public static let operationNotPermittedByUser = Code(rawValue: "operationNotPermittedByUser")
+        /// A vCard could not be read.
+        public static let malformedVCard = Code(rawValue: "malformedVCard")
+        /// Reading or writing a file failed.
+        public static let io = Code(rawValue: "io")
+    }
+
+    /// What went wrong, as a stable code.
+    public var code: Code
+    /// One sentence describing the failure; never contains contact data.
+    public var message: String
+    /// The file involved, if any.
+    public var path: String?
+    /// The 1-based line in ``path`` where the problem was found, if known.
+    public var line: Int?
+    /// The 1-based column in ``path`` where the problem was found, if known.
+    public var column: Int?
+    /// The error that caused this one, if any.
+    public var underlying: (any Error & Sendable)?
+    /// For ``Code/conflict``: every record and property that changed differently in this book
+    /// and on disk.
+    public var conflicts: [SaveConflict] = []
+
+    /// Creates an error.
+    public init(
+        _ code: Code,
+        _ message: String,
+        path: String? = nil,
+        line: Int? = nil,
+        column: Int? = nil,
+        underlying: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        var location = ""
+        if let path {
+            location = path
+            if let line {
+                location += ":\(line)"
+                if let column { location += ":\(column)" }
+            }
+            location += ": "
+        }
+        var text = location + message
+        if let underlying {
+            text += " (\(underlying))"
+        }
+        return text
+    }
+}

@@ -1,0 +1,188 @@
+/// The stable identifier of one value within a multi-value property.
+///
+/// It stays the same across saves, reloads, and the insertion or removal of other values, and
+/// is never given to a new value of the same property of the same record.
+///
+/// The AddressBook equivalent is `ABMultiValueIdentifier`, with ``invalid`` for
+/// `kABMultiValueInvalidIdentifier`.
+public struct MultiValueIdentifier: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The 32-bit value.
+    public var rawValue: Int32
+
+    /// Creates an identifier from its 32-bit value.
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    /// No value (`kABMultiValueInvalidIdentifier`).
+    public static let invalid = MultiValueIdentifier(rawValue: -1)
+
+    public static func < (lhs: MultiValueIdentifier, rhs: MultiValueIdentifier) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+
+    public var description: String { String(rawValue) }
+}
+
+/// An ordered list of labelled values, such as a person's phone numbers.
+///
+/// A multi-value is a value type: a copy taken from a person is independent until it is set
+/// back with ``Person/setValue(_:for:)`` or a typed property such as ``Person/phones``. This
+/// replaces AddressBook's immutable `ABMultiValueRef` and mutable `ABMutableMultiValueRef`.
+///
+/// ```swift
+/// var phones = person.phones
+/// let id = phones.add("555-0100", label: .mobile)
+/// phones.replaceLabel(at: phones.index(for: id) ?? 0, with: .work)
+/// person.phones = phones
+/// ```
+public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, RandomAccessCollection {
+    /// One labelled value and its identifier.
+    public struct Entry: Sendable, Hashable {
+        /// The value's stable identifier.
+        public let identifier: MultiValueIdentifier
+        /// The label, or `nil` for none.
+        public var label: Label?
+        /// The value.
+        public var value: Value
+        /// Keys found in the file beside `id`, `label` and `value` that this version does not
+        /// know; kept on rewrite.
+        package var unknownFields: [String: JSONValue] = [:]
+
+        package init(identifier: MultiValueIdentifier, label: Label?, value: Value,
+                     unknownFields: [String: JSONValue] = [:]) {
+            self.identifier = identifier
+            self.label = label
+            self.value = value
+            self.unknownFields = unknownFields
+        }
+    }
+
+    /// The entries in order.
+    public private(set) var entries: [Entry]
+    /// The identifier the next added value receives.
+    package private(set) var nextIdentifier: Int32
+
+    /// Creates an empty multi-value.
+    ///
+    /// The AddressBook equivalent is `ABMultiValueCreateMutable`.
+    public init() {
+        entries = []
+        nextIdentifier = 0
+    }
+
+    /// Creates a multi-value from values and labels, identified 0, 1, 2…
+    public init(_ values: [(value: Value, label: Label?)]) {
+        self.init()
+        for item in values { add(item.value, label: item.label) }
+    }
+
+    package init(entries: [Entry], nextIdentifier: Int32) {
+        self.entries = entries
+        let highest = entries.map(\.identifier.rawValue).max() ?? -1
+        self.nextIdentifier = Swift.max(nextIdentifier, highest + 1)
+    }
+
+    public var startIndex: Int { entries.startIndex }
+    public var endIndex: Int { entries.endIndex }
+    public subscript(position: Int) -> Entry { entries[position] }
+
+    /// The value at an index (`ABMultiValueCopyValueAtIndex`).
+    public func value(at index: Int) -> Value { entries[index].value }
+
+    /// The label at an index (`ABMultiValueCopyLabelAtIndex`).
+    public func label(at index: Int) -> Label? { entries[index].label }
+
+    /// Every value in order (`ABMultiValueCopyArrayOfAllValues`).
+    public var values: [Value] { entries.map(\.value) }
+
+    /// The index of the value with an identifier, or `nil` (`ABMultiValueGetIndexForIdentifier`).
+    public func index(for identifier: MultiValueIdentifier) -> Int? {
+        entries.firstIndex { $0.identifier == identifier }
+    }
+
+    /// The identifier of the value at an index (`ABMultiValueGetIdentifierAtIndex`).
+    public func identifier(at index: Int) -> MultiValueIdentifier { entries[index].identifier }
+
+    /// The index of the first entry holding a value, or `nil` (`ABMultiValueGetFirstIndexOfValue`).
+    public func firstIndex(of value: Value) -> Int? {
+        entries.firstIndex { $0.value == value }
+    }
+
+    /// Appends a value and returns its new identifier (`ABMultiValueAddValueAndLabel`).
+    @discardableResult
+    public mutating func add(_ value: Value, label: Label? = nil) -> MultiValueIdentifier {
+        insert(value, label: label, at: entries.count)
+    }
+
+    /// Inserts a value at an index and returns its new identifier
+    /// (`ABMultiValueInsertValueAndLabelAtIndex`).
+    @discardableResult
+    public mutating func insert(_ value: Value, label: Label? = nil, at index: Int) -> MultiValueIdentifier {
+        let identifier = MultiValueIdentifier(rawValue: nextIdentifier)
+        nextIdentifier += 1
+        entries.insert(Entry(identifier: identifier, label: label, value: value), at: index)
+        return identifier
+    }
+
+    /// Replaces the value at an index, keeping its label and identifier
+    /// (`ABMultiValueReplaceValueAtIndex`).
+    public mutating func replaceValue(at index: Int, with value: Value) {
+        entries[index].value = value
+    }
+
+    /// Replaces the label at an index (`ABMultiValueReplaceLabelAtIndex`).
+    public mutating func replaceLabel(at index: Int, with label: Label?) {
+        entries[index].label = label
+    }
+
+    /// Removes the value at an index (`ABMultiValueRemoveValueAndLabelAtIndex`); its identifier is
+    /// never handed out again.
+    public mutating func remove(at index: Int) {
+        entries.remove(at: index)
+    }
+
+    /// Two multi-values are equal when they hold the same entries in the same order; the
+    /// internal identifier counter does not take part.
+    public static func == (lhs: MultiValue<Value>, rhs: MultiValue<Value>) -> Bool {
+        lhs.entries == rhs.entries
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entries)
+    }
+
+    /// This multi-value with its counter moved up to a record's counter, so that values added to
+    /// it never reuse an identifier the record has handed out.
+    package func continuing(from recordCounter: Int32) -> MultiValue<Value> {
+        var copy = self
+        copy.nextIdentifier = Swift.max(nextIdentifier, recordCounter)
+        return copy
+    }
+
+    /// Gives identifiers to entries so that none reuses an identifier retired from `previous`.
+    ///
+    /// Entries whose identifier exists in `previous` keep it; an entry whose identifier is below
+    /// the record's counter but not in `previous` is a newcomer and gets a fresh identifier.
+    package func reconciled(with previous: MultiValue<Value>?, recordCounter: inout Int32) -> MultiValue<Value> {
+        let kept = Set(previous?.entries.map(\.identifier) ?? [])
+        var counter = Swift.max(recordCounter, previous?.nextIdentifier ?? 0)
+        var result = self
+        for index in result.entries.indices {
+            let entry = result.entries[index]
+            if kept.contains(entry.identifier) { continue }
+            if entry.identifier.rawValue < counter {
+                result.entries[index] = Entry(
+                    identifier: MultiValueIdentifier(rawValue: counter), label: entry.label,
+                    value: entry.value, unknownFields: entry.unknownFields)
+                counter += 1
+            } else {
+                counter = Swift.max(counter, entry.identifier.rawValue + 1)
+            }
+        }
+        counter = Swift.max(counter, nextIdentifier)
+        result.nextIdentifier = counter
+        recordCounter = counter
+        return result
+    }
+}

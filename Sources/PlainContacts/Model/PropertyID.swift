@@ -1,0 +1,102 @@
+/// Names a property of a person or group record, with its declared type.
+///
+/// The identifier is also the property's key in the record's JSON file.
+///
+/// The AddressBook equivalent is `ABPropertyID` and its constants (`kABPersonFirstNameProperty`,
+/// `kABPersonPhoneProperty`, `kABGroupNameProperty`…).
+///
+/// ```swift
+/// print(PropertyID.phones.type)   // multiString
+/// let value = person.value(for: .organization)
+/// ```
+public struct PropertyID: Hashable, Sendable, CustomStringConvertible {
+    /// The property's key in a record file, such as `"firstName"`.
+    public let key: String
+    /// The declared type; values of another type are refused.
+    public let type: PropertyType
+    /// The type of record the property belongs to.
+    public let recordType: RecordType
+    /// Whether the store maintains the value itself (creation and modification dates).
+    public let isReadOnly: Bool
+
+    private init(_ key: String, _ type: PropertyType, _ recordType: RecordType = .person, readOnly: Bool = false) {
+        self.key = key
+        self.type = type
+        self.recordType = recordType
+        self.isReadOnly = readOnly
+    }
+
+    public var description: String { key }
+
+    /// `kABPersonFirstNameProperty`.
+    public static let firstName = PropertyID("firstName", .string)
+    /// `kABPersonLastNameProperty`.
+    public static let lastName = PropertyID("lastName", .string)
+    /// `kABPersonMiddleNameProperty`.
+    public static let middleName = PropertyID("middleName", .string)
+    /// `kABPersonPrefixProperty`.
+    public static let prefix = PropertyID("prefix", .string)
+    /// `kABPersonSuffixProperty`.
+    public static let suffix = PropertyID("suffix", .string)
+    /// `kABPersonNicknameProperty`.
+    public static let nickname = PropertyID("nickname", .string)
+    /// `kABPersonFirstNamePhoneticProperty`.
+    public static let firstNamePhonetic = PropertyID("firstNamePhonetic", .string)
+    /// `kABPersonLastNamePhoneticProperty`.
+    public static let lastNamePhonetic = PropertyID("lastNamePhonetic", .string)
+    /// `kABPersonMiddleNamePhoneticProperty`.
+    public static let middleNamePhonetic = PropertyID("middleNamePhonetic", .string)
+    /// `kABPersonOrganizationProperty`.
+    public static let organization = PropertyID("organization", .string)
+    /// `kABPersonDepartmentProperty`.
+    public static let department = PropertyID("department", .string)
+    /// `kABPersonJobTitleProperty`.
+    public static let jobTitle = PropertyID("jobTitle", .string)
+    /// `kABPersonNoteProperty`.
+    public static let note = PropertyID("note", .string)
+    /// `kABPersonBirthdayProperty`; the year may be absent.
+    public static let birthday = PropertyID("birthday", .date)
+    /// `kABPersonKindProperty`.
+    public static let kind = PropertyID("kind", .kind)
+    /// `kABPersonCreationDateProperty`, set by the first save.
+    public static let creationDate = PropertyID("created", .timestamp, readOnly: true)
+    /// `kABPersonModificationDateProperty`, set by every save that changes the record.
+    public static let modificationDate = PropertyID("modified", .timestamp, readOnly: true)
+    /// `kABPersonPhoneProperty`.
+    public static let phones = PropertyID("phones", .multiString)
+    /// `kABPersonEmailProperty`.
+    public static let emails = PropertyID("emails", .multiString)
+    /// `kABPersonURLProperty`.
+    public static let urls = PropertyID("urls", .multiString)
+    /// `kABPersonRelatedNamesProperty`.
+    public static let relatedNames = PropertyID("relatedNames", .multiString)
+    /// `kABPersonDateProperty` (anniversaries and other dates).
+    public static let dates = PropertyID("dates", .multiDate)
+    /// `kABPersonAddressProperty`.
+    public static let addresses = PropertyID("addresses", .multiAddress)
+    /// `kABPersonInstantMessageProperty`.
+    public static let instantMessages = PropertyID("instantMessages", .multiInstantMessage)
+    /// `kABPersonSocialProfileProperty`.
+    public static let socialProfiles = PropertyID("socialProfiles", .multiSocialProfile)
+
+    /// `kABGroupNameProperty`.
+    public static let groupName = PropertyID("name", .string, .group)
+
+    /// Every person property, in the order the person view shows them.
+    public static let personProperties: [PropertyID] = [
+        .prefix, .firstName, .middleName, .lastName, .suffix, .nickname,
+        .firstNamePhonetic, .middleNamePhonetic, .lastNamePhonetic,
+        .organization, .department, .jobTitle, .kind, .birthday,
+        .phones, .emails, .urls, .addresses, .dates, .relatedNames,
+        .instantMessages, .socialProfiles, .note, .creationDate, .modificationDate,
+    ]
+
+    /// Every group property.
+    public static let groupProperties: [PropertyID] = [.groupName]
+
+    /// The person property stored under a JSON key, or `nil`.
+    public static func person(key: String) -> PropertyID? { personByKey[key] }
+
+    private static let personByKey: [String: PropertyID] = Dictionary(
+        uniqueKeysWithValues: personProperties.map { ($0.key, $0) })
+}
