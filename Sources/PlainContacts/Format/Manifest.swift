@@ -1,0 +1,70 @@
+import FoundationEssentials
+
+/// The store's manifest, `store.json`: the format version and the book's settings.
+///
+/// ```json
+/// {
+///   "compositeNameFormat": "firstNameFirst",
+///   "format": 1,
+///   "sortOrdering": "lastName"
+/// }
+/// ```
+package struct Manifest: Sendable, Hashable {
+    /// The newest format this version reads and writes.
+    package static let currentFormat = 1
+
+    package var format: Int = Manifest.currentFormat
+    package var sortOrdering: SortOrdering = .lastName
+    package var compositeNameFormat: CompositeNameFormat = .firstNameFirst
+    package var unknownFields: [String: JSONValue] = [:]
+
+    package init() {}
+
+    /// Reads a manifest; missing keys take their defaults.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile``, ``ContactsError/Code/conflictMarkers`` or
+    ///   ``ContactsError/Code/unsupportedFormatVersion`` for a store written by a newer version.
+    package init(data: Data, path: String) throws {
+        let json = try JSONParser.parse(data, path: path)
+        guard case .object(var fields) = json else {
+            throw ContactsError(.malformedFile, "the manifest must be a JSON object", path: path)
+        }
+        if let value = fields.removeValue(forKey: "format") {
+            guard let format = value.int, format >= 1 else {
+                throw ContactsError(.malformedFile, "\"format\" must be a positive whole number", path: path)
+            }
+            guard format <= Manifest.currentFormat else {
+                throw ContactsError(
+                    .unsupportedFormatVersion,
+                    "the store uses format \(format), but this version reads up to format \(Manifest.currentFormat); upgrade PlainContacts",
+                    path: path)
+            }
+            self.format = format
+        }
+        if let value = fields.removeValue(forKey: "sortOrdering") {
+            guard let text = value.string, let ordering = SortOrdering(rawValue: text) else {
+                throw ContactsError(
+                    .malformedFile, "\"sortOrdering\" must be \"firstName\" or \"lastName\"", path: path)
+            }
+            sortOrdering = ordering
+        }
+        if let value = fields.removeValue(forKey: "compositeNameFormat") {
+            guard let text = value.string, let format = CompositeNameFormat(rawValue: text) else {
+                throw ContactsError(
+                    .malformedFile, "\"compositeNameFormat\" must be \"firstNameFirst\" or \"lastNameFirst\"",
+                    path: path)
+            }
+            compositeNameFormat = format
+        }
+        unknownFields = fields
+    }
+
+    /// The manifest's canonical bytes.
+    package var data: Data {
+        var fields = unknownFields
+        fields["format"] = .number(JSONNumber(format))
+        fields["sortOrdering"] = .string(sortOrdering.rawValue)
+        fields["compositeNameFormat"] = .string(compositeNameFormat.rawValue)
+        return CanonicalJSON.encode(.object(fields))
+    }
+}

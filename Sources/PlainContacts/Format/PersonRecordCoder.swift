@@ -1,0 +1,145 @@
+import FoundationEssentials
+
+/// Reads and writes person record files (`people/<key>.json`).
+///
+/// A record is one JSON object: `"id"`, each set property under its ``PropertyID/key``,
+/// `"nameHash"` (the hash of the normalized first and last name, for re-identification),
+/// `"nextValueID"` (the next multi-value identifier), `"image"` (the sidecar file name) and
+/// `"mergedKeys"` (keys of people merged into this one). Keys this version does not know are
+/// kept and written back unchanged.
+package enum PersonRecordCoder {
+    /// What a person file holds.
+    package struct Decoded: Sendable {
+        package var id: RecordID
+        package var state: PersonState
+        /// The name hash written in the file, which may be stale after a hand edit.
+        package var storedNameHash: NameHash?
+    }
+
+    private static let bookkeepingKeys: Set<String> = ["id", "nameHash", "nextValueID", "image", "mergedKeys"]
+
+    /// Parses a person file.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile`` (with line and column for JSON syntax, or
+    ///   naming the key whose value has the wrong shape) or ``ContactsError/Code/conflictMarkers``.
+    package static func decode(_ data: Data, path: String) throws -> Decoded {
+        let json = try JSONParser.parse(data, path: path)
+        return try decode(json, path: path)
+    }
+
+    package static func decode(_ json: JSONValue, path: String) throws -> Decoded {
+        guard case .object(var fields) = json else {
+            throw ContactsError(.malformedFile, "a person file must hold one JSON object", path: path)
+        }
+        let reader = FieldReader(path: path)
+        guard let idValue = fields.removeValue(forKey: "id") else {
+            throw ContactsError(.malformedFile, "the record has no \"id\"; add a unique positive number", path: path)
+        }
+        let id = try reader.recordID(idValue)
+        var state = PersonState()
+        var storedHash: NameHash?
+        if let value = fields.removeValue(forKey: "nameHash") {
+            storedHash = try reader.string(value, key: "nameHash").flatMap(NameHash.init)
+        }
+        if let value = fields.removeValue(forKey: "nextValueID") {
+            state.nextValueIdentifier = try reader.int32(value, key: "nextValueID")
+        }
+        if let value = fields.removeValue(forKey: "image") {
+            if let name = try reader.string(value, key: "image"), !name.isEmpty {
+                guard !name.contains("/"), !name.hasPrefix(".") else {
+                    throw ContactsError(.malformedFile, "\"image\" must be a file name inside people/", path: path)
+                }
+                state.image = .stored(fileName: name)
+            }
+        }
+        if let value = fields.removeValue(forKey: "mergedKeys") {
+            state.mergedKeys = try reader.stringArray(value, key: "mergedKeys")
+        }
+        for property in PropertyID.personProperties {
+            guard let value = fields.removeValue(forKey: property.key) else { continue }
+            if let decoded = try reader.propertyValue(value, property: property, counter: &state.nextValueIdentifier) {
+                state.values[property] = decoded
+            }
+        }
+        state.unknownFields = fields
+        return Decoded(id: id, state: state, storedNameHash: storedHash)
+    }
+
+    /// The canonical bytes of a person file.
+    package static func encode(id: RecordID, state: PersonState) -> Data {
+        CanonicalJSON.encode(json(id: id, state: state))
+    }
+
+    package static func json(id: RecordID, state: PersonState) -> JSONValue {
+        var fields = state.unknownFields
+        fields["id"] = .number(JSONNumber(Int(id.rawValue)))
+        fields["nameHash"] = .string(state.nameHash.rawValue)
+        if state.nextValueIdentifier > 0 {
+            fields["nextValueID"] = .number(JSONNumber(Int(state.nextValueIdentifier)))
+        }
+        if case .stored(let fileName) = state.image {
+            fields["image"] = .string(fileName)
+        }
+        if !state.mergedKeys.isEmpty {
+            fields["mergedKeys"] = .array(state.mergedKeys.sorted().map(JSONValue.string))
+        }
+        for (property, value) in state.values {
+            fields[property.key] = FieldWriter.json(value)
+        }
+        return .object(fields)
+    }
+}
+
+/// Turns property values into their JSON form.
+package enum FieldWriter {
+    package static func json(_ value: PropertyValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .timestamp(let date): .string(Timestamp.format(date))
+        case .date(let date): .string(date.description)
+        case .kind(let kind): .string(kind.rawValue)
+        case .multiString(let values): multi(values) { .string($0) }
+        case .multiDate(let values): multi(values) { .string($0.description) }
+        case .multiAddress(let values): multi(values, address)
+        case .multiInstantMessage(let values): multi(values, instantMessage)
+        case .multiSocialProfile(let values): multi(values, socialProfile)
+        }
+    }
+
+    package static func multi<Value>(_ values: MultiValue<Value>, _ encode: (Value) -> JSONValue) -> JSONValue {
+        .array(values.entries.map { entry in
+            var fields = entry.unknownFields
+            fields["id"] = .number(JSONNumber(Int(entry.identifier.rawValue)))
+            if let label = entry.label { fields["label"] = .string(label.rawValue) }
+            fields["value"] = encode(entry.value)
+            return .object(fields)
+        })
+    }
+
+    package static func address(_ address: PostalAddress) -> JSONValue {
+        var fields = address.unknownFields
+        fields["street"] = address.street.map(JSONValue.string)
+        fields["city"] = address.city.map(JSONValue.string)
+        fields["state"] = address.state.map(JSONValue.string)
+        fields["zip"] = address.zip.map(JSONValue.string)
+        fields["country"] = address.country.map(JSONValue.string)
+        fields["countryCode"] = address.countryCode.map(JSONValue.string)
+        return .object(fields)
+    }
+
+    package static func instantMessage(_ account: InstantMessage) -> JSONValue {
+        var fields = account.unknownFields
+        fields["service"] = account.service.map(JSONValue.string)
+        fields["username"] = account.username.map(JSONValue.string)
+        return .object(fields)
+    }
+
+    package static func socialProfile(_ profile: SocialProfile) -> JSONValue {
+        var fields = profile.unknownFields
+        fields["url"] = profile.url.map(JSONValue.string)
+        fields["service"] = profile.service.map(JSONValue.string)
+        fields["username"] = profile.username.map(JSONValue.string)
+        fields["identifier"] = profile.identifier.map(JSONValue.string)
+        return .object(fields)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The file name (without extension) of a record: a slug of the name plus a random suffix,
+/// such as `katie-bell-7kq2mx`.
+///
+/// It is fixed when the record is first saved and never changes, so a rename does not move the
+/// file; the random suffix keeps keys unique when two clones create records at the same time.
+package struct RecordKey: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    package var rawValue: String
+
+    /// Accepts a key read from a file name: non-empty, no path separators, no leading dot.
+    package init?(rawValue: String) {
+        guard !rawValue.isEmpty, !rawValue.hasPrefix("."), !rawValue.contains("/"),
+            !rawValue.contains("\0"), rawValue.utf8.count <= 200
+        else { return nil }
+        self.rawValue = rawValue
+    }
+
+    package var description: String { rawValue }
+
+    /// Byte order of the text, the same on every machine.
+    package static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {
+        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
+
+    private static let suffixAlphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
+
+    /// A new key for a record with this display name; `fallback` names nameless records.
+    package static func make<G: RandomNumberGenerator>(
+        name: String?, fallback: String, using generator: inout G
+    ) -> RecordKey {
+        let slug = slug(of: name ?? "")
+        var suffix = ""
+        for _ in 0..<6 {
+            suffix.append(suffixAlphabet[Int(generator.next(upperBound: UInt32(suffixAlphabet.count)))])
+        }
+        let text = (slug.isEmpty ? fallback : slug) + "-" + suffix
+        return RecordKey(rawValue: text) ?? RecordKey(unchecked: fallback + "-" + suffix)
+    }
+
+    package static func make(name: String?, fallback: String) -> RecordKey {
+        var generator = SystemRandomNumberGenerator()
+        return make(name: name, fallback: fallback, using: &generator)
+    }
+
+    private init(unchecked: String) {
+        rawValue = unchecked
+    }
+
+    /// Latin letters that neither transliteration nor diacritic stripping turn into ASCII.
+    private static let latinLetters: [Unicode.Scalar: String] = [
+        "ø": "o", "ł": "l", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th", "ð": "d", "ı": "i", "ħ": "h",
+    ]
+
+    /// Lowercase ASCII letters and digits joined by single hyphens, at most 40 characters;
+    /// other scripts are transliterated to Latin first.
+    package static func slug(of name: String) -> String {
+        var text = name
+        if !text.allSatisfy(\.isASCII) {
+            text = text.applyingTransform(.toLatin, reverse: false) ?? text
+            text = text.applyingTransform(.stripDiacritics, reverse: false) ?? text
+        }
+        var slug = ""
+        var pendingHyphen = false
+        for scalar in text.lowercased().unicodeScalars.flatMap({ latinLetters[$0] ?? String($0) }).flatMap(\.unicodeScalars) {
+            let isWordCharacter = (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9")
+            if isWordCharacter {
+                if pendingHyphen, !slug.isEmpty { slug.append("-") }
+                pendingHyphen = false
+                slug.unicodeScalars.append(scalar)
+                if slug.count >= 40 { break }
+            } else if scalar != "'" && scalar != "\u{2019}" {
+                pendingHyphen = true
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug
+    }
+}

@@ -1,0 +1,55 @@
+import FoundationEssentials
+
+/// Where each part of a store lives on disk.
+///
+/// ```
+/// store.json               manifest: format version and settings
+/// people/<key>.json        one file per person; image sidecar people/<key>.jpg
+/// groups/<key>.json        one file per group
+/// groups/<key>.members     the group's member keys, one per line
+/// .contacts/               device-local and git-ignored: lock, journal, caches, consent
+/// ```
+package struct StoreLayout: Sendable {
+    package let root: URL
+
+    package init(root: URL) {
+        self.root = root.standardizedFileURL
+    }
+
+    package static let manifestName = "store.json"
+    package static let peopleFolderName = "people"
+    package static let groupsFolderName = "groups"
+    package static let privateFolderName = ".contacts"
+
+    package var manifest: URL { root.appending(path: StoreLayout.manifestName) }
+    package var peopleFolder: URL { root.appending(path: StoreLayout.peopleFolderName, directoryHint: .isDirectory) }
+    package var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
+    package var privateFolder: URL { root.appending(path: StoreLayout.privateFolderName, directoryHint: .isDirectory) }
+    package var gitignore: URL { root.appending(path: ".gitignore") }
+    package var gitattributes: URL { root.appending(path: ".gitattributes") }
+
+    /// Path of a person file relative to the root, as the writer takes it.
+    package static func personPath(_ key: RecordKey) -> String { "people/\(key.rawValue).json" }
+    package static func imagePath(_ fileName: String) -> String { "people/\(fileName)" }
+    package static func groupPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).json" }
+    package static func membersPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).members" }
+
+    /// What the store's own `.gitignore` holds.
+    package static let gitignoreContents = """
+        # Device-local state of the PlainContacts store: lock, journal, caches, access consent.
+        /.contacts/
+
+        """
+
+    /// What the store's own `.gitattributes` holds.
+    package static let gitattributesContents = """
+        # Membership files are sets of lines: a union merge never conflicts.
+        groups/*.members merge=union text eol=lf
+        # Records merge property by property once `contacts git-setup` has configured the driver;
+        # without it Git falls back to its ordinary text merge.
+        people/*.json merge=contacts diff=contacts text eol=lf
+        groups/*.json merge=contacts diff=contacts text eol=lf
+        store.json text eol=lf
+
+        """
+}

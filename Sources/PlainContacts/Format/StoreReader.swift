@@ -1,0 +1,122 @@
+import Foundation
+
+/// Reads a whole store folder into values.
+package struct StoreReader {
+    /// A person file as read.
+    package struct PersonFile: Sendable {
+        package var key: RecordKey
+        package var decoded: PersonRecordCoder.Decoded
+        package var fingerprint: Fingerprint
+    }
+
+    /// A group file and its membership file as read.
+    package struct GroupFile: Sendable {
+        package var key: RecordKey
+        package var id: RecordID
+        package var state: GroupState
+        package var members: Set<RecordKey>
+        package var fingerprint: Fingerprint
+        package var membersFingerprint: Fingerprint?
+    }
+
+    /// The whole store.
+    package struct Contents: Sendable {
+        package var manifest: Manifest
+        package var people: [PersonFile]
+        package var groups: [GroupFile]
+    }
+
+    package let layout: StoreLayout
+
+    package init(layout: StoreLayout) {
+        self.layout = layout
+    }
+
+    /// Whether the folder holds a store (its manifest exists).
+    package var storeExists: Bool {
+        FileManager.default.fileExists(atPath: layout.manifest.path)
+    }
+
+    /// Reads the manifest.
+    ///
+    /// - Throws: ``ContactsError/Code/notAStore``, ``ContactsError/Code/malformedFile``,
+    ///   ``ContactsError/Code/unsupportedFormatVersion``.
+    package func readManifest() throws -> Manifest {
+        let path = layout.manifest.path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ContactsError(
+                .notAStore,
+                "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
+                path: layout.root.path)
+        }
+        return try Manifest(data: data, path: path)
+    }
+
+    /// Reads every record.
+    package func readAll() throws -> Contents {
+        let manifest = try readManifest()
+        var people: [PersonFile] = []
+        for name in try fileNames(in: layout.peopleFolder, withExtension: ".json") {
+            guard let key = RecordKey(rawValue: String(name.dropLast(5))) else { continue }
+            if let file = try readPerson(key: key) { people.append(file) }
+        }
+        var groups: [GroupFile] = []
+        for name in try fileNames(in: layout.groupsFolder, withExtension: ".json") {
+            guard let key = RecordKey(rawValue: String(name.dropLast(5))) else { continue }
+            if let file = try readGroup(key: key) { groups.append(file) }
+        }
+        return Contents(manifest: manifest, people: people, groups: groups)
+    }
+
+    /// Reads one person file, or `nil` when it does not exist.
+    package func readPerson(key: RecordKey) throws -> PersonFile? {
+        let url = layout.root.appending(path: StoreLayout.personPath(key))
+        guard let data = try read(url) else { return nil }
+        let decoded = try PersonRecordCoder.decode(data, path: url.path)
+        return PersonFile(key: key, decoded: decoded, fingerprint: Fingerprint(data))
+    }
+
+    /// Reads one group file and its members, or `nil` when the group file does not exist.
+    package func readGroup(key: RecordKey) throws -> GroupFile? {
+        let url = layout.root.appending(path: StoreLayout.groupPath(key))
+        guard let data = try read(url) else { return nil }
+        let (id, state) = try GroupRecordCoder.decode(data, path: url.path)
+        let membersURL = layout.root.appending(path: StoreLayout.membersPath(key))
+        var members = Set<RecordKey>()
+        var membersFingerprint: Fingerprint?
+        if let membersData = try read(membersURL) {
+            members = try MembershipFile.decode(membersData, path: membersURL.path)
+            membersFingerprint = Fingerprint(membersData)
+        }
+        return GroupFile(
+            key: key, id: id, state: state, members: members, fingerprint: Fingerprint(data),
+            membersFingerprint: membersFingerprint)
+    }
+
+    /// The names of the regular files in a folder ending in an extension; none when the folder
+    /// is missing.
+    package func fileNames(in folder: URL, withExtension suffix: String) throws -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch CocoaError.fileReadNoSuchFile {
+            return []
+        } catch {
+            if !FileManager.default.fileExists(atPath: folder.path) { return [] }
+            throw ContactsError(.io, "cannot list the folder", path: folder.path, underlying: error)
+        }
+        return names.filter { $0.hasSuffix(suffix) && !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The bytes of a file, or `nil` when it does not exist.
+    package func read(_ url: URL) throws -> Data? {
+        do {
+            return try Data(contentsOf: url)
+        } catch CocoaError.fileReadNoSuchFile {
+            return nil
+        } catch {
+            if !FileManager.default.fileExists(atPath: url.path) { return nil }
+            throw ContactsError(.io, "cannot read the file", path: url.path, underlying: error)
+        }
+    }
+}
