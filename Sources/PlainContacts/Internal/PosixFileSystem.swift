@@ -1,0 +1,161 @@
+import Glibc
+
+/// Path-based POSIX operations used by the writer: folders, renames, removals and syncs.
+///
+/// Every call is retried on `EINTR`; failures become `ContactsError` values with code `.io`
+/// that name the path. Folders are always created with mode exactly `0700`.
+enum PosixFileSystem {
+    /// Whether anything (file, folder or link) exists at `path`. The corresponding C function is `lstat`.
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
+    /// Whether `path` is a folder (links are not followed).
+    static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Creates one folder with mode exactly `0700`; returns `false` if a folder already exists there.
+    ///
+    /// - Throws: `ContactsError` `.io` if the folder cannot be created, or a non-folder is in the way.
+    @discardableResult
+    static func makeFolder(_ path: String) throws -> Bool {
+        while mkdir(path, 0o700) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if code == EEXIST, isFolder(path) { return false }
+            throw PosixError.io("could not create folder", path: path, code: code)
+        }
+        while chmod(path, 0o700) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            throw PosixError.io("could not set folder permissions", path: path, code: code)
+        }
+        return true
+    }
+
+    /// Creates the folder `relativeFolder` and any missing parents below `root`, each `0700`.
+    ///
+    /// Returns the absolute paths of the folders it created, outermost first, so that callers
+    /// can sync their parents.
+    ///
+    /// ```swift
+    /// let created = try PosixFileSystem.makeFolders("groups/archive", under: "/home/me/contacts")
+    /// ```
+    ///
+    /// - Throws: `ContactsError` `.io` if a folder cannot be created.
+    static func makeFolders(_ relativeFolder: String, under root: String) throws -> [String] {
+        var created: [String] = []
+        var current = root
+        for component in relativeFolder.split(separator: "/", omittingEmptySubsequences: true) {
+            current += "/" + component
+            if try makeFolder(current) { created.append(current) }
+        }
+        return created
+    }
+
+    /// Renames `source` to `target`, replacing `target` atomically. The corresponding C function is `rename`.
+    ///
+    /// Returns the `errno` value on failure instead of throwing, so that callers can treat
+    /// `ENOENT` as part of their protocol.
+    static func rename(_ source: String, to target: String) -> Int32 {
+        while Glibc.rename(source, target) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            return code
+        }
+        return 0
+    }
+
+    /// Removes a file; a file that is already missing is not an error. The corresponding C function is `unlink`.
+    ///
+    /// - Throws: `ContactsError` `.io` for any failure other than `ENOENT`.
+    static func removeFile(_ path: String) throws {
+        while Glibc.unlink(path) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if code == ENOENT { return }
+            throw PosixError.io("could not remove file", path: path, code: code)
+        }
+    }
+
+    /// Removes `path` and, if it is a folder, everything inside it; a missing path is not an error.
+    ///
+    /// - Throws: `ContactsError` `.io` if something cannot be removed.
+    static func removeTree(_ path: String) throws {
+        guard isFolder(path) else {
+            try removeFile(path)
+            return
+        }
+        for name in try entries(of: path) {
+            try removeTree(path + "/" + name)
+        }
+        while rmdir(path) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if code == ENOENT { return }
+            throw PosixError.io("could not remove folder", path: path, code: code)
+        }
+    }
+
+    /// The names in a folder, without `.` and `..`, in no particular order.
+    ///
+    /// - Throws: `ContactsError` `.io` if the folder cannot be read.
+    static func entries(of folder: String) throws -> [String] {
+        guard let stream = opendir(folder) else {
+            throw PosixError.io("could not read folder", path: folder, code: errno)
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                let code = errno
+                if code != 0 { throw PosixError.io("could not read folder", path: folder, code: code) }
+                return names
+            }
+            let name = withUnsafePointer(to: entry.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
+                    String(cString: $0)
+                }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
+    /// Flushes a folder's entries (creations, renames, removals) to stable storage.
+    ///
+    /// - Throws: `ContactsError` `.io` if the folder cannot be opened or synced.
+    static func syncFolder(_ path: String) throws {
+        let folder = try PosixFile.openFolder(path)
+        defer { folder.closeIgnoringErrors() }
+        try folder.sync()
+    }
+
+    /// The folder part of a path ("a/b/c.json" gives "a/b"; "c.json" gives "").
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// The last component of a path ("a/b/c.json" gives "c.json").
+    static func lastComponent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    /// `byteCount` random bytes as lowercase hexadecimal, for names of temporary files and transactions.
+    static func randomHex(byteCount: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        var text = ""
+        text.reserveCapacity(byteCount * 2)
+        for _ in 0..<byteCount {
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            let digits = String(byte, radix: 16)
+            text += digits.count == 1 ? "0" + digits : digits
+        }
+        return text
+    }
+}
