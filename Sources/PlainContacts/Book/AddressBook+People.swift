@@ -1,0 +1,114 @@
+/// Adding, removing and finding people.
+extension AddressBook {
+    /// The number of people, counting unsaved additions and removals (`ABAddressBookGetPersonCount`).
+    public var personCount: Int { people.count + addedPeople.count }
+
+    /// Every person, in no particular order (`ABAddressBookCopyArrayOfAllPeople`).
+    public func allPeople() -> [Person] {
+        Array(people.values) + addedPeople
+    }
+
+    /// Every person in a sort ordering, the book's own by default
+    /// (`ABAddressBookCopyArrayOfAllPeopleInSourceWithSortOrdering`).
+    public func allPeople(sortedBy ordering: SortOrdering? = nil) -> [Person] {
+        sorted(allPeople(), by: ordering ?? sortOrdering)
+    }
+
+    /// The saved person with a record ID, or `nil` (`ABAddressBookGetPersonWithRecordID`).
+    public func person(withID id: RecordID) -> Person? {
+        peopleByID[id].flatMap { people[$0] }
+    }
+
+    /// Adds a person to the book (`ABAddressBookAddRecord`); the next save writes it and gives
+    /// it a record ID. Adding a person already in this book does nothing.
+    ///
+    /// - Throws: ``ContactsError/Code/recordInAnotherBook`` when the person belongs to another
+    ///   book.
+    public func add(_ person: Person) throws {
+        try checkWritable()
+        if let owner = person.book, owner !== self {
+            throw ContactsError(.recordInAnotherBook, "the person belongs to another address book; copy its values instead")
+        }
+        if let key = person.key, removedPeople[key] === person {
+            removedPeople[key] = nil
+            people[key] = person
+            peopleByID[person.recordID] = key
+            touchedPeople.insert(key)
+            return
+        }
+        if person.book === self { return }
+        person.book = self
+        addedPeople.append(person)
+    }
+
+    /// Removes a person (`ABAddressBookRemoveRecord`); the next save deletes the file and the
+    /// person's group memberships.
+    ///
+    /// - Throws: ``ContactsError/Code/recordInAnotherBook`` when the person is not in this book.
+    public func remove(_ person: Person) throws {
+        try checkWritable()
+        guard person.book === self else {
+            throw ContactsError(.recordInAnotherBook, "the person is not in this address book")
+        }
+        if let index = addedPeople.firstIndex(where: { $0 === person }) {
+            addedPeople.remove(at: index)
+            person.book = nil
+            return
+        }
+        guard let key = person.key, people[key] === person else { return }
+        people[key] = nil
+        peopleByID[person.recordID] = nil
+        removedPeople[key] = person
+        for (groupKey, members) in memberships where members.contains(key) {
+            memberships[groupKey]?.remove(key)
+        }
+    }
+
+    /// The people whose names match a query, in the book's sort ordering
+    /// (`ABAddressBookCopyPeopleWithName`).
+    ///
+    /// Every word of the query must begin some word of the person's prefix, first, middle or
+    /// last name, suffix, phonetic names, nickname or organization; case, diacritics and
+    /// character width are ignored. An empty query matches nobody.
+    ///
+    /// ```swift
+    /// let matches = book.people(matchingName: "ka be")   // Katie Bell
+    /// ```
+    public func people(matchingName query: String) -> [Person] {
+        let words = NameSearch.queryWords(query)
+        guard !words.isEmpty else { return [] }
+        let matching = allPeople().filter { person in
+            NameSearch.matches(queryWords: words, searchWords: NameSearch.searchWords(person.state.nameParts))
+        }
+        return sorted(matching, by: sortOrdering)
+    }
+
+    /// People sorted by name (`ABPersonComparePeopleByName` applied to an array).
+    ///
+    /// Phonetic names sort before written ones when present, organizations by their name,
+    /// people without any name last; ties are broken by record ID, then file key, so the order
+    /// is the same on every run.
+    public func sorted(_ people: [Person], by ordering: SortOrdering) -> [Person] {
+        let keyed = people.map { (person: $0, key: SortKey($0.state.nameParts, ordering: ordering)) }
+        return keyed.sorted { a, b in
+            if a.key != b.key { return a.key < b.key }
+            return AddressBook.tieBreak(a.person, b.person)
+        }.map(\.person)
+    }
+
+    /// Whether `a` sorts before `b` by name (`ABPersonComparePeopleByName`).
+    public static func comparePeopleByName(_ a: Person, _ b: Person, ordering: SortOrdering) -> Bool {
+        let aKey = SortKey(a.state.nameParts, ordering: ordering)
+        let bKey = SortKey(b.state.nameParts, ordering: ordering)
+        if aKey != bKey { return aKey < bKey }
+        return tieBreak(a, b)
+    }
+
+    static func tieBreak(_ a: Person, _ b: Person) -> Bool {
+        // Unsaved people (invalid ID) come after saved ones.
+        let aID = a.recordID.isValid ? a.recordID.rawValue : Int32.max
+        let bID = b.recordID.isValid ? b.recordID.rawValue : Int32.max
+        if aID != bID { return aID < bID }
+        return (a.key?.rawValue ?? "").utf8.lexicographicallyPrecedes((b.key?.rawValue ?? "").utf8)
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+
+/// An address book: the people and groups of one store folder, with this instance's unsaved
+/// changes.
+///
+/// Several address books may be open on the same folder, in one process or many; each has its
+/// own unsaved changes and sees the others' work after ``revert()`` or a save. An address book
+/// and its records are not `Sendable`: use each book from one thread, and pass ``RecordID``s
+/// or ``PersonReference``s between threads.
+///
+/// The AddressBook equivalent is `ABAddressBookRef`, created by `ABAddressBookCreateWithOptions`.
+///
+/// ```swift
+/// let book = try AddressBook(url: folder, options: .init(createIfMissing: true))
+/// let katie = Person()
+/// katie.firstName = "Katie"
+/// try book.add(katie)
+/// try book.save()
+/// ```
+public final class AddressBook {
+    /// The store folder.
+    public var url: URL { layout.root }
+
+    package let layout: StoreLayout
+    package let options: AddressBookOptions
+
+    package var manifest: Manifest
+    package var savedManifest: Manifest
+
+    // People: live records by key, the last saved snapshot of each, and pending additions and
+    // removals. "Unsaved changes" compares live records with their snapshots.
+    package var people: [RecordKey: Person] = [:]
+    package var savedPeople: [RecordKey: SavedPerson] = [:]
+    package var peopleByID: [RecordID: RecordKey] = [:]
+    package var addedPeople: [Person] = []
+    package var removedPeople: [RecordKey: Person] = [:]
+    package var touchedPeople: Set<RecordKey> = []
+
+    // Groups, likewise, and memberships as sets of person keys per group key.
+    package var groups: [RecordKey: Group] = [:]
+    package var savedGroups: [RecordKey: SavedGroup] = [:]
+    package var groupsByID: [RecordID: RecordKey] = [:]
+    package var addedGroups: [Group] = []
+    package var removedGroups: [RecordKey: Group] = [:]
+    package var memberships: [RecordKey: Set<RecordKey>] = [:]
+
+    /// External-change callbacks and their watcher.
+    package let changeCenter = ExternalChangeCenter()
+
+    /// Set when a client opened the store before the user decided on its access: the book is
+    /// empty and every write fails.
+    package let accessPending: Bool
+
+    /// A person as last saved or loaded.
+    package struct SavedPerson: Sendable {
+        package var id: RecordID
+        package var state: PersonState
+        package var fingerprint: Fingerprint?
+    }
+
+    /// A group as last saved or loaded.
+    package struct SavedGroup: Sendable {
+        package var id: RecordID
+        package var state: GroupState
+        package var members: Set<RecordKey>
+        package var fingerprint: Fingerprint?
+        package var membersFingerprint: Fingerprint?
+    }
+
+    /// Opens the store in a folder (`ABAddressBookCreateWithOptions`).
+    ///
+    /// - Throws: ``ContactsError/Code/notAStore`` when the folder holds no store and
+    ///   ``AddressBookOptions/createIfMissing`` is false; ``ContactsError/Code/malformedFile``,
+    ///   ``ContactsError/Code/conflictMarkers`` or ``ContactsError/Code/unsupportedFormatVersion``
+    ///   when a file cannot be read; ``ContactsError/Code/io`` when the folder cannot be created.
+    public init(url: URL, options: AddressBookOptions = AddressBookOptions()) throws {
+        layout = StoreLayout(root: url)
+        self.options = options
+        let reader = StoreReader(layout: layout)
+        var pending = false
+        if let client = options.client, reader.storeExists {
+            switch AccessConsentStore(storeURL: layout.root).status(for: client) {
+            case .authorized: break
+            case .notDetermined: pending = true
+            case .denied, .restricted:
+                throw ContactsError(
+                    .operationNotPermittedByUser,
+                    "the user has not allowed '\(client)' to use these contacts; change it with `contacts access grant`",
+                    path: layout.root.path)
+            }
+        }
+        accessPending = pending
+        if pending {
+            manifest = try reader.readManifest()
+            savedManifest = manifest
+            return
+        }
+        if !reader.storeExists {
+            guard options.createIfMissing else {
+                throw ContactsError(
+                    .notAStore,
+                    "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
+                    path: layout.root.path)
+            }
+            try StoreCreator(layout: layout).create()
+        }
+        let contents = try StoreSession(layout: layout, options: options).read { try reader.readAll() }
+        manifest = contents.manifest
+        savedManifest = contents.manifest
+        install(contents)
+    }
+
+    /// Creates a new, empty store in a folder and opens it.
+    ///
+    /// - Throws: ``ContactsError/Code/storeExists`` when the folder already holds a store;
+    ///   ``ContactsError/Code/io`` when it cannot be written.
+    public static func create(at url: URL, options: AddressBookOptions = AddressBookOptions()) throws -> AddressBook {
+        let layout = StoreLayout(root: url)
+        guard !StoreReader(layout: layout).storeExists else {
+            throw ContactsError(.storeExists, "a contacts store already exists here", path: layout.root.path)
+        }
+        try StoreCreator(layout: layout).create()
+        return try AddressBook(url: url, options: options)
+    }
+
+    deinit {
+        changeCenter.stop()
+    }
+
+    /// Fails when the book was opened by a client the user has not yet allowed.
+    package func checkWritable() throws {
+        guard !accessPending else {
+            throw ContactsError(
+                .operationNotPermittedByUser,
+                "this program may not change the contacts until the user allows it (request access first)",
+                path: layout.root.path)
+        }
+    }
+
+    /// Replaces the book's records with freshly read contents, renumbering duplicate IDs.
+    package func install(_ contents: StoreReader.Contents) {
+        people = [:]
+        savedPeople = [:]
+        peopleByID = [:]
+        addedPeople = []
+        removedPeople = [:]
+        touchedPeople = []
+        groups = [:]
+        savedGroups = [:]
+        groupsByID = [:]
+        addedGroups = []
+        removedGroups = [:]
+        memberships = [:]
+
+        let personIDs = DuplicateIDResolver.assign(
+            contents.people.map { .init(key: $0.key, id: $0.decoded.id, created: $0.decoded.state.creationDate) })
+        for file in contents.people {
+            let id = personIDs[file.key] ?? file.decoded.id
+            let person = Person(key: file.key, recordID: id, state: file.decoded.state, book: self)
+            people[file.key] = person
+            peopleByID[id] = file.key
+            savedPeople[file.key] = SavedPerson(id: file.decoded.id, state: file.decoded.state, fingerprint: file.fingerprint)
+            if id != file.decoded.id { touchedPeople.insert(file.key) }
+        }
+        let groupIDs = DuplicateIDResolver.assign(
+            contents.groups.map { .init(key: $0.key, id: $0.id, created: $0.state.creationDate) })
+        for file in contents.groups {
+            let id = groupIDs[file.key] ?? file.id
+            groups[file.key] = Group(key: file.key, recordID: id, state: file.state, book: self)
+            groupsByID[id] = file.key
+            let members = file.members.filter { people[$0] != nil }
+            memberships[file.key] = members
+            savedGroups[file.key] = SavedGroup(
+                id: file.id, state: file.state, members: members, fingerprint: file.fingerprint,
+                membersFingerprint: file.membersFingerprint)
+        }
+    }
+
+    /// Records that a live person may have changed, so that the change check looks at it.
+    package func noteTouched(_ person: Person) {
+        if let key = person.key, people[key] === person { touchedPeople.insert(key) }
+    }
+
+    // MARK: Settings
+
+    /// The order in which this book sorts people, a setting of the store saved with the book
+    /// (`ABPersonGetSortOrdering`).
+    public var sortOrdering: SortOrdering {
+        get { manifest.sortOrdering }
+        set { manifest.sortOrdering = newValue }
+    }
+
+    /// Whether composite names put the first or the last name first, a setting of the store
+    /// saved with the book (`ABPersonGetCompositeNameFormatForRecord`).
+    public var compositeNameFormat: CompositeNameFormat {
+        get { manifest.compositeNameFormat }
+        set { manifest.compositeNameFormat = newValue }
+    }
+}

@@ -1,0 +1,36 @@
+/// How to open an address book.
+///
+/// The AddressBook equivalent is the options dictionary of `ABAddressBookCreateWithOptions`.
+///
+/// ```swift
+/// var options = AddressBookOptions()
+/// options.createIfMissing = true
+/// let book = try AddressBook(url: folder, options: options)
+/// ```
+public struct AddressBookOptions: Sendable {
+    /// Create an empty store when the folder holds none (the folder itself is created too).
+    public var createIfMissing: Bool = false
+
+    /// How long a save waits for another process's save before failing with
+    /// ``ContactsError/Code/busy``.
+    public var lockTimeout: Duration = .seconds(10)
+
+    /// The name of the program opening the store, for access consent (a reverse-DNS name
+    /// such as `com.example.mailer`), or `nil` for the store owner's own use.
+    ///
+    /// With a client name the book opens as the user decided with ``AccessRequest``:
+    /// authorized opens the real book; not yet decided opens an empty book whose writes fail
+    /// with ``ContactsError/Code/operationNotPermittedByUser``; denied or restricted fails to
+    /// open with that error.
+    public var client: String? = nil
+
+    /// Creates the default options: open an existing store, wait up to 10 seconds for the lock.
+    public init() {}
+
+    /// Creates options.
+    public init(createIfMissing: Bool = false, lockTimeout: Duration = .seconds(10), client: String? = nil) {
+        self.createIfMissing = createIfMissing
+        self.lockTimeout = lockTimeout
+        self.client = client
+    }
+}

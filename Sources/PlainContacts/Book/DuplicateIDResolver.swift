@@ -1,0 +1,48 @@
+import FoundationEssentials
+
+/// Settles record IDs that two records share, as happens when two clones each created
+/// record 42 and were then merged.
+///
+/// The rule, the same on every machine so that two clones repairing the same merge write the
+/// same bytes: among the records sharing an ID, the one created first keeps it (a record with
+/// no creation date counts as created last), ties broken by the smaller key in byte order.
+/// The others, taken in key order, get new IDs counting up from the highest ID in the store.
+package enum DuplicateIDResolver {
+    package struct Claim: Sendable {
+        package var key: RecordKey
+        package var id: RecordID
+        package var created: Date?
+
+        package init(key: RecordKey, id: RecordID, created: Date?) {
+            self.key = key
+            self.id = id
+            self.created = created
+        }
+    }
+
+    /// The new ID of every record that must change; records keeping their ID are absent.
+    package static func assign(_ claims: [Claim]) -> [RecordKey: RecordID] {
+        var byID: [RecordID: [Claim]] = [:]
+        var highest: Int32 = 0
+        for claim in claims {
+            byID[claim.id, default: []].append(claim)
+            highest = max(highest, claim.id.rawValue)
+        }
+        var losers: [Claim] = []
+        for (_, sharing) in byID where sharing.count > 1 {
+            let ordered = sharing.sorted { a, b in
+                let aTime = a.created?.timeIntervalSince1970 ?? .infinity
+                let bTime = b.created?.timeIntervalSince1970 ?? .infinity
+                if aTime != bTime { return aTime < bTime }
+                return a.key < b.key
+            }
+            losers.append(contentsOf: ordered.dropFirst())
+        }
+        var result: [RecordKey: RecordID] = [:]
+        for claim in losers.sorted(by: { $0.key < $1.key }) {
+            highest += 1
+            result[claim.key] = RecordID(highest)
+        }
+        return result
+    }
+}

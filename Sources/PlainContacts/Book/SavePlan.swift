@@ -1,0 +1,261 @@
+import Foundation
+
+/// The files one save writes and deletes, worked out before anything touches the disk, and
+/// the new snapshots the book takes once the commit succeeded.
+struct SavePlan {
+    struct WrittenPerson {
+        var person: Person
+        var key: RecordKey
+        var id: RecordID
+        var state: PersonState
+        var fingerprint: Fingerprint
+    }
+
+    struct WrittenGroup {
+        var group: Group
+        var key: RecordKey
+        var id: RecordID
+        var state: GroupState
+        var fingerprint: Fingerprint
+    }
+
+    private(set) var changes: [FileChange] = []
+    private(set) var writtenPeople: [WrittenPerson] = []
+    private(set) var writtenGroups: [WrittenGroup] = []
+    private(set) var writtenMembers: [RecordKey: Fingerprint?] = [:]
+    private(set) var deletedPeople: [RecordKey] = []
+    private(set) var deletedGroups: [RecordKey] = []
+    /// The membership each changed group ends up with, after merging with the disk.
+    private(set) var mergedMembers: [RecordKey: Set<RecordKey>] = [:]
+    private(set) var manifest: Manifest?
+    /// Person keys newly added to some group by this save.
+    private var newMemberKeys: Set<RecordKey> = []
+    /// Properties that changed differently here and on disk.
+    private var conflicts: [SaveConflict] = []
+    private let layout: StoreLayout
+    private let reader: StoreReader
+
+    /// Plans a save, merging with records that changed on disk since the book loaded them.
+    ///
+    /// - Throws: ``ContactsError/Code/conflict`` listing every record and property that changed
+    ///   differently on both sides; reading errors of records on disk.
+    init(book: AddressBook, session: StoreSession, now: Date) throws {
+        layout = book.layout
+        reader = StoreReader(layout: layout)
+        var ids = try session.highestIDs(known: book)
+        try planPeople(book: book, now: now, ids: &ids)
+        try planGroups(book: book, now: now, ids: &ids)
+        try planMemberships(book: book)
+        try planManifest(book: book)
+        if !conflicts.isEmpty {
+            let list = conflicts.map(\.description).joined(separator: "; ")
+            var error = ContactsError(
+                .conflict,
+                "the save conflicts with changes saved elsewhere (\(list)); revert, or change these properties again and save")
+            error.conflicts = conflicts
+            throw error
+        }
+        try session.recordHighestIDs(ids)
+    }
+
+    private mutating func planManifest(book: AddressBook) throws {
+        guard book.manifest != book.savedManifest else { return }
+        var merged = book.manifest
+        let disk = try reader.readManifest()
+        if disk != book.savedManifest {
+            let base = book.savedManifest
+            if book.manifest.sortOrdering == base.sortOrdering { merged.sortOrdering = disk.sortOrdering }
+            if book.manifest.compositeNameFormat == base.compositeNameFormat { merged.compositeNameFormat = disk.compositeNameFormat }
+            merged.unknownFields = (try? RecordMerger.mergeFields(base: base.unknownFields, ours: book.manifest.unknownFields, theirs: disk.unknownFields).get()) ?? disk.unknownFields
+        }
+        manifest = merged
+        changes.append(FileChange(path: StoreLayout.manifestName, kind: .write(merged.data)))
+    }
+
+    /// This book's version of a person merged with the one on disk, or `nil` after recording a
+    /// conflict.
+    private mutating func reconcile(_ key: RecordKey, id: RecordID, ours: PersonState, saved: AddressBook.SavedPerson) throws -> (PersonState, RecordID)? {
+        guard let disk = try reader.readPerson(key: key) else {
+            conflicts.append(SaveConflict(recordType: .person, recordID: id, property: "record"))
+            return nil
+        }
+        if disk.fingerprint == saved.fingerprint { return (ours, id) }
+        switch RecordMerger.merge(base: saved.state, ours: ours, theirs: disk.decoded.state) {
+        case .success(let merged):
+            return (merged, id == saved.id ? disk.decoded.id : id)
+        case .failure(let failure):
+            conflicts += failure.keys.map { SaveConflict(recordType: .person, recordID: id, property: $0) }
+            return nil
+        }
+    }
+
+    private mutating func planPeople(book: AddressBook, now: Date, ids: inout StoreSession.HighestIDs) throws {
+        for (key, person) in book.removedPeople {
+            if let saved = book.savedPeople[key], let disk = try reader.readPerson(key: key), disk.fingerprint != saved.fingerprint {
+                conflicts.append(SaveConflict(recordType: .person, recordID: person.recordID, property: "record"))
+                continue
+            }
+            deletedPeople.append(key)
+            changes.append(FileChange(path: StoreLayout.personPath(key), kind: .delete))
+            if case .stored(let fileName)? = book.savedPeople[key]?.state.image {
+                changes.append(FileChange(path: StoreLayout.imagePath(fileName), kind: .delete))
+            }
+        }
+        for key in book.touchedPeople.sorted() {
+            guard let person = book.people[key], let saved = book.savedPeople[key] else { continue }
+            guard person.state != saved.state || person.recordID != saved.id else { continue }
+            var ours = person.state
+            if ours != saved.state {
+                ours.values[.modificationDate] = .timestamp(now)
+            }
+            guard let (merged, id) = try reconcile(key, id: person.recordID, ours: ours, saved: saved) else { continue }
+            var state = merged
+            planImage(&state, key: key, saved: saved.state.image)
+            let data = PersonRecordCoder.encode(id: id, state: state)
+            changes.append(FileChange(path: StoreLayout.personPath(key), kind: .write(data)))
+            writtenPeople.append(WrittenPerson(person: person, key: key, id: id, state: state, fingerprint: Fingerprint(data)))
+        }
+        var takenKeys = Set(book.people.keys).union(book.removedPeople.keys)
+        for person in book.addedPeople {
+            ids.person += 1
+            let id = RecordID(ids.person)
+            let name = SavePlan.keyName(of: person.state)
+            var key = RecordKey.make(name: name, fallback: "person")
+            while takenKeys.contains(key) || FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.personPath(key)).path) {
+                key = RecordKey.make(name: name, fallback: "person")
+            }
+            takenKeys.insert(key)
+            var state = person.state
+            state.values[.creationDate] = .timestamp(now)
+            state.values[.modificationDate] = .timestamp(now)
+            planImage(&state, key: key, saved: .none)
+            let data = PersonRecordCoder.encode(id: id, state: state)
+            changes.append(FileChange(path: StoreLayout.personPath(key), kind: .write(data)))
+            writtenPeople.append(WrittenPerson(person: person, key: key, id: id, state: state, fingerprint: Fingerprint(data)))
+        }
+    }
+
+    /// The name a new person's file key is made from: first and last name, read phonetically
+    /// when a reading is given (so 山田太郎 with the reading やまだ たろう becomes
+    /// `taro-yamada-…`), else the organization or nickname.
+    static func keyName(of state: PersonState) -> String? {
+        let first = state.string(.firstNamePhonetic) ?? state.string(.firstName)
+        let last = state.string(.lastNamePhonetic) ?? state.string(.lastName)
+        let name = [first, last].compactMap { $0 }.joined(separator: " ")
+        if !name.trimmingCharacters(in: .whitespaces).isEmpty { return name }
+        return state.string(.organization) ?? state.string(.nickname)
+    }
+
+    /// Writes a pending image as a sidecar named after the record, and deletes a replaced one.
+    private mutating func planImage(_ state: inout PersonState, key: RecordKey, saved: ImageState) {
+        var savedName: String?
+        if case .stored(let name) = saved { savedName = name }
+        switch state.image {
+        case .pending(let data):
+            let name = key.rawValue + "." + ImageFormat.fileExtension(of: data)
+            changes.append(FileChange(path: StoreLayout.imagePath(name), kind: .write(data)))
+            if let savedName, savedName != name {
+                changes.append(FileChange(path: StoreLayout.imagePath(savedName), kind: .delete))
+            }
+            state.image = .stored(fileName: name)
+        case .none:
+            if let savedName {
+                changes.append(FileChange(path: StoreLayout.imagePath(savedName), kind: .delete))
+            }
+        case .stored:
+            break
+        }
+    }
+
+    private mutating func planGroups(book: AddressBook, now: Date, ids: inout StoreSession.HighestIDs) throws {
+        for key in book.removedGroups.keys.sorted() {
+            if let saved = book.savedGroups[key], let disk = try reader.readGroup(key: key),
+                disk.fingerprint != saved.fingerprint || disk.membersFingerprint != saved.membersFingerprint
+            {
+                conflicts.append(SaveConflict(recordType: .group, recordID: saved.id, property: "record"))
+                continue
+            }
+            deletedGroups.append(key)
+            changes.append(FileChange(path: StoreLayout.groupPath(key), kind: .delete))
+            changes.append(FileChange(path: StoreLayout.membersPath(key), kind: .delete))
+        }
+        for key in book.groups.keys.sorted() {
+            guard let group = book.groups[key], let saved = book.savedGroups[key] else { continue }
+            guard group.state != saved.state || group.recordID != saved.id else { continue }
+            var state = group.state
+            if state != saved.state { state.modificationDate = now }
+            guard let disk = try reader.readGroup(key: key) else {
+                conflicts.append(SaveConflict(recordType: .group, recordID: group.recordID, property: "record"))
+                continue
+            }
+            if disk.fingerprint != saved.fingerprint {
+                switch RecordMerger.merge(base: saved.state, ours: state, theirs: disk.state) {
+                case .success(let merged): state = merged
+                case .failure(let failure):
+                    conflicts += failure.keys.map { SaveConflict(recordType: .group, recordID: group.recordID, property: $0) }
+                    continue
+                }
+            }
+            let data = GroupRecordCoder.encode(id: group.recordID, state: state)
+            changes.append(FileChange(path: StoreLayout.groupPath(key), kind: .write(data)))
+            writtenGroups.append(WrittenGroup(group: group, key: key, id: group.recordID, state: state, fingerprint: Fingerprint(data)))
+        }
+        var takenKeys = Set(book.groups.keys).union(book.removedGroups.keys)
+        for group in book.addedGroups {
+            ids.group += 1
+            let id = RecordID(ids.group)
+            var key = RecordKey.make(name: group.name, fallback: "group")
+            while takenKeys.contains(key) || FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.groupPath(key)).path) {
+                key = RecordKey.make(name: group.name, fallback: "group")
+            }
+            takenKeys.insert(key)
+            var state = group.state
+            state.creationDate = now
+            state.modificationDate = now
+            let data = GroupRecordCoder.encode(id: id, state: state)
+            changes.append(FileChange(path: StoreLayout.groupPath(key), kind: .write(data)))
+            writtenGroups.append(WrittenGroup(group: group, key: key, id: id, state: state, fingerprint: Fingerprint(data)))
+        }
+    }
+
+    private mutating func planMemberships(book: AddressBook) throws {
+        for key in book.groups.keys.sorted() {
+            var current = book.memberships[key] ?? []
+            let savedGroup = book.savedGroups[key]
+            let saved = savedGroup?.members ?? []
+            guard current != saved else { continue }
+            newMemberKeys.formUnion(current.subtracting(saved))
+            if let savedGroup {
+                let url = layout.root.appending(path: StoreLayout.membersPath(key))
+                let data = try reader.read(url)
+                if data.map(Fingerprint.init) != savedGroup.membersFingerprint {
+                    let disk = try data.map { try MembershipFile.decode($0, path: url.path) } ?? []
+                    current = RecordMerger.merge(base: saved, ours: current, theirs: disk)
+                }
+            }
+            mergedMembers[key] = current
+            if current.isEmpty {
+                changes.append(FileChange(path: StoreLayout.membersPath(key), kind: .delete))
+                writtenMembers[key] = .some(nil)
+            } else {
+                let data = MembershipFile.encode(current)
+                changes.append(FileChange(path: StoreLayout.membersPath(key), kind: .write(data)))
+                writtenMembers[key] = Fingerprint(data)
+            }
+        }
+    }
+
+    /// Save-before-group-add, checked against the disk: every person newly added to a group must
+    /// still have its file (another process may have deleted it since this book loaded).
+    func verifyMembershipsAgainstDisk() throws {
+        for key in newMemberKeys {
+            let path = layout.root.appending(path: StoreLayout.personPath(key)).path
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw ContactsError(
+                    .personNotSaved,
+                    "a person added to a group is no longer saved in the store (deleted elsewhere); revert and try again",
+                    path: path)
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Lays out a new, empty store: manifest, record folders, private folder, `.gitignore` and
+/// `.gitattributes`. Folders are created 0700 and files 0600, whatever the umask.
+package struct StoreCreator {
+    package let layout: StoreLayout
+
+    package init(layout: StoreLayout) {
+        self.layout = layout
+    }
+
+    package func create() throws {
+        let parent = layout.root.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: parent.path) {
+            do {
+                try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            } catch {
+                throw ContactsError(.io, "cannot create the folder", path: parent.path, underlying: error)
+            }
+        }
+        for folder in [layout.root, layout.peopleFolder, layout.groupsFolder, layout.privateFolder] {
+            try PosixFileSystem.makeFolder(folder.path)
+        }
+        if !FileManager.default.fileExists(atPath: layout.gitignore.path) {
+            try DurableFile.write(Data(StoreLayout.gitignoreContents.utf8), to: layout.gitignore)
+        }
+        if !FileManager.default.fileExists(atPath: layout.gitattributes.path) {
+            try DurableFile.write(Data(StoreLayout.gitattributesContents.utf8), to: layout.gitattributes)
+        }
+        try DurableFile.write(Manifest().data, to: layout.manifest)
+    }
+}

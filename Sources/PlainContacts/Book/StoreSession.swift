@@ -1,0 +1,85 @@
+import Foundation
+
+/// One locked visit to the store: reading under the shared lock, or saving under the exclusive
+/// lock, with an interrupted commit rolled forward or back first.
+struct StoreSession {
+    /// The highest record IDs handed out so far, per record type.
+    struct HighestIDs: Equatable {
+        var person: Int32 = 0
+        var group: Int32 = 0
+    }
+
+    let layout: StoreLayout
+    let options: AddressBookOptions
+
+    private var lock: StoreLock { StoreLock(privateFolder: layout.privateFolder) }
+
+    /// Runs `body` so that it never observes a half-applied commit.
+    func read<T>(_ body: () throws -> T) throws -> T {
+        try PosixFileSystem.makeFolder(layout.privateFolder.path)
+        if StoreTransaction.needsRecovery(storeRoot: layout.root) {
+            try lock.withExclusive(timeout: options.lockTimeout) {
+                _ = try StoreTransaction.recover(storeRoot: layout.root)
+            }
+        }
+        return try lock.withShared(timeout: options.lockTimeout) {
+            try body()
+        }
+    }
+
+    /// Runs `body` holding the exclusive lock, after recovering any interrupted commit.
+    func write<T>(_ body: (StoreSession) throws -> T) throws -> T {
+        try PosixFileSystem.makeFolder(layout.privateFolder.path)
+        return try lock.withExclusive(timeout: options.lockTimeout) {
+            if StoreTransaction.needsRecovery(storeRoot: layout.root) {
+                _ = try StoreTransaction.recover(storeRoot: layout.root)
+            }
+            return try body(self)
+        }
+    }
+
+    /// Applies file changes as one all-or-nothing commit. Call only inside ``write(_:)``.
+    func commit(_ changes: [FileChange]) throws {
+        guard !changes.isEmpty else { return }
+        try StoreTransaction.commit(changes, storeRoot: layout.root)
+    }
+
+    private var idsFile: URL { layout.privateFolder.appending(path: "ids.json") }
+
+    /// The highest IDs in use or ever handed out on this device: the device-local high-water
+    /// mark, the IDs the book knows, and the IDs of record files other processes have added
+    /// since the book loaded.
+    func highestIDs(known book: AddressBook) throws -> HighestIDs {
+        var ids = HighestIDs()
+        if let data = FileManager.default.contents(atPath: idsFile.path),
+            case .object(let fields)? = try? JSONParser.parse(data, path: idsFile.path)
+        {
+            ids.person = Int32(clamping: fields["person"]?.int ?? 0)
+            ids.group = Int32(clamping: fields["group"]?.int ?? 0)
+        }
+        for saved in book.savedPeople.values { ids.person = max(ids.person, saved.id.rawValue) }
+        for key in book.peopleByID.keys { ids.person = max(ids.person, key.rawValue) }
+        for saved in book.savedGroups.values { ids.group = max(ids.group, saved.id.rawValue) }
+        for key in book.groupsByID.keys { ids.group = max(ids.group, key.rawValue) }
+
+        let reader = StoreReader(layout: layout)
+        for name in try reader.fileNames(in: layout.peopleFolder, withExtension: ".json") {
+            guard let key = RecordKey(rawValue: String(name.dropLast(5))), book.savedPeople[key] == nil else { continue }
+            if let file = try? reader.readPerson(key: key) { ids.person = max(ids.person, file.decoded.id.rawValue) }
+        }
+        for name in try reader.fileNames(in: layout.groupsFolder, withExtension: ".json") {
+            guard let key = RecordKey(rawValue: String(name.dropLast(5))), book.savedGroups[key] == nil else { continue }
+            if let file = try? reader.readGroup(key: key) { ids.group = max(ids.group, file.id.rawValue) }
+        }
+        return ids
+    }
+
+    /// Remembers the highest IDs handed out, so that IDs of deleted records are never reused
+    /// on this device.
+    func recordHighestIDs(_ ids: HighestIDs) throws {
+        let json = JSONValue.object([
+            "person": .number(JSONNumber(Int(ids.person))), "group": .number(JSONNumber(Int(ids.group))),
+        ])
+        try DurableFile.writeIfChanged(CanonicalJSON.encode(json), to: idsFile)
+    }
+}

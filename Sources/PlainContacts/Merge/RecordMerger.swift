@@ -1,0 +1,192 @@
+import FoundationEssentials
+
+/// Three-way merges of records: the version both sides started from (base), this side's
+/// version (ours) and the other side's (theirs).
+///
+/// Properties merge one by one: a property changed on one side only takes that side's value;
+/// changed identically on both sides is fine; changed differently is a conflict. Multi-values
+/// merge entry by entry through their identifiers; two entries added on both sides under the
+/// same identifier both survive, ours under a fresh identifier. The modification date is
+/// bookkeeping and takes the later value, never conflicting. Unknown keys merge like
+/// properties.
+package enum RecordMerger {
+    /// The merged person, or the property keys that conflict.
+    package static func merge(base: PersonState, ours: PersonState, theirs: PersonState) -> Result<PersonState, Conflicts> {
+        var merged = theirs
+        var conflicts: [String] = []
+        var counter = Swift.max(base.nextValueIdentifier, ours.nextValueIdentifier, theirs.nextValueIdentifier)
+
+        for property in PropertyID.personProperties {
+            let b = base.values[property], o = ours.values[property], t = theirs.values[property]
+            if property == .modificationDate {
+                merged.values[property] = later(o, t)
+                continue
+            }
+            if property == .creationDate {
+                merged.values[property] = earlier(o, t) ?? b
+                continue
+            }
+            if o == b { continue }
+            if t == b || o == t {
+                merged.values[property] = o
+                continue
+            }
+            if let value = mergeMulti(base: b, ours: o, theirs: t, counter: &counter) {
+                merged.values[property] = value.isEmpty ? nil : value
+            } else {
+                conflicts.append(property.key)
+            }
+        }
+        merged.nextValueIdentifier = counter
+
+        if ours.image != base.image {
+            if theirs.image == base.image || sameImage(ours.image, theirs.image) {
+                merged.image = ours.image
+            } else {
+                conflicts.append("image")
+            }
+        }
+        if ours.mergedKeys != base.mergedKeys {
+            merged.mergedKeys = Array(Set(theirs.mergedKeys).union(ours.mergedKeys)).sorted()
+        }
+        switch mergeFields(base: base.unknownFields, ours: ours.unknownFields, theirs: theirs.unknownFields) {
+        case .success(let fields): merged.unknownFields = fields
+        case .failure(let keyConflicts): conflicts.append(contentsOf: keyConflicts.keys)
+        }
+        return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts.sorted()))
+    }
+
+    /// The merged group, or the keys that conflict.
+    package static func merge(base: GroupState, ours: GroupState, theirs: GroupState) -> Result<GroupState, Conflicts> {
+        var merged = theirs
+        var conflicts: [String] = []
+        if ours.name != base.name, theirs.name != base.name, ours.name != theirs.name {
+            conflicts.append("name")
+        } else if ours.name != base.name {
+            merged.name = ours.name
+        }
+        merged.modificationDate = [ours.modificationDate, theirs.modificationDate].compactMap { $0 }.max()
+        merged.creationDate = [ours.creationDate, theirs.creationDate].compactMap { $0 }.min() ?? base.creationDate
+        switch mergeFields(base: base.unknownFields, ours: ours.unknownFields, theirs: theirs.unknownFields) {
+        case .success(let fields): merged.unknownFields = fields
+        case .failure(let keyConflicts): conflicts.append(contentsOf: keyConflicts.keys)
+        }
+        return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts.sorted()))
+    }
+
+    /// Membership merges as set changes: theirs, plus what we added, minus what we removed.
+    package static func merge<Element: Hashable>(base: Set<Element>, ours: Set<Element>, theirs: Set<Element>) -> Set<Element> {
+        theirs.union(ours.subtracting(base)).subtracting(base.subtracting(ours))
+    }
+
+    /// The keys that could not be merged.
+    package struct Conflicts: Error, Sendable, Hashable {
+        package var keys: [String]
+    }
+
+    /// Merges unknown keys one by one.
+    package static func mergeFields(
+        base: [String: JSONValue], ours: [String: JSONValue], theirs: [String: JSONValue]
+    ) -> Result<[String: JSONValue], Conflicts> {
+        var merged = theirs
+        var conflicts: [String] = []
+        for key in Set(base.keys).union(ours.keys).union(theirs.keys) {
+            let b = base[key], o = ours[key], t = theirs[key]
+            if o == b { continue }
+            if t == b || o == t {
+                merged[key] = o
+            } else {
+                conflicts.append(key)
+            }
+        }
+        return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts))
+    }
+
+    private static func later(_ a: PropertyValue?, _ b: PropertyValue?) -> PropertyValue? {
+        guard case .timestamp(let x)? = a else { return b }
+        guard case .timestamp(let y)? = b else { return a }
+        return x >= y ? a : b
+    }
+
+    private static func earlier(_ a: PropertyValue?, _ b: PropertyValue?) -> PropertyValue? {
+        guard case .timestamp(let x)? = a else { return b }
+        guard case .timestamp(let y)? = b else { return a }
+        return x <= y ? a : b
+    }
+
+    private static func sameImage(_ a: ImageState, _ b: ImageState) -> Bool {
+        a == b
+    }
+
+    /// Merges two multi-values entry by entry, or `nil` when an entry conflicts or the values
+    /// are not multi-values of one type.
+    private static func mergeMulti(base: PropertyValue?, ours: PropertyValue?, theirs: PropertyValue?, counter: inout Int32) -> PropertyValue? {
+        switch (ours ?? theirs ?? base) {
+        case .multiString?:
+            return merged(base, ours, theirs, counter: &counter, extract: { if case .multiString(let v) = $0 { v } else { nil } }).map(PropertyValue.multiString)
+        case .multiDate?:
+            return merged(base, ours, theirs, counter: &counter, extract: { if case .multiDate(let v) = $0 { v } else { nil } }).map(PropertyValue.multiDate)
+        case .multiAddress?:
+            return merged(base, ours, theirs, counter: &counter, extract: { if case .multiAddress(let v) = $0 { v } else { nil } }).map(PropertyValue.multiAddress)
+        case .multiInstantMessage?:
+            return merged(base, ours, theirs, counter: &counter, extract: { if case .multiInstantMessage(let v) = $0 { v } else { nil } }).map(PropertyValue.multiInstantMessage)
+        case .multiSocialProfile?:
+            return merged(base, ours, theirs, counter: &counter, extract: { if case .multiSocialProfile(let v) = $0 { v } else { nil } }).map(PropertyValue.multiSocialProfile)
+        default:
+            return nil
+        }
+    }
+
+    private static func merged<Value>(
+        _ base: PropertyValue?, _ ours: PropertyValue?, _ theirs: PropertyValue?, counter: inout Int32,
+        extract: (PropertyValue) -> MultiValue<Value>?
+    ) -> MultiValue<Value>? {
+        func entries(_ value: PropertyValue?) -> [MultiValue<Value>.Entry]? {
+            guard let value else { return [] }
+            return extract(value)?.entries
+        }
+        guard let b = entries(base), let o = entries(ours), let t = entries(theirs) else { return nil }
+        let baseByID = Dictionary(b.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        let oursByID = Dictionary(o.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        let theirsByID = Dictionary(t.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        for entry in b + o + t { counter = Swift.max(counter, entry.identifier.rawValue + 1) }
+
+        var result: [MultiValue<Value>.Entry] = []
+        // Theirs, in their order, with our edits and removals applied.
+        for entry in t {
+            let id = entry.identifier
+            let baseEntry = baseByID[id]
+            let ourEntry = oursByID[id]
+            guard let baseEntry else {
+                result.append(entry)  // added by them (ours, if any, is handled below)
+                continue
+            }
+            if let ourEntry {
+                if ourEntry == baseEntry || ourEntry == entry {
+                    result.append(entry)
+                } else if entry == baseEntry {
+                    result.append(ourEntry)
+                } else {
+                    return nil  // the same entry changed differently
+                }
+            } else if entry != baseEntry {
+                return nil  // removed by us, edited by them
+            }
+        }
+        // Entries we added; an identifier they also used for another value is renumbered.
+        for entry in o where baseByID[entry.identifier] == nil {
+            if let theirEntry = theirsByID[entry.identifier] {
+                if theirEntry == entry { continue }
+                result.append(.init(identifier: MultiValueIdentifier(rawValue: counter), label: entry.label, value: entry.value, unknownFields: entry.unknownFields))
+                counter += 1
+            } else {
+                result.append(entry)
+            }
+        }
+        // Entries they removed that we edited.
+        for entry in b where theirsByID[entry.identifier] == nil {
+            if let ourEntry = oursByID[entry.identifier], ourEntry != entry { return nil }
+        }
+        return MultiValue(entries: result, nextIdentifier: counter)
+    }
+}

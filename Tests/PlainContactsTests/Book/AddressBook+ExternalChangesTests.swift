@@ -1,0 +1,85 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import PlainContacts
+
+@Suite struct AddressBookExternalChangesTests {
+    /// Collects delivered changes.
+    final class Inbox: Sendable {
+        let changes = Mutex<[StoreChange]>([])
+
+        func wait(seconds: Double) -> [StoreChange] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                let current = changes.withLock { $0 }
+                if !current.isEmpty { return current }
+                usleep(20_000)
+            }
+            return changes.withLock { $0 }
+        }
+    }
+
+    @Test func aSaveByAnotherBookIsReportedWithTheChangedIDs() throws {
+        let store = try TemporaryStore()
+        let watching = try store.makeBook()
+        let inbox = Inbox()
+        try watching.registerExternalChangeCallback(queue: DispatchQueue(label: "test")) { change in
+            inbox.changes.withLock { $0.append(change) }
+        }
+        let other = try store.openBook()
+        let katie = makePerson("Katie", "Bell")
+        try other.add(katie)
+        try other.save()
+        let changes = inbox.wait(seconds: 5)
+        #expect(changes.flatMap(\.addedPeople).contains(katie.recordID))
+    }
+
+    @Test func theBooksOwnSaveIsNotReported() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let inbox = Inbox()
+        try book.registerExternalChangeCallback(queue: DispatchQueue(label: "test")) { change in
+            inbox.changes.withLock { $0.append(change) }
+        }
+        try book.add(makePerson("Katie", "Bell"))
+        try book.save()
+        #expect(inbox.wait(seconds: 1).isEmpty)
+    }
+
+    @Test func anUnregisteredCallbackIsNotCalled() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let inbox = Inbox()
+        let registration = try book.registerExternalChangeCallback(queue: DispatchQueue(label: "test")) { change in
+            inbox.changes.withLock { $0.append(change) }
+        }
+        let kept = Inbox()
+        try book.registerExternalChangeCallback(queue: DispatchQueue(label: "kept")) { change in
+            kept.changes.withLock { $0.append(change) }
+        }
+        book.unregisterExternalChangeCallback(registration)
+        let other = try store.openBook()
+        try other.add(makePerson("Katie", "Bell"))
+        try other.save()
+        #expect(!kept.wait(seconds: 5).isEmpty)
+        #expect(inbox.changes.withLock { $0 }.isEmpty)
+    }
+
+    @Test func aFileReplacedUnderneathIsReportedAsAChange() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let katie = makePerson("Katie", "Bell")
+        try book.add(katie)
+        try book.save()
+        let inbox = Inbox()
+        try book.registerExternalChangeCallback(queue: DispatchQueue(label: "test")) { change in
+            inbox.changes.withLock { $0.append(change) }
+        }
+        let file = try store.personFile(katie)
+        let text = try store.read(file).replacingOccurrences(of: "\"Katie\"", with: "\"Kate\"")
+        try FileManager.default.removeItem(at: store.path(file))
+        try store.write(text, to: file)
+        #expect(inbox.wait(seconds: 5).flatMap(\.changedPeople).contains(katie.recordID))
+    }
+}
