@@ -1,0 +1,52 @@
+/// Decoding of quoted-printable values (RFC 2045 section 6.7) as vCard 2.1 writes them.
+enum QuotedPrintable {
+    /// An `=` that is not followed by two hexadecimal digits or a line end.
+    struct MalformedEscape: Error {
+        /// The offset of the `=` from the start of the input.
+        var offset: Int
+    }
+
+    /// Decodes `=XX` escapes (hexadecimal, either case) and removes soft line breaks
+    /// (`=` at the end of a line or of the value).
+    ///
+    /// ```swift
+    /// try QuotedPrintable.decode(Array("=C3=84rger".utf8))   // bytes of "Ärger"
+    /// ```
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(MalformedEscape) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "=") else {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 1 < count else { break }
+            let first = bytes[index + 1]
+            if first == 13 || first == 10 {
+                index += 2
+                if first == 13, index < count, bytes[index] == 10 { index += 1 }
+                continue
+            }
+            guard index + 2 < count, let high = hexValue(first), let low = hexValue(bytes[index + 2]) else {
+                throw MalformedEscape(offset: index)
+            }
+            out.append(high << 4 | low)
+            index += 3
+        }
+        return out
+    }
+
+    /// The value of a hexadecimal digit, or `nil`.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// One vCard at the syntax level: its version and its properties in order.
+///
+/// `BEGIN`, `END` and `VERSION` are not in ``properties``; the writer produces them.
+///
+/// ```swift
+/// let cards = try VCardReader.parse(data, source: "contacts.vcf")
+/// for card in cards {
+///     let name = card.first(named: "FN")?.text
+///     for tel in card.properties(named: "TEL") {
+///         let label = card.label(for: tel)   // item1.X-ABLabel, if any
+///     }
+/// }
+/// ```
+package struct VCard: Sendable, Hashable {
+    /// The `VERSION` value as written (`2.1`, `3.0`, `4.0`); empty when the card has none.
+    package var version: String
+    /// The properties in the order written, without `BEGIN`, `END` and `VERSION`.
+    package var properties: [VCardProperty]
+    /// The 1-based line of the input holding `BEGIN:VCARD`; 0 for a card not read from text.
+    package var startLine: Int
+
+    /// Creates a card.
+    package init(version: String, properties: [VCardProperty] = [], startLine: Int = 0) {
+        self.version = version
+        self.properties = properties
+        self.startLine = startLine
+    }
+
+    /// The properties with this name (matched case-insensitively), in order.
+    package func properties(named name: String) -> [VCardProperty] {
+        let wanted = VCardText.asciiUppercased(name)
+        return properties.filter { $0.name == wanted }
+    }
+
+    /// The first property with this name (matched case-insensitively), if any.
+    package func first(named name: String) -> VCardProperty? {
+        let wanted = VCardText.asciiUppercased(name)
+        return properties.first { $0.name == wanted }
+    }
+
+    /// The properties of a group such as `item1` (matched case-insensitively), in order.
+    package func properties(inGroup group: String) -> [VCardProperty] {
+        let wanted = VCardText.asciiUppercased(group)
+        return properties.filter { property in
+            guard let propertyGroup = property.group else { return false }
+            return VCardText.asciiUppercased(propertyGroup) == wanted
+        }
+    }
+
+    /// The Apple-style custom label of a grouped property: the unescaped value of the
+    /// `X-ABLABEL` property in the same group, or `nil` when the property has no group or
+    /// the group has no label.
+    ///
+    /// ```swift
+    /// // item1.TEL:+1 555 0100
+    /// // item1.X-ABLabel:Summer house
+    /// card.label(for: tel)   // "Summer house"
+    /// ```
+    package func label(for property: VCardProperty) -> String? {
+        guard let group = property.group else { return nil }
+        return properties(inGroup: group).first { $0.name == "X-ABLABEL" }?.text
+    }
+}

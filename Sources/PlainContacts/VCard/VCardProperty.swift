@@ -1,0 +1,159 @@
+/// One content line of a vCard: `[group.]NAME[;PARAM=value…]:value`.
+///
+/// This is the syntax-level view: the reader fills it from text and the writer turns it back
+/// into text, without interpreting what the property means.
+///
+/// ```swift
+/// // item1.TEL;TYPE=cell,pref:+1 555 0100
+/// let tel = VCardProperty(group: "item1", name: "TEL",
+///                         parameters: [.type("cell", "pref")], rawValue: "+1 555 0100")
+/// tel.types        // ["CELL", "PREF"]
+/// tel.text         // "+1 555 0100"
+/// ```
+package struct VCardProperty: Sendable, Hashable {
+    /// The group before the dot, such as `item1` in `item1.TEL`, as written; `nil` when there is none.
+    /// Groups compare case-insensitively (see ``VCard/properties(inGroup:)``).
+    package var group: String?
+    /// The property name in upper case, for example `TEL` or `X-ABLABEL`.
+    package var name: String
+    /// The parameters in the order written.
+    ///
+    /// The reader consumes `CHARSET` and quoted-printable `ENCODING` parameters while it decodes
+    /// the value, so they do not appear here; `ENCODING=b` / `BASE64` stay, because
+    /// ``rawValue`` still holds base64 text.
+    package var parameters: [VCardParameter]
+    /// The value as written, after unfolding and after quoted-printable and charset decoding,
+    /// but before backslash escapes are removed. Base64 values have their white space removed.
+    /// A line break decoded from quoted-printable is stored as the escape `\n`.
+    package var rawValue: String
+    /// The 1-based line of the input where the property starts; 0 for a property not read from text.
+    package var line: Int
+
+    /// Creates a property from a value that is already escaped; the name is stored in upper case.
+    ///
+    /// ```swift
+    /// let note = VCardProperty(name: "note", rawValue: VCardText.escape("Gate code: 1234"))
+    /// ```
+    package init(
+        group: String? = nil,
+        name: String,
+        parameters: [VCardParameter] = [],
+        rawValue: String,
+        line: Int = 0
+    ) {
+        self.group = group
+        self.name = VCardText.asciiUppercased(name)
+        self.parameters = parameters
+        self.rawValue = rawValue
+        self.line = line
+    }
+
+    /// Creates a property holding `text`, escaped with ``VCardText/escape(_:)``.
+    ///
+    /// ```swift
+    /// let fn = VCardProperty(name: "FN", text: "Smith, John")   // rawValue "Smith\\, John"
+    /// ```
+    package init(group: String? = nil, name: String, parameters: [VCardParameter] = [], text: String) {
+        self.init(group: group, name: name, parameters: parameters, rawValue: VCardText.escape(text))
+    }
+
+    /// Creates a structured property such as `N` or `ADR` with ``VCardText/structured(_:)``.
+    ///
+    /// ```swift
+    /// let n = VCardProperty(name: "N", structured: [["Doe"], ["John"], [], [], []])   // "Doe;John;;;"
+    /// ```
+    package init(group: String? = nil, name: String, parameters: [VCardParameter] = [], structured: [[String]]) {
+        self.init(group: group, name: name, parameters: parameters, rawValue: VCardText.structured(structured))
+    }
+
+    /// Creates a property whose parts the reader has already normalized.
+    init(uncheckedGroup group: String?, name: String, parameters: [VCardParameter], rawValue: String, line: Int) {
+        self.group = group
+        self.name = name
+        self.parameters = parameters
+        self.rawValue = rawValue
+        self.line = line
+    }
+
+    /// All values of all parameters with this name (matched case-insensitively), in order.
+    ///
+    /// ```swift
+    /// // EMAIL;type=INTERNET;type=HOME:…
+    /// email.parameter(named: "TYPE")   // ["INTERNET", "HOME"]
+    /// ```
+    package func parameter(named name: String) -> [String] {
+        let wanted = VCardText.asciiUppercased(name)
+        var values: [String] = []
+        for parameter in parameters where parameter.name == wanted {
+            values.append(contentsOf: parameter.values)
+        }
+        return values
+    }
+
+    /// Whether a parameter with this name is present (matched case-insensitively).
+    package func hasParameter(named name: String) -> Bool {
+        let wanted = VCardText.asciiUppercased(name)
+        return parameters.contains { $0.name == wanted }
+    }
+
+    /// Every `TYPE` value in upper case, including values written inside one quoted string
+    /// (`TYPE="work,voice"`) and vCard 2.1 bare parameters such as `CELL` in `TEL;CELL;HOME:…`.
+    /// Bare encoding words (`BASE64`, `QUOTED-PRINTABLE`, `8BIT`, `7BIT`) are not types.
+    package var types: Set<String> {
+        var result: Set<String> = []
+        for parameter in parameters {
+            if parameter.name == "TYPE" {
+                for value in parameter.values {
+                    for item in value.split(separator: ",") {
+                        let word = VCardText.trimmingWhitespace(item)
+                        if !word.isEmpty { result.insert(VCardText.asciiUppercased(String(word))) }
+                    }
+                }
+            } else if parameter.values.isEmpty, !Self.bareEncodingWords.contains(parameter.name) {
+                result.insert(parameter.name)
+            }
+        }
+        return result
+    }
+
+    /// Whether the property is marked preferred: a `PREF` type (vCard 2.1 and 3.0) or a
+    /// `PREF` parameter (vCard 4.0, `PREF=1`).
+    package var isPreferred: Bool {
+        hasParameter(named: "PREF") || types.contains("PREF")
+    }
+
+    /// Whether ``rawValue`` is base64 text (`ENCODING=b`, `ENCODING=BASE64` or a bare `BASE64`).
+    package var isBase64Encoded: Bool {
+        parameters.contains { parameter in
+            if parameter.name == "ENCODING" {
+                return parameter.values.contains { value in
+                    let upper = VCardText.asciiUppercased(value)
+                    return upper == "B" || upper == "BASE64"
+                }
+            }
+            return parameter.values.isEmpty && parameter.name == "BASE64"
+        }
+    }
+
+    /// The value with backslash escapes removed (``VCardText/unescape(_:)``).
+    package var text: String {
+        VCardText.unescape(rawValue)
+    }
+
+    /// The value split on unescaped `;`, each part unescaped; for structured values like `N` and `ADR`.
+    package var components: [String] {
+        VCardText.components(rawValue)
+    }
+
+    /// The value split on unescaped `,`, each part unescaped; for lists like `NICKNAME` and `CATEGORIES`.
+    package var listValues: [String] {
+        VCardText.listValues(rawValue)
+    }
+
+    /// The value split on unescaped `;` and each component on unescaped `,`, all unescaped.
+    package var structuredValues: [[String]] {
+        VCardText.structuredValues(rawValue)
+    }
+
+    private static let bareEncodingWords: Set<String> = ["BASE64", "QUOTED-PRINTABLE", "8BIT", "7BIT"]
+}
