@@ -135,7 +135,14 @@ package struct VCardStreamReader {
                     next = end + 1
                 }
                 lineNumber += 1
-                let card = try parser.consume(UnsafeBufferPointer(rebasing: bytes[start..<end]), number: lineNumber)
+                let card: VCard?
+                do {
+                    card = try parser.consume(UnsafeBufferPointer(rebasing: bytes[start..<end]), number: lineNumber)
+                } catch {
+                    // The failed line is read again by the next call; count it once.
+                    lineNumber -= 1
+                    throw error
+                }
                 start = next
                 end = next
                 if let card { return card }

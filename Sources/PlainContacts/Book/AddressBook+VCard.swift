@@ -1,0 +1,113 @@
+import FoundationEssentials
+
+/// Importing and exporting vCards.
+///
+/// Cards map to people property by property (`N`, `TEL`, `ADR`, Apple's item labels…); every
+/// property the model has no place for is kept with the person, in the record's `"vcard"`
+/// field, and written back on export, and the card's `UID` is kept in the record's `"uid"`
+/// field, so a card survives an import and export round trip and a re-import updates the
+/// person it created. A group created from a group card keeps its UID under the group record's
+/// `"uid"` key.
+extension AddressBook {
+    /// Imports the vCards (2.1, 3.0 or 4.0) in `data` and saves them.
+    ///
+    /// Each person card is added as a new person, unless it matches a person already in the
+    /// book: by UID (the person imported from a card with the same `UID`, or exported with it),
+    /// or else by the same normalized first and last name (name hash). A UID match is merged
+    /// (see ``VCardMatchPolicy/merge``) unless ``VCardImportOptions/onMatch`` is
+    /// ``VCardMatchPolicy/skip``; a name match follows ``VCardImportOptions/onMatch``. When
+    /// `decide` is given, it is asked about every match instead. Name matches look only at
+    /// people who were in the book before the import; UID matches also at people added by
+    /// earlier cards of the same import.
+    ///
+    /// `CATEGORIES` become group memberships; a group with the exact name is created when the
+    /// book has none. Group cards (`KIND:group`, Apple's `X-ADDRESSBOOKSERVER-KIND:group`)
+    /// become groups whose members are the people with the listed UIDs.
+    ///
+    /// The import is all or nothing: the book must have no unsaved changes, every card is read
+    /// first, then one save writes the people and groups and a second one the memberships.
+    /// When anything fails before or in the first save, nothing is written and the book is as
+    /// before. When only the second save fails, the report's
+    /// ``VCardImportReport/membershipError`` says so.
+    ///
+    /// ```swift
+    /// let report = try book.importVCards(from: data, source: "export.vcf",
+    ///                                    options: VCardImportOptions(onMatch: .createNew))
+    /// print("\(report.added.count) people added")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The vCard text, UTF-8 (old files in other charsets as their `CHARSET` says).
+    ///   - source: The name of the input (a file name) used in errors.
+    ///   - options: What to do with matches and malformed cards.
+    ///   - decide: Asked about each card that matches a person; throwing from it stops the import
+    ///     and writes nothing.
+    /// - Returns: What was added, updated, skipped and created.
+    /// - Throws: ``ContactsError/Code/invalidValue`` when the book has unsaved changes;
+    ///   ``ContactsError/Code/malformedVCard`` (with `path` and `line`) for a malformed card,
+    ///   unless ``VCardImportOptions/skipInvalid`` is set; ``ContactsError/Code/busy``,
+    ///   ``ContactsError/Code/io`` and the other errors of ``save()``; whatever `decide` throws.
+    public func importVCards(
+        from data: Data, source: String, options: VCardImportOptions = VCardImportOptions(),
+        decide: ((VCardMatch) throws -> VCardMatchDecision)? = nil
+    ) throws -> VCardImportReport {
+        var reader = VCardStreamReader(data: data, source: source)
+        return try VCardBookImport(book: self, source: source, options: options, decide: decide).run(&reader)
+    }
+
+    /// Imports the vCards of a file and saves them, reading the file in chunks so that the text
+    /// of all cards is never in memory at once.
+    ///
+    /// Everything else is as ``importVCards(from:source:options:decide:)`` describes; errors
+    /// name the file's path.
+    ///
+    /// ```swift
+    /// let report = try book.importVCards(contentsOf: URL(filePath: "contacts.vcf"))
+    /// ```
+    ///
+    /// - Throws: ``ContactsError/Code/io`` when the file cannot be read, and the errors of
+    ///   ``importVCards(from:source:options:decide:)``.
+    public func importVCards(
+        contentsOf url: URL, options: VCardImportOptions = VCardImportOptions(),
+        decide: ((VCardMatch) throws -> VCardMatchDecision)? = nil
+    ) throws -> VCardImportReport {
+        guard !hasUnsavedChanges else {
+            throw ContactsError(
+                .invalidValue, "the address book has unsaved changes; save or revert before importing", path: url.path)
+        }
+        var reader = try VCardStreamReader(contentsOf: url)
+        return try VCardBookImport(book: self, source: url.path, options: options, decide: decide).run(&reader)
+    }
+
+    /// The vCards of people, one after another, with CRLF line ends.
+    ///
+    /// Each card carries the person's values, labels, image, group names (`CATEGORIES`), UID
+    /// and the lines kept from an import. A person without a stored UID gets one derived from
+    /// its record file, the same on every export.
+    ///
+    /// ```swift
+    /// let text = try book.exportVCards(book.allPeople(sortedBy: .lastNameFirst), version: .v4)
+    /// try Data(text.utf8).write(to: URL(filePath: "contacts.vcf"))
+    /// ```
+    ///
+    /// - Throws: ``ContactsError/Code/recordInAnotherBook`` for a person of another book;
+    ///   ``ContactsError/Code/io`` when a saved image cannot be read.
+    public func exportVCards(_ people: [Person], version: VCardVersion = .v3) throws -> String {
+        var groupNames: [RecordKey: [String]] = [:]
+        for group in allGroups() {
+            guard let name = group.name, let key = group.key, let members = memberships[key] else { continue }
+            for member in members { groupNames[member, default: []].append(name) }
+        }
+        var cards: [VCard] = []
+        cards.reserveCapacity(people.count)
+        for person in people {
+            if let owner = person.book, owner !== self {
+                throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
+            }
+            let names = person.key.flatMap { groupNames[$0] } ?? []
+            cards.append(
+                VCardExporter.card(for: person, groupNames: names, imageData: try person.imageData(), version: version))
+        }
+        return VCardWriter.serialize(cards)
+    }
+}

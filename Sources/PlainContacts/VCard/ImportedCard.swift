@@ -1,0 +1,40 @@
+/// What one vCard becomes on import: a person, or a group of people.
+///
+/// ```swift
+/// switch try VCardImporter.map(card, source: "export.vcf") {
+/// case .person(let imported): try book.add(imported.person)
+/// case .group(let group): print(group.name, group.memberUIDs.count)
+/// }
+/// ```
+package enum ImportedCard {
+    /// An individual or organization card.
+    case person(ImportedPerson)
+    /// A group card (vCard 4 `KIND:group`, or Apple's `X-ADDRESSBOOKSERVER-KIND:group`).
+    case group(ImportedGroup)
+}
+
+/// A person read from a vCard, not yet in any address book.
+package struct ImportedPerson {
+    /// The person with the card's values; the UID and unmapped lines are already stored in its
+    /// record fields (see ``VCardRecordFields``).
+    package var person: Person
+    /// The card's `UID`, if any.
+    package var uid: String?
+    /// The card's `CATEGORIES`, in order, without duplicates or empty names.
+    package var groupNames: [String]
+    /// The 1-based line of the card's `BEGIN:VCARD`.
+    package var line: Int
+}
+
+/// A group read from a group vCard.
+package struct ImportedGroup {
+    /// The group's name, from `FN`, else from `N`.
+    package var name: String
+    /// The card's `UID`, if any.
+    package var uid: String?
+    /// The UIDs of the members as written, such as `urn:uuid:…` (`MEMBER` or
+    /// `X-ADDRESSBOOKSERVER-MEMBER`).
+    package var memberUIDs: [String]
+    /// The 1-based line of the card's `BEGIN:VCARD`.
+    package var line: Int
+}

@@ -1,0 +1,258 @@
+import FoundationEssentials
+
+/// Turns a person into a vCard 3.0 or 4.0, the inverse of ``VCardImporter``.
+///
+/// The card holds, in this order: `N`, `FN` (the first-name-first composite name), `KIND:org`
+/// (4.0) for an organization, `NICKNAME`, `X-PHONETIC-*`, `ORG`, `TITLE`, `X-ABSHOWAS:COMPANY`
+/// (3.0) for an organization, `BDAY`, `TEL`, `EMAIL`, `ADR`, `URL`, the dates (`X-ABDATE`; in
+/// 4.0 the first anniversary as `ANNIVERSARY`), related names (`X-ABRELATEDNAMES`), `IMPP`,
+/// `X-SOCIALPROFILE`, `NOTE`, `PHOTO`, `CATEGORIES`, `UID`, then the record's kept lines
+/// verbatim, except those that would repeat a single-valued property written above.
+///
+/// A label with a `TYPE` equivalent is written as `TYPE` (`TEL;TYPE=FAX,HOME`); any other label
+/// puts the value in an Apple item group with an `X-ABLabel` (`item1.TEL` and
+/// `item1.X-ABLABEL:_$!<Assistant>!$_`, or the custom text). Item groups already used by kept
+/// lines are not reused. A birthday or date without a year is `--MM-DD` in 4.0 and Apple's
+/// `X-APPLE-OMIT-YEAR=1604` form in 3.0. The `UID` is the stored one, else one derived from
+/// the record key (``VCardRecordFields/derivedUID(for:)``, with `urn:uuid:` in 4.0); a person
+/// never saved and without a stored UID gets none.
+///
+/// ```swift
+/// let card = VCardExporter.card(for: katie, groupNames: ["Friends"], imageData: nil, version: .v3)
+/// let text = VCardWriter.serialize(card)
+/// ```
+package enum VCardExporter {
+    /// Properties a card holds once; a kept line of one of these is dropped when the card
+    /// already has it.
+    static let singleValued: Set<String> = [
+        "N", "FN", "UID", "KIND", "BDAY", "ANNIVERSARY", "X-ABSHOWAS",
+        "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME",
+    ]
+
+    /// Properties the writer produces itself; kept lines of these are always dropped.
+    private static let structural: Set<String> = ["VERSION", "PRODID", "REV", "BEGIN", "END"]
+
+    /// The card of a person with its group names and image bytes.
+    package static func card(
+        for person: Person, groupNames: [String], imageData: Data?, version: VCardVersion
+    ) -> VCard {
+        let kept = keptProperties(VCardRecordFields.lines(of: person.state))
+        var assembly = VCardAssembly(
+            version: version, reservedGroups: Set(kept.compactMap { $0.group.map(VCardText.asciiUppercased) }))
+        assembly.appendNames(person)
+        assembly.appendOrganization(person)
+        if let birthday = person.birthday {
+            assembly.append(VCardValues.dateProperty(name: "BDAY", date: birthday, version: version))
+        }
+        assembly.appendCommunication(person)
+        assembly.appendDates(person.dates)
+        for entry in person.relatedNames {
+            assembly.appendLabelled(
+                VCardProperty(name: "X-ABRELATEDNAMES", text: entry.value), label: entry.label, kind: .relatedName)
+        }
+        assembly.appendInstantMessages(person.instantMessages)
+        assembly.appendSocialProfiles(person.socialProfiles)
+        if let note = person.note { assembly.append(VCardProperty(name: "NOTE", text: note)) }
+        if let imageData, !imageData.isEmpty { assembly.appendPhoto(imageData) }
+        let names = groupNames.filter { !$0.isEmpty }
+        if !names.isEmpty {
+            let list = names.map(VCardText.escape).joined(separator: ",")
+            assembly.append(VCardProperty(name: "CATEGORIES", rawValue: list))
+        }
+        if let uid = VCardRecordFields.uid(of: person.state) {
+            assembly.append(VCardProperty(name: "UID", text: uid))
+        } else if let key = person.key {
+            let derived = VCardRecordFields.derivedUID(for: key)
+            assembly.append(VCardProperty(name: "UID", rawValue: version == .v4 ? "urn:uuid:" + derived : derived))
+        }
+        assembly.appendKept(kept)
+        return VCard(version: version.rawValue, properties: assembly.properties)
+    }
+
+    /// The kept content lines as properties; lines that no longer parse are left out.
+    static func keptProperties(_ lines: [String]) -> [VCardProperty] {
+        guard !lines.isEmpty else { return [] }
+        if let properties = parse(lines) { return properties }
+        return lines.flatMap { parse([$0]) ?? [] }
+    }
+
+    private static func parse(_ lines: [String]) -> [VCardProperty]? {
+        let text = "BEGIN:VCARD\r\n" + lines.joined(separator: "\r\n") + "\r\nEND:VCARD\r\n"
+        guard let cards = try? VCardReader.parse(Data(text.utf8), source: "record"), cards.count == 1 else {
+            return nil
+        }
+        return cards[0].properties.filter { !structural.contains($0.name) }
+    }
+}
+
+/// The properties of one card being exported, with the item groups handed out so far.
+private struct VCardAssembly {
+    let version: VCardVersion
+    /// Upper-case item groups of kept lines, never handed out.
+    let reservedGroups: Set<String>
+    private(set) var properties: [VCardProperty] = []
+    private var nextItem = 1
+
+    init(version: VCardVersion, reservedGroups: Set<String>) {
+        self.version = version
+        self.reservedGroups = reservedGroups
+    }
+
+    mutating func append(_ property: VCardProperty) {
+        properties.append(property)
+    }
+
+    /// A fresh `itemN` group.
+    private mutating func itemGroup() -> String {
+        while reservedGroups.contains("ITEM\(nextItem)") { nextItem += 1 }
+        defer { nextItem += 1 }
+        return "item\(nextItem)"
+    }
+
+    /// Appends a labelled value: `TYPE` words when the label has some for this kind of value,
+    /// else an item group with an `X-ABLabel`. Returns the item group, if one was used.
+    @discardableResult
+    mutating func appendLabelled(
+        _ property: VCardProperty, label: Label?, kind: VCardValueKind?, baseTypes: [String] = [],
+        needsGroup: Bool = false
+    ) -> String? {
+        var property = property
+        var types = baseTypes
+        var appleLabel: String?
+        if let label {
+            if let kind, let labelTypes = VCardLabels.types(for: label, kind: kind) {
+                types += labelTypes
+            } else {
+                appleLabel = VCardLabels.appleLabel(for: label)
+            }
+        }
+        if !types.isEmpty { property.parameters.append(VCardParameter(name: "TYPE", values: types)) }
+        let group = appleLabel != nil || needsGroup ? itemGroup() : nil
+        property.group = group
+        properties.append(property)
+        if let appleLabel, let group {
+            properties.append(VCardProperty(group: group, name: "X-ABLabel", text: appleLabel))
+        }
+        return group
+    }
+
+    mutating func appendNames(_ person: Person) {
+        let parts = [person.lastName, person.firstName, person.middleName, person.prefix, person.suffix]
+        append(VCardProperty(name: "N", structured: parts.map { [$0 ?? ""] }))
+        let formatted = CompositeName.make(person.state.nameParts, format: .firstNameFirst) ?? ""
+        append(VCardProperty(name: "FN", text: formatted))
+        if version == .v4, person.kind == .organization { append(VCardProperty(name: "KIND", rawValue: "org")) }
+        if let nickname = person.nickname { append(VCardProperty(name: "NICKNAME", text: nickname)) }
+        let phonetic: [(String, String?)] = [
+            ("X-PHONETIC-FIRST-NAME", person.firstNamePhonetic), ("X-PHONETIC-MIDDLE-NAME", person.middleNamePhonetic),
+            ("X-PHONETIC-LAST-NAME", person.lastNamePhonetic),
+        ]
+        for (name, value) in phonetic {
+            if let value { append(VCardProperty(name: name, text: value)) }
+        }
+    }
+
+    mutating func appendOrganization(_ person: Person) {
+        if person.organization != nil || person.department != nil {
+            var units = [[person.organization ?? ""]]
+            if let department = person.department { units.append([department]) }
+            append(VCardProperty(name: "ORG", structured: units))
+        }
+        if let title = person.jobTitle { append(VCardProperty(name: "TITLE", text: title)) }
+        if version == .v3, person.kind == .organization {
+            append(VCardProperty(name: "X-ABSHOWAS", rawValue: "COMPANY"))
+        }
+    }
+
+    mutating func appendCommunication(_ person: Person) {
+        for entry in person.phones {
+            appendLabelled(VCardProperty(name: "TEL", rawValue: entry.value), label: entry.label, kind: .phone)
+        }
+        for entry in person.emails {
+            appendLabelled(
+                VCardProperty(name: "EMAIL", rawValue: entry.value), label: entry.label, kind: .email,
+                baseTypes: version == .v3 ? ["INTERNET"] : [])
+        }
+        for entry in person.addresses {
+            let address = entry.value
+            let parts = ["", "", address.street ?? "", address.city ?? "", address.state ?? "", address.zip ?? "",
+                         address.country ?? ""]
+            let countryCode = address.countryCode.flatMap { $0.isEmpty ? nil : $0 }
+            let group = appendLabelled(
+                VCardProperty(name: "ADR", structured: parts.map { [$0] }), label: entry.label, kind: .address,
+                needsGroup: countryCode != nil)
+            if let countryCode, let group { append(VCardProperty(group: group, name: "X-ABADR", text: countryCode)) }
+        }
+        for entry in person.urls {
+            appendLabelled(VCardProperty(name: "URL", rawValue: entry.value), label: entry.label, kind: .url)
+        }
+    }
+
+    /// Dates as `X-ABDATE`; in vCard 4 the first anniversary as `ANNIVERSARY`.
+    mutating func appendDates(_ dates: MultiValue<ContactDate>) {
+        var wroteAnniversary = false
+        for entry in dates {
+            if version == .v4, !wroteAnniversary, entry.label == .anniversary {
+                wroteAnniversary = true
+                append(VCardValues.dateProperty(name: "ANNIVERSARY", date: entry.value, version: version))
+                continue
+            }
+            appendLabelled(
+                VCardValues.dateProperty(name: "X-ABDATE", date: entry.value, version: version), label: entry.label,
+                kind: nil)
+        }
+    }
+
+    mutating func appendInstantMessages(_ accounts: MultiValue<InstantMessage>) {
+        for entry in accounts {
+            var parameters: [VCardParameter] = []
+            if let service = entry.value.service, !service.isEmpty {
+                parameters.append(VCardParameter(name: "X-SERVICE-TYPE", values: [service]))
+            }
+            appendLabelled(
+                VCardProperty(name: "IMPP", parameters: parameters, rawValue: VCardValues.imppValue(entry.value)),
+                label: entry.label, kind: .instantMessage)
+        }
+    }
+
+    mutating func appendSocialProfiles(_ profiles: MultiValue<SocialProfile>) {
+        for entry in profiles {
+            let profile = entry.value
+            var parameters: [VCardParameter] = []
+            let named: [(String, String?)] = [
+                ("TYPE", profile.service), ("X-USER", profile.username), ("X-USERID", profile.identifier),
+            ]
+            for (name, value) in named {
+                if let value, !value.isEmpty { parameters.append(VCardParameter(name: name, values: [value])) }
+            }
+            appendLabelled(
+                VCardProperty(name: "X-SOCIALPROFILE", parameters: parameters, rawValue: profile.url ?? ""),
+                label: entry.label, kind: nil)
+        }
+    }
+
+    mutating func appendPhoto(_ data: Data) {
+        let types = VCardValues.imageTypes(of: data)
+        let base64 = data.base64EncodedString()
+        switch version {
+        case .v3:
+            var parameters = [VCardParameter(name: "ENCODING", values: ["b"])]
+            if let type = types.vCard3Type { parameters.append(VCardParameter(name: "TYPE", values: [type])) }
+            append(VCardProperty(name: "PHOTO", parameters: parameters, rawValue: base64))
+        case .v4:
+            append(VCardProperty(name: "PHOTO", rawValue: "data:\(types.mediaType);base64,\(base64)"))
+        }
+    }
+
+    /// Appends the kept lines, except repeats of single-valued properties already written and
+    /// exact repeats of written lines.
+    mutating func appendKept(_ kept: [VCardProperty]) {
+        let writtenNames = Set(properties.map(\.name))
+        var writtenLines = Set(properties.map(VCardWriter.contentLine))
+        for property in kept {
+            if VCardExporter.singleValued.contains(property.name), writtenNames.contains(property.name) { continue }
+            guard writtenLines.insert(VCardWriter.contentLine(property)).inserted else { continue }
+            properties.append(property)
+        }
+    }
+}

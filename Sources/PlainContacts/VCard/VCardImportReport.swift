@@ -1,0 +1,36 @@
+/// What an import did.
+///
+/// ```swift
+/// let report = try book.importVCards(contentsOf: url)
+/// print("\(report.added.count) added, \(report.updated.count) updated, \(report.skipped.count) skipped")
+/// for error in report.invalidCards { print(error) }
+/// ```
+public struct VCardImportReport: Sendable {
+    /// The record IDs of the people added, in the order of their cards.
+    public var added: [RecordID]
+    /// The record IDs of people already in the book that cards were merged into, each once.
+    public var updated: [RecordID]
+    /// The record IDs of people that cards matched and that were left alone, each once.
+    public var skipped: [RecordID]
+    /// The malformed cards left out (only with ``VCardImportOptions/skipInvalid``), each an
+    /// error with code ``ContactsError/Code/malformedVCard``, the file and the line.
+    public var invalidCards: [ContactsError]
+    /// The names of the groups the import created, in the order they were first needed.
+    public var groupsCreated: [String]
+    /// The error of the second save, which writes group memberships, when it failed; the people
+    /// and groups were saved by then, and the memberships stay as unsaved changes of the book.
+    public var membershipError: ContactsError?
+
+    /// Creates a report.
+    public init(
+        added: [RecordID] = [], updated: [RecordID] = [], skipped: [RecordID] = [],
+        invalidCards: [ContactsError] = [], groupsCreated: [String] = [], membershipError: ContactsError? = nil
+    ) {
+        self.added = added
+        self.updated = updated
+        self.skipped = skipped
+        self.invalidCards = invalidCards
+        self.groupsCreated = groupsCreated
+        self.membershipError = membershipError
+    }
+}

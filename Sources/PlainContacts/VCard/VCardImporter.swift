@@ -1,0 +1,85 @@
+import FoundationEssentials
+
+/// Maps vCards (2.1, 3.0 and 4.0, with Apple's extensions) to people and groups.
+///
+/// A person card becomes a detached ``Person``; nothing is added to a book. The mapping:
+///
+/// | vCard | person |
+/// |---|---|
+/// | `N` (last;first;middle;prefix;suffix) | name parts |
+/// | `FN` | first name when `N` is empty (organization name for an organization card); kept as an unmapped line when it differs from the composite name |
+/// | `KIND:org`, `X-ABSHOWAS:COMPANY` | kind organization |
+/// | `NICKNAME` (all, comma lists joined with ", ") | nickname |
+/// | `ORG` (organization;department;more units joined with ", ") | organization, department |
+/// | `TITLE` | job title |
+/// | `NOTE` (all, joined with a blank line) | note |
+/// | `BDAY` | birthday (see ``VCardValues/date(_:)``); unparseable text is kept as an unmapped line |
+/// | `ANNIVERSARY`, `X-ABDATE` | dates, labelled anniversary / by `X-ABLabel` |
+/// | `X-ABRELATEDNAMES`, `RELATED` with a text value | related names |
+/// | `X-PHONETIC-FIRST-NAME`, `-MIDDLE-`, `-LAST-NAME` | phonetic names |
+/// | `TEL`, `EMAIL`, `URL`, `ADR` (+ `X-ABADR` country code) | phones, emails, URLs, addresses |
+/// | `IMPP`, `X-AIM`, `X-JABBER`, `X-SKYPE`, `X-ICQ`, `X-MSN`, `X-YAHOO`… | instant messages |
+/// | `X-SOCIALPROFILE` | social profiles |
+/// | `PHOTO` (inline base64 or `data:` URI) | image |
+/// | `CATEGORIES` | ``ImportedPerson/groupNames`` |
+/// | `UID` | ``ImportedPerson/uid`` and the record's `"uid"` field |
+///
+/// Labels come from the item group's `X-ABLabel`, else from `TYPE` (see ``VCardLabels``).
+/// `PRODID` and `REV` are dropped. Every other property, and every later occurrence of a
+/// single-valued one, is kept verbatim in the record's `"vcard"` field (see
+/// ``VCardRecordFields``), as is an `X-ABLabel` whose item group holds anything not mapped
+/// with that label.
+///
+/// ```swift
+/// for card in try VCardReader.parse(data, source: "export.vcf") {
+///     if case .person(let imported) = try VCardImporter.map(card, source: "export.vcf") {
+///         print(imported.person.compositeName ?? "", imported.groupNames)
+///     }
+/// }
+/// ```
+package enum VCardImporter {
+    /// Maps one card.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedVCard`` with `path` set to `source` and `line`
+    ///   set to the property's line, for a `PHOTO` whose base64 text is invalid or a group card
+    ///   without a name.
+    package static func map(_ card: VCard, source: String) throws -> ImportedCard {
+        if isGroupCard(card) {
+            return .group(try group(card, source: source))
+        }
+        var mapping = VCardPersonMapping(card: card, source: source)
+        return .person(try mapping.run())
+    }
+
+    /// Whether the card describes a group: `KIND:group` or `X-ADDRESSBOOKSERVER-KIND:group`.
+    static func isGroupCard(_ card: VCard) -> Bool {
+        card.properties.contains { property in
+            (property.name == "KIND" || property.name == "X-ADDRESSBOOKSERVER-KIND")
+                && trimmed(property.text).lowercased() == "group"
+        }
+    }
+
+    private static func group(_ card: VCard, source: String) throws -> ImportedGroup {
+        var name = card.first(named: "FN").map { trimmed($0.text) } ?? ""
+        if name.isEmpty, let structured = card.first(named: "N") {
+            name = structured.components.filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        guard !name.isEmpty else {
+            throw ContactsError(
+                .malformedVCard, "the group card has no FN or N to name the group", path: source,
+                line: card.startLine)
+        }
+        let uid = card.first(named: "UID").map { trimmed($0.text) }
+        let members = card.properties
+            .filter { $0.name == "MEMBER" || $0.name == "X-ADDRESSBOOKSERVER-MEMBER" }
+            .map { trimmed($0.text) }
+            .filter { !$0.isEmpty }
+        return ImportedGroup(
+            name: name, uid: (uid?.isEmpty ?? true) ? nil : uid, memberUIDs: members, line: card.startLine)
+    }
+
+    /// The text without spaces and tabs at both ends.
+    static func trimmed(_ text: String) -> String {
+        String(VCardText.trimmingWhitespace(Substring(text)))
+    }
+}

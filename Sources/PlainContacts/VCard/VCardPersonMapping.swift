@@ -1,0 +1,326 @@
+import FoundationEssentials
+
+/// One mapping of a person card (see ``VCardImporter``): walks the properties once, collecting
+/// values, then builds the person and decides which lines are kept verbatim.
+struct VCardPersonMapping {
+    /// What became of one property.
+    private enum Outcome {
+        /// Mapped to a labelled value, using the item group's `X-ABLabel` if there is one.
+        case labelled
+        /// Mapped to a value that has no label.
+        case mapped
+        /// Kept verbatim, or dropped.
+        case other
+    }
+
+    private let card: VCard
+    private let source: String
+    /// `X-ABLabel` text by upper-case item group.
+    private let labels: [String: String]
+    /// `X-ABADR` country code by upper-case item group.
+    private let countryCodes: [String: String]
+
+    private var structuredName: [String]?
+    private var formattedName: (text: String, index: Int)?
+    private var isOrganization = false
+    private var organization: String?
+    private var department: String?
+    private var jobTitle: String?
+    private var nicknames: [String] = []
+    private var notes: [String] = []
+    private var birthday: ContactDate?
+    private var phonetic: [PropertyID: String] = [:]
+    private var uid: String?
+    private var groupNames: [String] = []
+    private var image: Data?
+
+    private var phones = MultiValue<String>()
+    private var emails = MultiValue<String>()
+    private var urls = MultiValue<String>()
+    private var addresses = MultiValue<PostalAddress>()
+    private var dates = MultiValue<ContactDate>()
+    private var relatedNames = MultiValue<String>()
+    private var instantMessages = MultiValue<InstantMessage>()
+    private var socialProfiles = MultiValue<SocialProfile>()
+
+    /// Single-valued properties already mapped, by name.
+    private var seen: Set<String> = []
+    /// Indices of the properties kept verbatim.
+    private var kept: [Int] = []
+    /// Indices of `X-ABLABEL` and `X-ABADR` properties, decided once every property is seen.
+    private var deferred: [Int] = []
+    /// Item groups with a property mapped to a labelled value.
+    private var labelledGroups: Set<String> = []
+    /// Item groups with a property that did not take the group's label.
+    private var otherGroups: Set<String> = []
+    /// Item groups whose `ADR` was mapped.
+    private var addressGroups: Set<String> = []
+
+    init(card: VCard, source: String) {
+        self.card = card
+        self.source = source
+        var labels: [String: String] = [:]
+        var countryCodes: [String: String] = [:]
+        for property in card.properties {
+            guard let group = property.group else { continue }
+            let key = VCardText.asciiUppercased(group)
+            if property.name == "X-ABLABEL", labels[key] == nil { labels[key] = property.text }
+            if property.name == "X-ABADR", countryCodes[key] == nil { countryCodes[key] = property.text }
+        }
+        self.labels = labels
+        self.countryCodes = countryCodes
+    }
+
+    /// Maps the card.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedVCard`` for a `PHOTO` with invalid base64.
+    mutating func run() throws -> ImportedPerson {
+        for (index, property) in card.properties.enumerated() {
+            let outcome = try handle(property, at: index)
+            guard let group = property.group, property.name != "X-ABLABEL", property.name != "X-ABADR" else {
+                continue
+            }
+            let key = VCardText.asciiUppercased(group)
+            if outcome == .labelled { labelledGroups.insert(key) } else { otherGroups.insert(key) }
+        }
+        return finish()
+    }
+
+    // MARK: Properties
+
+    private mutating func handle(_ property: VCardProperty, at index: Int) throws -> Outcome {
+        switch property.name {
+        case "PRODID", "REV", "VERSION":
+            return .other
+        case "X-ABLABEL", "X-ABADR":
+            deferred.append(index)
+            return .other
+        case "N":
+            return single(property, at: index) { $0.structuredName = property.components }
+        case "FN":
+            let text = VCardImporter.trimmed(property.text)
+            return single(property, at: index) { $0.formattedName = text.isEmpty ? nil : (text, index) }
+        case "ORG":
+            return single(property, at: index) { $0.mapOrganization(property) }
+        case "TITLE":
+            return single(property, at: index) { $0.jobTitle = nonEmpty(property.text) }
+        case "UID":
+            return single(property, at: index) { $0.uid = nonEmpty(VCardImporter.trimmed(property.text)) }
+        case "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME":
+            let phonetic = Self.phoneticProperty(property.name)
+            return single(property, at: index) { $0.phonetic[phonetic] = nonEmpty(property.text) }
+        case "NICKNAME":
+            nicknames += property.listValues.map(VCardImporter.trimmed).filter { !$0.isEmpty }
+            return .mapped
+        case "NOTE":
+            if let text = nonEmpty(property.text) { notes.append(text) }
+            return .mapped
+        case "CATEGORIES":
+            for name in property.listValues.map(VCardImporter.trimmed) where !name.isEmpty {
+                if !groupNames.contains(name) { groupNames.append(name) }
+            }
+            return .mapped
+        case "BDAY":
+            guard birthday == nil, let date = VCardValues.date(property) else { return keep(index) }
+            birthday = date
+            return .mapped
+        case "KIND", "X-ABSHOWAS":
+            return mapKind(property, at: index)
+        case "PHOTO":
+            guard image == nil, let data = try VCardValues.photo(property, source: source) else { return keep(index) }
+            image = data
+            return .mapped
+        default:
+            return mapLabelled(property, at: index)
+        }
+    }
+
+    /// Maps the first property of a name with `body`; keeps later ones verbatim.
+    private mutating func single(_ property: VCardProperty, at index: Int, _ body: (inout Self) -> Void) -> Outcome {
+        guard seen.insert(property.name).inserted else { return keep(index) }
+        body(&self)
+        return .mapped
+    }
+
+    private mutating func keep(_ index: Int) -> Outcome {
+        kept.append(index)
+        return .other
+    }
+
+    private mutating func mapOrganization(_ property: VCardProperty) {
+        let units = property.components
+        organization = units.first.flatMap(nonEmpty)
+        let rest = units.dropFirst().filter { !$0.isEmpty }
+        department = rest.isEmpty ? nil : rest.joined(separator: ", ")
+    }
+
+    private mutating func mapKind(_ property: VCardProperty, at index: Int) -> Outcome {
+        let value = VCardImporter.trimmed(property.text).lowercased()
+        switch (property.name, value) {
+        case ("KIND", "individual"):
+            return .mapped
+        case ("KIND", "org"), ("KIND", "organization"), ("X-ABSHOWAS", "company"):
+            isOrganization = true
+            return .mapped
+        default:
+            return keep(index)
+        }
+    }
+
+    private static func phoneticProperty(_ name: String) -> PropertyID {
+        switch name {
+        case "X-PHONETIC-FIRST-NAME": .firstNamePhonetic
+        case "X-PHONETIC-MIDDLE-NAME": .middleNamePhonetic
+        default: .lastNamePhonetic
+        }
+    }
+
+    // MARK: Labelled values
+
+    /// The label of a value: the item group's `X-ABLabel`, else the `TYPE` words.
+    private func label(_ property: VCardProperty, kind: VCardValueKind?) -> Label? {
+        if let abLabel = groupLabel(property) { return abLabel }
+        guard let kind else { return nil }
+        return VCardLabels.label(types: property.types, kind: kind)
+    }
+
+    private func groupLabel(_ property: VCardProperty) -> Label? {
+        guard let group = property.group, let text = labels[VCardText.asciiUppercased(group)] else { return nil }
+        return VCardLabels.label(appleLabel: text)
+    }
+
+    private mutating func mapLabelled(_ property: VCardProperty, at index: Int) -> Outcome {
+        switch property.name {
+        case "TEL":
+            let number = stripping("tel:", from: VCardImporter.trimmed(property.text))
+            guard let number = nonEmpty(number) else { return .other }
+            phones.add(number, label: label(property, kind: .phone))
+        case "EMAIL":
+            guard let address = nonEmpty(stripping("mailto:", from: VCardImporter.trimmed(property.text))) else {
+                return .other
+            }
+            emails.add(address, label: label(property, kind: .email))
+        case "URL":
+            guard let url = nonEmpty(VCardImporter.trimmed(property.text)) else { return .other }
+            urls.add(url, label: label(property, kind: .url))
+        case "ADR":
+            let code = property.group.flatMap { countryCodes[VCardText.asciiUppercased($0)] }
+            guard let address = VCardValues.address(property, countryCode: code) else { return .other }
+            addresses.add(address, label: label(property, kind: .address))
+            if let group = property.group { addressGroups.insert(VCardText.asciiUppercased(group)) }
+        case "ANNIVERSARY":
+            guard let date = VCardValues.date(property) else { return keep(index) }
+            dates.add(date, label: groupLabel(property) ?? .anniversary)
+        case "X-ABDATE":
+            guard let date = VCardValues.date(property) else { return keep(index) }
+            dates.add(date, label: label(property, kind: nil))
+        case "X-ABRELATEDNAMES":
+            guard let name = nonEmpty(property.text) else { return .other }
+            relatedNames.add(name, label: label(property, kind: .relatedName))
+        case "RELATED":
+            let valueType = property.parameter(named: "VALUE").first?.lowercased()
+            let text = property.text
+            guard valueType == "text" || (valueType == nil && !text.contains(":")) else { return keep(index) }
+            guard let name = nonEmpty(text) else { return .other }
+            relatedNames.add(name, label: label(property, kind: .relatedName))
+        case "IMPP":
+            guard let account = VCardValues.instantMessage(impp: property) else { return .other }
+            addInstantMessage(account, label: label(property, kind: .instantMessage))
+        case "X-SOCIALPROFILE":
+            guard let profile = VCardValues.socialProfile(property) else { return .other }
+            socialProfiles.add(profile, label: label(property, kind: nil))
+        default:
+            guard let service = VCardValues.legacyInstantMessageServices[property.name] else { return keep(index) }
+            guard let username = nonEmpty(VCardImporter.trimmed(property.text)) else { return .other }
+            addInstantMessage(
+                InstantMessage(service: service, username: username), label: label(property, kind: .instantMessage))
+        }
+        return .labelled
+    }
+
+    /// Adds an account unless the card already gave the same one.
+    private mutating func addInstantMessage(_ account: InstantMessage, label: Label?) {
+        let duplicate = instantMessages.values.contains { existing in
+            existing.username == account.username
+                && existing.service?.lowercased() == account.service?.lowercased()
+        }
+        if !duplicate { instantMessages.add(account, label: label) }
+    }
+
+    // MARK: Result
+
+    private mutating func finish() -> ImportedPerson {
+        let person = Person()
+        var name = structuredName ?? []
+        while name.count < 5 { name.append("") }
+        name = name.map(VCardImporter.trimmed)
+        person.lastName = nonEmpty(name[0])
+        person.firstName = nonEmpty(name[1])
+        person.middleName = nonEmpty(name[2])
+        person.prefix = nonEmpty(name[3])
+        person.suffix = nonEmpty(name[4])
+        let nameIsEmpty = name.prefix(5).allSatisfy(\.isEmpty)
+        if nameIsEmpty, let formatted = formattedName?.text {
+            if isOrganization {
+                if organization == nil { organization = formatted }
+            } else if formatted != organization {
+                person.firstName = formatted
+            }
+        }
+        person.organization = organization
+        person.department = department
+        person.jobTitle = jobTitle
+        person.nickname = nicknames.isEmpty ? nil : nicknames.joined(separator: ", ")
+        person.note = notes.isEmpty ? nil : notes.joined(separator: "\n\n")
+        person.birthday = birthday
+        person.firstNamePhonetic = phonetic[.firstNamePhonetic]
+        person.middleNamePhonetic = phonetic[.middleNamePhonetic]
+        person.lastNamePhonetic = phonetic[.lastNamePhonetic]
+        if isOrganization { person.kind = .organization }
+        person.phones = phones
+        person.emails = emails
+        person.urls = urls
+        person.addresses = addresses
+        person.dates = dates
+        person.relatedNames = relatedNames
+        person.instantMessages = instantMessages
+        person.socialProfiles = socialProfiles
+        if let image { person.setImageData(image) }
+
+        if let formattedName, formattedName.text != person.compositeName { kept.append(formattedName.index) }
+        keepUnusedLabels()
+        var state = person.state
+        VCardRecordFields.setLines(kept.sorted().map { VCardWriter.contentLine(card.properties[$0]) }, in: &state)
+        VCardRecordFields.setUID(uid, in: &state)
+        person.state = state
+        return ImportedPerson(person: person, uid: uid, groupNames: groupNames, line: card.startLine)
+    }
+
+    /// Keeps an `X-ABLabel` unless every other property of its item group took the label, and
+    /// an `X-ABADR` unless its group's address was mapped.
+    private mutating func keepUnusedLabels() {
+        for index in deferred {
+            let property = card.properties[index]
+            guard let group = property.group.map(VCardText.asciiUppercased) else {
+                kept.append(index)
+                continue
+            }
+            let consumed =
+                property.name == "X-ABADR"
+                ? addressGroups.contains(group)
+                : labelledGroups.contains(group) && !otherGroups.contains(group)
+            if !consumed { kept.append(index) }
+        }
+    }
+}
+
+/// The text, or `nil` when it is empty.
+private func nonEmpty(_ text: String) -> String? {
+    text.isEmpty ? nil : text
+}
+
+/// The text without a leading URI scheme prefix such as `tel:` (any case).
+private func stripping(_ prefix: String, from text: String) -> String {
+    guard text.utf8.count >= prefix.utf8.count, text.prefix(prefix.count).lowercased() == prefix else { return text }
+    return String(text.dropFirst(prefix.count))
+}
