@@ -35,7 +35,7 @@ extension AddressBook {
             removedGroups[key] = nil
             groups[key] = group
             groupsByID[group.recordID] = key
-            memberships[key] = savedGroups[key]?.members.filter { people[$0] != nil } ?? []
+            memberships[key] = savedGroups[key]?.members ?? []
             return
         }
         if group.book === self { return }
@@ -73,7 +73,7 @@ extension AddressBook {
 
     package func members(of group: Group) -> [Person] {
         guard let key = group.key, let members = memberships[key] else { return [] }
-        return members.compactMap { people[$0] }
+        return members.compactMap { try? materialize($0) }
     }
 
     package func addMember(_ person: Person, to group: Group) throws {

@@ -1,11 +1,22 @@
 /// Adding, removing and finding people.
 extension AddressBook {
     /// The number of people, counting unsaved additions and removals (`ABAddressBookGetPersonCount`).
-    public var personCount: Int { people.count + addedPeople.count }
+    public var personCount: Int { savedPersonCount - removedPeople.count + addedPeople.count }
 
     /// Every person, in no particular order (`ABAddressBookCopyArrayOfAllPeople`).
+    ///
+    /// Reads every person not read yet; a file that cannot be read is left out and reported by
+    /// ``lastLoadError`` (call ``validate()`` first to get such errors thrown).
     public func allPeople() -> [Person] {
-        Array(people.values) + addedPeople
+        var result: [Person] = []
+        for key in catalogKeys {
+            do {
+                if let person = try materialize(key) { result.append(person) }
+            } catch let error as ContactsError {
+                loadError = error
+            } catch {}
+        }
+        return result + addedPeople
     }
 
     /// Every person in a sort ordering, the book's own by default
@@ -16,7 +27,15 @@ extension AddressBook {
 
     /// The saved person with a record ID, or `nil` (`ABAddressBookGetPersonWithRecordID`).
     public func person(withID id: RecordID) -> Person? {
-        peopleByID[id].flatMap { people[$0] }
+        for attempt in 0..<2 {
+            if let key = key(forID: id), let person = try? materialize(key), person.recordID == id {
+                return person
+            }
+            // The index pointed at a file that no longer holds this ID: check every file.
+            guard attempt == 0, catalog == nil else { return nil }
+            ensureCatalogQuietly()
+        }
+        return nil
     }
 
     /// Adds a person to the book (`ABAddressBookAddRecord`); the next save writes it and gives
@@ -77,10 +96,29 @@ extension AddressBook {
     public func people(matchingName query: String) -> [Person] {
         let words = NameSearch.queryWords(query)
         guard !words.isEmpty else { return [] }
-        let matching = allPeople().filter { person in
+        var matching: [Person] = []
+        for key in matchingKeys(words) {
+            if let person = try? materialize(key) { matching.append(person) }
+        }
+        matching += addedPeople.filter { person in
             NameSearch.matches(queryWords: words, searchWords: NameSearch.searchWords(person.state.nameParts))
         }
         return sorted(matching, by: sortOrdering)
+    }
+
+    /// The keys of saved people whose names match query words: people already read are
+    /// matched on their current (possibly unsaved) names, the others on their summaries.
+    func matchingKeys(_ words: [String]) -> [RecordKey] {
+        ensureCatalogQuietly()
+        var keys: [RecordKey] = []
+        for (key, person) in people where NameSearch.matches(queryWords: words, searchWords: NameSearch.searchWords(person.state.nameParts)) {
+            keys.append(key)
+        }
+        let queryBytes = words.map { Array($0.utf8) }
+        for (key, summary) in catalog ?? [:] where people[key] == nil && removedPeople[key] == nil {
+            if summary.matches(queryWords: queryBytes) { keys.append(key) }
+        }
+        return keys
     }
 
     /// People sorted by name (`ABPersonComparePeopleByName` applied to an array).

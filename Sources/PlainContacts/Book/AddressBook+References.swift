@@ -21,13 +21,25 @@ extension AddressBook {
         {
             return .found(person)
         }
-        if let key = RecordKey(rawValue: reference.key), let person = people[key] {
+        if let key = RecordKey(rawValue: reference.key), let person = try? materialize(key) {
             return reidentified(person)
         }
-        if let person = people.values.first(where: { $0.state.mergedKeys.contains(reference.key) }) {
+        ensureCatalogQuietly()
+        var merged: [RecordKey] = []
+        var sameName: [RecordKey] = []
+        for key in catalogKeys {
+            if let person = people[key] {
+                if person.state.mergedKeys.contains(reference.key) { merged.append(key) }
+                if person.state.nameHash == reference.nameHash { sameName.append(key) }
+            } else if let summary = catalog?[key] {
+                if summary.mergedKeys.contains(reference.key) { merged.append(key) }
+                if summary.nameHash == reference.nameHash { sameName.append(key) }
+            }
+        }
+        if let key = merged.sorted().first, let person = try? materialize(key) {
             return reidentified(person)
         }
-        let candidates = sorted(people.values.filter { $0.state.nameHash == reference.nameHash }, by: sortOrdering)
+        let candidates = sorted(sameName.compactMap { try? materialize($0) }, by: sortOrdering)
         switch candidates.count {
         case 0: return .notFound
         case 1: return reidentified(candidates[0])

@@ -32,17 +32,16 @@ extension AddressBook {
     ///   ``init(url:options:)``.
     public func revert() throws {
         if accessPending { return }
-        let reader = StoreReader(layout: layout)
-        let contents = try StoreSession(layout: layout, options: options).read { try reader.readAll() }
+        let loaded = try StoreSession(layout: layout, options: options).read { try StoreLoader(layout: layout).load() }
         for person in people.values { person.book = nil }
         for person in addedPeople { person.book = nil }
         for person in removedPeople.values { person.book = nil }
         for group in groups.values { group.book = nil }
         for group in addedGroups { group.book = nil }
         for group in removedGroups.values { group.book = nil }
-        manifest = contents.manifest
-        savedManifest = contents.manifest
-        install(contents)
+        manifest = loaded.manifest
+        savedManifest = loaded.manifest
+        install(loaded)
     }
 
     /// Writes the book's changes to the store (`ABAddressBookSave`).
@@ -62,7 +61,10 @@ extension AddressBook {
             let plan = try SavePlan(book: self, session: session, now: Timestamp.truncated(Date()))
             try plan.verifyMembershipsAgainstDisk()
             changeCenter.ignore(plan.changes)
+            // The index is extended only if it described the folders before this commit.
+            let index = IndexMaintenance(layout: layout).currentIndex()
             try session.commit(plan.changes)
+            IndexMaintenance(layout: layout).record(plan, index: index, catalog: &catalog)
             return plan
         }
         apply(outcome)
@@ -70,6 +72,7 @@ extension AddressBook {
 
     /// Brings the in-memory snapshots up to date with a committed save.
     private func apply(_ plan: SavePlan) {
+        savedPersonCount += plan.writtenPeople.filter { savedPeople[$0.key] == nil }.count - plan.deletedPeople.count
         for key in plan.deletedPeople {
             removedPeople[key]?.book = nil
             removedPeople[key] = nil

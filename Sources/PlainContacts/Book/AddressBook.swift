@@ -27,8 +27,20 @@ public final class AddressBook {
     package var manifest: Manifest
     package var savedManifest: Manifest
 
-    // People: live records by key, the last saved snapshot of each, and pending additions and
-    // removals. "Unsaved changes" compares live records with their snapshots.
+    // People are read lazily. The catalog (a summary of every saved person, checked against the
+    // files) is built when an operation needs all people; until then the index finds people by
+    // ID. `people` holds the records read so far, `savedPeople` their last saved snapshots, and
+    // "unsaved changes" compares the two.
+    package var catalog: [RecordKey: PersonSummary]?
+    package var index: StoreIndex?
+    /// The number of saved people, known without the catalog.
+    package var savedPersonCount = 0
+    /// Files the catalog scan already parsed, taken when those people are first used.
+    package var freshlyRead: [RecordKey: StoreReader.PersonFile] = [:]
+    /// New IDs of people whose ID another person also has (after merging clones).
+    package var renumbered: [RecordKey: RecordID] = [:]
+    /// A reading error met by an operation that cannot throw; see ``lastLoadError``.
+    package var loadError: ContactsError?
     package var people: [RecordKey: Person] = [:]
     package var savedPeople: [RecordKey: SavedPerson] = [:]
     package var peopleByID: [RecordID: RecordKey] = [:]
@@ -104,10 +116,13 @@ public final class AddressBook {
             }
             try StoreCreator(layout: layout).create()
         }
-        let contents = try StoreSession(layout: layout, options: options).read { try reader.readAll() }
-        manifest = contents.manifest
-        savedManifest = contents.manifest
-        install(contents)
+        let storeLayout = layout
+        let loaded = try StoreSession(layout: storeLayout, options: options).read {
+            try StoreLoader(layout: storeLayout).load()
+        }
+        manifest = loaded.manifest
+        savedManifest = loaded.manifest
+        install(loaded)
     }
 
     /// Creates a new, empty store in a folder and opens it.
@@ -134,45 +149,6 @@ public final class AddressBook {
                 .operationNotPermittedByUser,
                 "this program may not change the contacts until the user allows it (request access first)",
                 path: layout.root.path)
-        }
-    }
-
-    /// Replaces the book's records with freshly read contents, renumbering duplicate IDs.
-    package func install(_ contents: StoreReader.Contents) {
-        people = [:]
-        savedPeople = [:]
-        peopleByID = [:]
-        addedPeople = []
-        removedPeople = [:]
-        touchedPeople = []
-        groups = [:]
-        savedGroups = [:]
-        groupsByID = [:]
-        addedGroups = []
-        removedGroups = [:]
-        memberships = [:]
-
-        let personIDs = DuplicateIDResolver.assign(
-            contents.people.map { .init(key: $0.key, id: $0.decoded.id, created: $0.decoded.state.creationDate) })
-        for file in contents.people {
-            let id = personIDs[file.key] ?? file.decoded.id
-            let person = Person(key: file.key, recordID: id, state: file.decoded.state, book: self)
-            people[file.key] = person
-            peopleByID[id] = file.key
-            savedPeople[file.key] = SavedPerson(id: file.decoded.id, state: file.decoded.state, fingerprint: file.fingerprint)
-            if id != file.decoded.id { touchedPeople.insert(file.key) }
-        }
-        let groupIDs = DuplicateIDResolver.assign(
-            contents.groups.map { .init(key: $0.key, id: $0.id, created: $0.state.creationDate) })
-        for file in contents.groups {
-            let id = groupIDs[file.key] ?? file.id
-            groups[file.key] = Group(key: file.key, recordID: id, state: file.state, book: self)
-            groupsByID[id] = file.key
-            let members = file.members.filter { people[$0] != nil }
-            memberships[file.key] = members
-            savedGroups[file.key] = SavedGroup(
-                id: file.id, state: file.state, members: members, fingerprint: file.fingerprint,
-                membersFingerprint: file.membersFingerprint)
         }
     }
 

@@ -9,6 +9,8 @@ struct SavePlan {
         var id: RecordID
         var state: PersonState
         var fingerprint: Fingerprint
+        /// Whether the save creates the person's file.
+        var isNew = false
     }
 
     struct WrittenGroup {
@@ -42,7 +44,9 @@ struct SavePlan {
     init(book: AddressBook, session: StoreSession, now: Date) throws {
         layout = book.layout
         reader = StoreReader(layout: layout)
-        var ids = try session.highestIDs(known: book)
+        // IDs are allocated only when something new is saved; finding the highest is not free.
+        let allocates = !book.addedPeople.isEmpty || !book.addedGroups.isEmpty
+        var ids = allocates ? try session.highestIDs(known: book) : StoreSession.HighestIDs()
         try planPeople(book: book, now: now, ids: &ids)
         try planGroups(book: book, now: now, ids: &ids)
         try planMemberships(book: book)
@@ -55,7 +59,7 @@ struct SavePlan {
             error.conflicts = conflicts
             throw error
         }
-        try session.recordHighestIDs(ids)
+        if allocates { try session.recordHighestIDs(ids) }
     }
 
     private mutating func planManifest(book: AddressBook) throws {
@@ -131,7 +135,7 @@ struct SavePlan {
             planImage(&state, key: key, saved: .none)
             let data = PersonRecordCoder.encode(id: id, state: state)
             changes.append(FileChange(path: StoreLayout.personPath(key), kind: .write(data)))
-            writtenPeople.append(WrittenPerson(person: person, key: key, id: id, state: state, fingerprint: Fingerprint(data)))
+            writtenPeople.append(WrittenPerson(person: person, key: key, id: id, state: state, fingerprint: Fingerprint(data), isNew: true))
         }
     }
 

@@ -47,8 +47,8 @@ struct StoreSession {
     private var idsFile: URL { layout.privateFolder.appending(path: "ids.json") }
 
     /// The highest IDs in use or ever handed out on this device: the device-local high-water
-    /// mark, the IDs the book knows, and the IDs of record files other processes have added
-    /// since the book loaded.
+    /// mark, the IDs the book knows, and the IDs of records other processes have added since
+    /// the book loaded.
     func highestIDs(known book: AddressBook) throws -> HighestIDs {
         var ids = HighestIDs()
         if let data = FileManager.default.contents(atPath: idsFile.path),
@@ -62,11 +62,18 @@ struct StoreSession {
         for saved in book.savedGroups.values { ids.group = max(ids.group, saved.id.rawValue) }
         for key in book.groupsByID.keys { ids.group = max(ids.group, key.rawValue) }
 
-        let reader = StoreReader(layout: layout)
-        for name in try reader.fileNames(in: layout.peopleFolder, withExtension: ".json") {
-            guard let key = RecordKey(rawValue: String(name.dropLast(5))), book.savedPeople[key] == nil else { continue }
-            if let file = try? reader.readPerson(key: key) { ids.person = max(ids.person, file.decoded.id.rawValue) }
+        // People others saved since the book loaded: the index knows them when it is current
+        // (every save updates it under this lock); otherwise a scan of the folder does.
+        if let index = StoreIndex.load(layout), IndexMaintenance(layout: layout).isCurrent() {
+            ids.person = max(ids.person, index.highestID)
+        } else {
+            let scanned = try PersonCatalog.scan(layout: layout, index: StoreIndex.load(layout))
+            for summary in scanned.summaries.values { ids.person = max(ids.person, summary.id.rawValue) }
         }
+        if let catalog = book.catalog {
+            for summary in catalog.values { ids.person = max(ids.person, summary.id.rawValue) }
+        }
+        let reader = StoreReader(layout: layout)
         for name in try reader.fileNames(in: layout.groupsFolder, withExtension: ".json") {
             guard let key = RecordKey(rawValue: String(name.dropLast(5))), book.savedGroups[key] == nil else { continue }
             if let file = try? reader.readGroup(key: key) { ids.group = max(ids.group, file.id.rawValue) }

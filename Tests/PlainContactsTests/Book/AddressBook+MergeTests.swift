@@ -10,7 +10,10 @@ import Testing
         katie.phones = MultiValue([(value: "555-0100", label: .mobile)])
         try first.add(katie)
         try first.save()
-        return (first, try store.openBook(), katie.recordID)
+        let second = try store.openBook()
+        // People are read when first used; read Katie now, as a program editing her would.
+        _ = second.person(withID: katie.recordID)
+        return (first, second, katie.recordID)
     }
 
     @Test func differentPropertiesEditedInTwoBooksBothSurvive() throws {

@@ -35,7 +35,9 @@ import Testing
         try book.save()
         // As after merging two clones that both created record 1.
         let johnFile = try store.personFile(john)
-        try store.write(try store.read(johnFile).replacingOccurrences(of: "\"id\": \(john.recordID)", with: "\"id\": \(katie.recordID)"), to: johnFile)
+        // Written as Git writes a merged file: a new file renamed into place.
+        try Data(try store.read(johnFile).replacingOccurrences(of: "\"id\": \(john.recordID)", with: "\"id\": \(katie.recordID)").utf8)
+            .write(to: store.path(johnFile), options: .atomic)
 
         let merged = try store.openBook()
         let ids = merged.allPeople().map(\.recordID)
@@ -56,7 +58,9 @@ import Testing
         try book.add(john)
         try book.save()
         let johnFile = try store.personFile(john)
-        try store.write(try store.read(johnFile).replacingOccurrences(of: "\"id\": \(john.recordID)", with: "\"id\": \(katie.recordID)"), to: johnFile)
+        // Written as Git writes a merged file: a new file renamed into place.
+        try Data(try store.read(johnFile).replacingOccurrences(of: "\"id\": \(john.recordID)", with: "\"id\": \(katie.recordID)").utf8)
+            .write(to: store.path(johnFile), options: .atomic)
 
         let clone = store.url.appending(path: "clone")
         try FileManager.default.copyItem(at: store.storeURL, to: clone)

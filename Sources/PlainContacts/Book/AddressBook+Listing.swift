@@ -1,0 +1,42 @@
+/// Lists of people for list views, built from the index instead of every person's file.
+extension AddressBook {
+    /// Every person as a list line, in a sort ordering (the book's own by default): the same
+    /// people, order and names as ``allPeople(sortedBy:)``, without reading people's files.
+    ///
+    /// ```swift
+    /// for line in book.listing() { print(line.recordID, line.compositeName ?? "No Name") }
+    /// ```
+    public func listing(sortedBy ordering: SortOrdering? = nil) -> [PersonListing] {
+        ensureCatalogQuietly()
+        let ordering = ordering ?? sortOrdering
+        var rows: [(sortKey: SortKey, id: RecordID, key: String, listing: PersonListing)] = []
+        rows.reserveCapacity(personCount)
+        for (key, person) in people {
+            rows.append((SortKey(person.state.nameParts, ordering: ordering), person.recordID, key.rawValue, listing(of: person)))
+        }
+        for (key, summary) in catalog ?? [:] where people[key] == nil && removedPeople[key] == nil {
+            let id = renumbered[key] ?? summary.id
+            let line = PersonListing(
+                recordID: id, compositeName: CompositeName.make(summary.parts, format: compositeNameFormat),
+                firstPhone: summary.firstPhone, firstEmail: summary.firstEmail)
+            rows.append((summary.sortKey(ordering), id, key.rawValue, line))
+        }
+        for person in addedPeople {
+            rows.append((SortKey(person.state.nameParts, ordering: ordering), .invalid, "", listing(of: person)))
+        }
+        rows.sort { a, b in
+            if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+            let aID = a.id.isValid ? a.id.rawValue : Int32.max
+            let bID = b.id.isValid ? b.id.rawValue : Int32.max
+            if aID != bID { return aID < bID }
+            return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+        }
+        return rows.map(\.listing)
+    }
+
+    private func listing(of person: Person) -> PersonListing {
+        PersonListing(
+            recordID: person.recordID, compositeName: person.compositeName,
+            firstPhone: person.phones.first?.value, firstEmail: person.emails.first?.value)
+    }
+}

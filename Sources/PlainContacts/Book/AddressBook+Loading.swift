@@ -1,0 +1,140 @@
+import FoundationEssentials
+
+/// Reading people lazily: from the index by ID, or all of them through the catalog.
+extension AddressBook {
+    /// Replaces the book's records with freshly loaded ones.
+    func install(_ loaded: StoreLoader.Loaded) {
+        people = [:]
+        savedPeople = [:]
+        peopleByID = [:]
+        addedPeople = []
+        removedPeople = [:]
+        touchedPeople = []
+        groups = [:]
+        savedGroups = [:]
+        groupsByID = [:]
+        addedGroups = []
+        removedGroups = [:]
+        memberships = [:]
+        catalog = nil
+        freshlyRead = [:]
+        renumbered = [:]
+        loadError = nil
+        index = loaded.index
+        savedPersonCount = loaded.index?.count ?? 0
+        if let scanned = loaded.catalog {
+            installCatalog(scanned)
+        }
+
+        let groupIDs = DuplicateIDResolver.assign(
+            loaded.groups.map { .init(key: $0.key, id: $0.id, created: $0.state.creationDate) })
+        for file in loaded.groups {
+            let id = groupIDs[file.key] ?? file.id
+            groups[file.key] = Group(key: file.key, recordID: id, state: file.state, book: self)
+            groupsByID[id] = file.key
+            memberships[file.key] = file.members
+            savedGroups[file.key] = SavedGroup(
+                id: file.id, state: file.state, members: file.members, fingerprint: file.fingerprint,
+                membersFingerprint: file.membersFingerprint)
+        }
+    }
+
+    /// Takes a scanned catalog: IDs by key, duplicate IDs settled, renumbered people marked as
+    /// changed so that the next save writes their new IDs.
+    private func installCatalog(_ scanned: PersonCatalog) {
+        catalog = scanned.summaries
+        savedPersonCount = scanned.summaries.count
+        for (key, file) in scanned.freshlyRead where people[key] == nil && removedPeople[key] == nil {
+            freshlyRead[key] = file
+        }
+        renumbered = DuplicateIDResolver.assign(
+            scanned.summaries.values.map {
+                .init(key: $0.key, id: $0.id, created: $0.created.map { Date(timeIntervalSince1970: Double($0)) })
+            })
+        var byID: [RecordID: RecordKey] = [:]
+        byID.reserveCapacity(scanned.summaries.count)
+        for (key, summary) in scanned.summaries where removedPeople[key] == nil {
+            byID[renumbered[key] ?? summary.id] = key
+        }
+        // People already read keep their place (their IDs are the live ones).
+        for (key, person) in people { byID[person.recordID] = key }
+        peopleByID = byID
+        for key in renumbered.keys {
+            if let person = try? materialize(key) { touchedPeople.insert(key); _ = person }
+        }
+    }
+
+    /// Builds the catalog if it has not been built: lists and checks every person file.
+    ///
+    /// - Throws: reading errors of files that changed since the index was written.
+    package func ensureCatalog() throws {
+        guard catalog == nil, !accessPending else { return }
+        let scanned = try StoreSession(layout: layout, options: options).read {
+            try PersonCatalog.scan(layout: layout, index: index)
+        }
+        if scanned.rebuiltIndex { index = StoreIndex.load(layout) }
+        installCatalog(scanned)
+    }
+
+    /// Builds the catalog for an operation that cannot throw; a reading error is kept in
+    /// ``lastLoadError`` and the operation goes on with the people it could read.
+    func ensureCatalogQuietly() {
+        do {
+            try ensureCatalog()
+        } catch let error as ContactsError {
+            loadError = error
+        } catch {
+            loadError = ContactsError(.io, "cannot read the store", path: layout.root.path)
+        }
+    }
+
+    /// The reading error met by the last operation that could not report it (such as
+    /// ``allPeople()`` finding a file that was damaged after the book was opened), or `nil`.
+    public var lastLoadError: ContactsError? { loadError }
+
+    /// Checks every person file now, so that ``allPeople()``, ``people(matchingName:)`` and the
+    /// other operations over all people have nothing left to read that could fail.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``
+    ///   naming the first damaged file.
+    public func validate() throws {
+        try ensureCatalog()
+    }
+
+    /// The live person with a key, reading its file on first use; `nil` when there is none.
+    package func materialize(_ key: RecordKey) throws -> Person? {
+        if let person = people[key] { return person }
+        if removedPeople[key] != nil { return nil }
+        let file: StoreReader.PersonFile
+        if let cached = freshlyRead.removeValue(forKey: key) {
+            file = cached
+        } else if let read = try StoreReader(layout: layout).readPerson(key: key) {
+            file = read
+        } else {
+            return nil
+        }
+        let id = renumbered[key] ?? file.decoded.id
+        let person = Person(key: key, recordID: id, state: file.decoded.state, book: self)
+        people[key] = person
+        savedPeople[key] = SavedPerson(id: file.decoded.id, state: file.decoded.state, fingerprint: file.fingerprint)
+        peopleByID[id] = key
+        return person
+    }
+
+    /// Every saved key of a person, from the catalog.
+    package var catalogKeys: [RecordKey] {
+        ensureCatalogQuietly()
+        var keys = Set(people.keys)
+        if let catalog { keys.formUnion(catalog.keys) }
+        keys.subtract(removedPeople.keys)
+        return Array(keys)
+    }
+
+    /// The key of the saved person with an ID: from the catalog, or from the index while the
+    /// folders are as it last saw them.
+    package func key(forID id: RecordID) -> RecordKey? {
+        if let key = peopleByID[id], removedPeople[key] == nil { return key }
+        if catalog != nil { return nil }
+        return index?.key(forID: id)
+    }
+}

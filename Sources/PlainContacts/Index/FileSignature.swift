@@ -1,0 +1,47 @@
+import Glibc
+
+/// What `lstat` says about a file, enough to notice that it changed: inode, size, and the
+/// modification and status-change times in nanoseconds.
+///
+/// Any write changes the modification time; a rename over the file changes the inode; `touch`
+/// with an old time still changes the status-change time. Two equal signatures therefore mean
+/// an unchanged file, except for a write in the same clock tick as the signature was taken,
+/// which the index treats as "racily clean" and re-reads (see ``StoreIndex``).
+package struct FileSignature: Hashable, Sendable {
+    package var inode: UInt64
+    package var size: Int64
+    package var modified: Int64
+    package var changed: Int64
+
+    package init(inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+        self.inode = inode
+        self.size = size
+        self.modified = modified
+        self.changed = changed
+    }
+
+    /// The signature of the file or folder at `path`, or `nil` when there is none. Symbolic
+    /// links are not followed.
+    package static func of(_ path: String) -> FileSignature? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return FileSignature(status)
+    }
+
+    /// The signature of `name` inside the open folder `folder`.
+    package static func of(_ name: String, in folder: Int32) -> FileSignature? {
+        var status = stat()
+        guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return FileSignature(status)
+    }
+
+    init(_ status: stat) {
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        changed = Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
+    }
+
+    /// The later of the two times.
+    package var latest: Int64 { Swift.max(modified, changed) }
+}

@@ -1,0 +1,95 @@
+import FoundationEssentials
+import Glibc
+
+/// Every person of a store as summaries, checked against the files: the full validation the
+/// index gets before any operation that looks at all people.
+///
+/// The scan lists `people/` and takes each file's ``FileSignature``. A summary from the index
+/// is reused only when its signature is identical and the file last changed at least two
+/// seconds before the index was written (a file changed in the same clock tick as an earlier
+/// scan could otherwise look unchanged); every other file is read and parsed. The result is
+/// therefore exactly what reading every file would give, at the cost of one `stat` per file.
+package struct PersonCatalog: Sendable {
+    package var summaries: [RecordKey: PersonSummary]
+    /// Files the scan had to read, already parsed, so that the book need not read them twice.
+    package var freshlyRead: [RecordKey: StoreReader.PersonFile]
+    /// Whether the scan found the index missing or out of date (and wrote a new one).
+    package var rebuiltIndex: Bool
+
+    /// How long before the index was written a file must have last changed to be trusted.
+    static let racyWindow: Int64 = 2_000_000_000
+
+    /// Scans the store, reusing what the index still knows, and writes a fresh index when
+    /// anything differed.
+    ///
+    /// - Throws: the reading errors of ``StoreReader`` for files that had to be read, and
+    ///   ``ContactsError/Code/malformedFile`` for a symbolic link in `people/`.
+    package static func scan(layout: StoreLayout, index: StoreIndex?) throws -> PersonCatalog {
+        let peopleFolder = FileSignature.of(layout.peopleFolder.path)
+        let groupsFolder = FileSignature.of(layout.groupsFolder.path)
+        let startedAt = now()
+        let known = index?.allSummaries() ?? [:]
+        let trustedBefore = (index?.builtAt ?? 0) - racyWindow
+        let reader = StoreReader(layout: layout)
+
+        var summaries: [RecordKey: PersonSummary] = [:]
+        summaries.reserveCapacity(Swift.max(known.count, 16))
+        var freshlyRead: [RecordKey: StoreReader.PersonFile] = [:]
+        let folderPath = layout.peopleFolder.path
+        let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder < 0 {
+            return PersonCatalog(summaries: [:], freshlyRead: [:], rebuiltIndex: false)
+        }
+        defer { close(folder) }
+        for name in try names(in: folder, path: folderPath) where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            guard let key = RecordKey(rawValue: String(name.dropLast(5))) else { continue }
+            var status = stat()
+            guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            if (status.st_mode & S_IFMT) == S_IFLNK {
+                throw ContactsError(
+                    .malformedFile,
+                    "is a symbolic link; the store never follows links out of its folder — replace it with the file itself",
+                    path: folderPath + "/" + name)
+            }
+            guard (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            let signature = FileSignature(status)
+            if let summary = known[key], summary.signature == signature, signature.latest < trustedBefore {
+                summaries[key] = summary
+                continue
+            }
+            guard let file = try reader.readPerson(key: key) else { continue }
+            summaries[key] = PersonSummary(key: key, signature: signature, decoded: file.decoded)
+            freshlyRead[key] = file
+        }
+        let changed = index == nil || !freshlyRead.isEmpty || summaries.count != known.count
+        if changed {
+            try? StoreIndex.write(
+                summaries, peopleFolder: peopleFolder, groupsFolder: groupsFolder, builtAt: startedAt, layout: layout)
+        }
+        return PersonCatalog(summaries: summaries, freshlyRead: freshlyRead, rebuiltIndex: changed)
+    }
+
+    /// The current time in nanoseconds since 1970.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    /// The entry names of an open folder.
+    static func names(in folder: Int32, path: String) throws -> [String] {
+        let copy = dup(folder)
+        guard copy >= 0, let stream = fdopendir(copy) else {
+            throw ContactsError(.io, "cannot list the folder", path: path)
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}

@@ -1,0 +1,245 @@
+import FoundationEssentials
+
+/// What the hot paths need to know about a person without reading its file: the record ID,
+/// the names (with their search words and sort keys), the first phone and email, and the
+/// vCard UID. Kept in the index, one per person file.
+///
+/// A summary is a view over its bytes in the index: only the key is decoded up front, every
+/// other field when asked for, so that searching 100,000 people compares bytes instead of
+/// building strings. The layout is that of ``encode(into:)``.
+package struct PersonSummary: Sendable, Hashable {
+    package let key: RecordKey
+    /// The bytes holding the entry (shared with the whole index), and where the entry's body
+    /// (without its length prefix) lies in them.
+    private let storage: [UInt8]
+    private let range: Range<Int>
+
+    /// The entry's body.
+    var body: ArraySlice<UInt8> { storage[range] }
+
+    /// The string fields after the flags, in order.
+    private enum Text: Int {
+        case prefix, firstName, middleName, lastName, suffix, nickname
+        case firstNamePhonetic, middleNamePhonetic, lastNamePhonetic, organization
+        case firstPhone, firstEmail, uid
+    }
+
+    init(key: RecordKey, storage: [UInt8], range: Range<Int>) {
+        self.key = key
+        self.storage = storage
+        self.range = range
+    }
+
+    /// A summary of a decoded person file.
+    package init(key: RecordKey, signature: FileSignature, decoded: PersonRecordCoder.Decoded) {
+        let state = decoded.state
+        let parts = state.nameParts
+        var firstPhone: String?
+        var firstEmail: String?
+        var uid: String?
+        if case .multiString(let phones)? = state.values[.phones] { firstPhone = phones.first?.value }
+        if case .multiString(let emails)? = state.values[.emails] { firstEmail = emails.first?.value }
+        if case .string(let text)? = state.unknownFields["uid"] { uid = text }
+        var body = IndexWriter()
+        body.int32(decoded.id.rawValue)
+        body.string(key.rawValue)
+        body.signature(signature)
+        body.int64(state.creationDate.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? .min)
+        body.string(state.nameHash.rawValue)
+        body.byte(parts.isOrganization ? 1 : 0)
+        for text in [
+            parts.prefix, parts.firstName, parts.middleName, parts.lastName, parts.suffix, parts.nickname,
+            parts.firstNamePhonetic, parts.middleNamePhonetic, parts.lastNamePhonetic, parts.organization,
+            firstPhone, firstEmail, uid,
+        ] {
+            body.string(text)
+        }
+        body.strings(state.mergedKeys)
+        body.strings(NameSearch.searchWords(parts))
+        for ordering in [SortOrdering.lastName, .firstName] {
+            let sortKey = SortKey(parts, ordering: ordering)
+            body.byte(sortKey.hasName ? 1 : 0)
+            body.string(sortKey.primary)
+            body.string(sortKey.secondary)
+        }
+        self.init(key: key, storage: body.bytes, range: 0..<body.bytes.count)
+    }
+
+    /// Writes the entry: its byte length, then the body.
+    func encode(into writer: inout IndexWriter) {
+        writer.uint32(UInt32(body.count))
+        writer.append(Array(body))
+    }
+
+    /// Decodes the entry at the reader's position and moves past it.
+    static func decode(_ reader: inout IndexReader, sharing bytes: [UInt8]) throws -> PersonSummary {
+        let length = Int(try reader.uint32())
+        let start = reader.offset
+        try reader.skip(length)
+        var keyReader = IndexReader(bytes, offset: start + 4)
+        guard let key = RecordKey(rawValue: try keyReader.requiredString()) else { throw IndexReader.Damaged() }
+        return PersonSummary(key: key, storage: bytes, range: start..<(start + length))
+    }
+
+    /// Reads the ID at the reader's position without decoding the entry; moves past it.
+    static func skimID(_ reader: inout IndexReader) throws -> (id: RecordID, start: Int) {
+        let length = Int(try reader.uint32())
+        let start = reader.offset
+        let id = RecordID(try reader.int32())
+        reader.offset = start
+        try reader.skip(length)
+        return (id, start)
+    }
+
+    // MARK: Fields
+
+    /// A reader placed after the key (at the signature).
+    private func afterKey() -> IndexReader {
+        var reader = IndexReader(storage, offset: range.lowerBound + 4)
+        _ = try? reader.requiredString()
+        return reader
+    }
+
+    /// A reader placed at the first text field.
+    private func atTexts() -> IndexReader {
+        var reader = afterKey()
+        try? reader.skip(32 + 8)
+        _ = try? reader.string()
+        try? reader.skip(1)
+        return reader
+    }
+
+    private func text(_ field: Text) -> String? {
+        var reader = atTexts()
+        for _ in 0..<field.rawValue { skipString(&reader) }
+        return (try? reader.string()) ?? nil
+    }
+
+    private func skipString(_ reader: inout IndexReader) {
+        guard let length = try? reader.uint32(), length != .max else { return }
+        try? reader.skip(Int(length))
+    }
+
+    private func skipStrings(_ reader: inout IndexReader) {
+        guard let count = try? reader.uint32() else { return }
+        for _ in 0..<count { skipString(&reader) }
+    }
+
+    /// A reader placed at the merged keys.
+    private func atLists() -> IndexReader {
+        var reader = atTexts()
+        for _ in 0..<13 { skipString(&reader) }
+        return reader
+    }
+
+    /// The record ID written in the file.
+    package var id: RecordID {
+        var reader = IndexReader(storage, offset: range.lowerBound)
+        return RecordID((try? reader.int32()) ?? RecordID.invalid.rawValue)
+    }
+
+    /// The signature of the person's file when the summary was made.
+    package var signature: FileSignature {
+        var reader = afterKey()
+        return (try? reader.signature()) ?? FileSignature(inode: 0, size: -1, modified: 0, changed: 0)
+    }
+
+    /// The creation date in whole seconds, which settles duplicate IDs.
+    package var created: Int64? {
+        var reader = afterKey()
+        try? reader.skip(32)
+        guard let value = try? reader.int64(), value != .min else { return nil }
+        return value
+    }
+
+    package var nameHash: NameHash? {
+        var reader = afterKey()
+        try? reader.skip(40)
+        return ((try? reader.string()) ?? nil).flatMap(NameHash.init)
+    }
+
+    package var parts: NameParts {
+        var reader = afterKey()
+        try? reader.skip(40)
+        skipString(&reader)
+        var parts = NameParts()
+        parts.isOrganization = (try? reader.byte()) == 1
+        func next() -> String? { (try? reader.string()) ?? nil }
+        parts.prefix = next()
+        parts.firstName = next()
+        parts.middleName = next()
+        parts.lastName = next()
+        parts.suffix = next()
+        parts.nickname = next()
+        parts.firstNamePhonetic = next()
+        parts.middleNamePhonetic = next()
+        parts.lastNamePhonetic = next()
+        parts.organization = next()
+        return parts
+    }
+
+    package var firstPhone: String? { text(.firstPhone) }
+    package var firstEmail: String? { text(.firstEmail) }
+    package var uid: String? { text(.uid) }
+
+    package var mergedKeys: [String] {
+        var reader = atLists()
+        return (try? reader.strings()) ?? []
+    }
+
+    package var searchWords: [String] {
+        var reader = atLists()
+        skipStrings(&reader)
+        return (try? reader.strings()) ?? []
+    }
+
+    /// Whether every query word begins one of the search words, comparing bytes in place
+    /// (the same rule as ``NameSearch/matches(queryWords:searchWords:)``).
+    package func matches(queryWords: [[UInt8]]) -> Bool {
+        guard !queryWords.isEmpty else { return false }
+        var reader = atLists()
+        skipStrings(&reader)
+        guard let count = try? reader.uint32() else { return false }
+        var words: [Range<Int>] = []
+        words.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let length = try? reader.uint32(), length != .max else { return false }
+            let start = reader.offset
+            guard (try? reader.skip(Int(length))) != nil else { return false }
+            words.append(start..<(start + Int(length)))
+        }
+        let bytes = storage
+        return queryWords.allSatisfy { query in
+            words.contains { range in
+                range.count >= query.count && bytes[range.lowerBound..<(range.lowerBound + query.count)].elementsEqual(query)
+            }
+        }
+    }
+
+    package func sortKey(_ ordering: SortOrdering) -> SortKey {
+        var reader = atLists()
+        skipStrings(&reader)
+        skipStrings(&reader)
+        if ordering == .firstName {
+            try? reader.skip(1)
+            skipString(&reader)
+            skipString(&reader)
+        }
+        let hasName = (try? reader.byte()) == 1
+        let primary = ((try? reader.string()) ?? nil) ?? ""
+        let secondary = ((try? reader.string()) ?? nil) ?? ""
+        return SortKey(storedHasName: hasName, primary: primary, secondary: secondary)
+    }
+
+    package var lastNameKey: SortKey { sortKey(.lastName) }
+    package var firstNameKey: SortKey { sortKey(.firstName) }
+
+    package static func == (lhs: PersonSummary, rhs: PersonSummary) -> Bool {
+        lhs.body.elementsEqual(rhs.body)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(body.count)
+    }
+}

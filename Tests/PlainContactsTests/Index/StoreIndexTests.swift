@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+@testable import PlainContacts
+
+/// The index must never change results: after any change made behind its back, every
+/// operation answers exactly as a full read of the files would.
+@Suite struct StoreIndexTests {
+    /// A store with three saved people, and their IDs by first name.
+    private func storeWithPeople() throws -> (TemporaryStore, [String: RecordID]) {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        var ids: [String: RecordID] = [:]
+        for (first, last) in [("Katie", "Bell"), ("John", "Appleseed"), ("Anna", "Haro")] {
+            let person = makePerson(first, last)
+            try book.add(person)
+            try book.save()
+            ids[first] = person.recordID
+        }
+        return (store, ids)
+    }
+
+    /// What a full read of the files gives: (ID, composite name) sorted by ID.
+    private func fullRead(_ store: TemporaryStore) throws -> [String] {
+        StoreIndex.remove(StoreLayout(root: store.storeURL))
+        let book = try store.openBook()
+        return book.allPeople().map { "\($0.recordID) \($0.compositeName ?? "")" }.sorted()
+    }
+
+    private func indexed(_ store: TemporaryStore) throws -> [String] {
+        try store.openBook().allPeople().map { "\($0.recordID) \($0.compositeName ?? "")" }.sorted()
+    }
+
+    @Test func saveKeepsTheIndexCurrentSoTheNextOpenTrustsIt() throws {
+        let (store, ids) = try storeWithPeople()
+        let layout = StoreLayout(root: store.storeURL)
+        let index = try #require(StoreIndex.load(layout))
+        #expect(index.count == 3)
+        #expect(IndexMaintenance(layout: layout).isCurrent())
+        #expect(index.key(forID: ids["John"] ?? .invalid)?.rawValue.hasPrefix("john-appleseed-") == true)
+        let book = try store.openBook()
+        #expect(book.catalog == nil)
+        #expect(book.personCount == 3)
+        #expect(book.person(withID: ids["Anna"] ?? .invalid)?.firstName == "Anna")
+    }
+
+    @Test func anEditorsInPlaceWriteIsSeenBySearchAndList() throws {
+        let (store, ids) = try storeWithPeople()
+        let book = try store.openBook()
+        let john = try #require(book.person(withID: ids["John"] ?? .invalid))
+        let file = try store.personFile(john)
+        // Same inode, same folder: only the file's own times and size change.
+        let handle = try FileHandle(forWritingTo: store.path(file))
+        let text = try store.read(file).replacingOccurrences(of: "\"John\"", with: "\"Johnny\"")
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+        #expect(try store.openBook().people(matchingName: "johnny").count == 1)
+        #expect(try store.openBook().people(matchingName: "john").map(\.firstName) == ["Johnny"])
+        #expect(try indexed(store) == fullRead(store))
+    }
+
+    @Test func aGitCheckoutStyleReplacementIsSeenEverywhere() throws {
+        let (store, ids) = try storeWithPeople()
+        let book = try store.openBook()
+        let anna = try #require(book.person(withID: ids["Anna"] ?? .invalid))
+        let file = try store.personFile(anna)
+        let text = try store.read(file).replacingOccurrences(of: "\"Haro\"", with: "\"Smith\"")
+        try FileManager.default.removeItem(at: store.path(file))
+        try store.write(text, to: file)
+        let reopened = try store.openBook()
+        #expect(reopened.person(withID: ids["Anna"] ?? .invalid)?.lastName == "Smith")
+        #expect(reopened.people(matchingName: "smith").count == 1)
+        #expect(try indexed(store) == fullRead(store))
+    }
+
+    @Test func filesAddedAndRemovedBehindTheIndexAreSeen() throws {
+        let (store, ids) = try storeWithPeople()
+        let book = try store.openBook()
+        let katie = try #require(book.person(withID: ids["Katie"] ?? .invalid))
+        let katieFile = try store.personFile(katie)
+        let copy = try store.read(katieFile)
+            .replacingOccurrences(of: "\"id\": \(katie.recordID)", with: "\"id\": 40")
+            .replacingOccurrences(of: "\"Katie\"", with: "\"Kim\"")
+        try store.write(copy, to: "people/kim-added.json")
+        try FileManager.default.removeItem(at: store.path(katieFile))
+        let reopened = try store.openBook()
+        #expect(reopened.personCount == 3)
+        #expect(reopened.person(withID: RecordID(40))?.firstName == "Kim")
+        #expect(reopened.person(withID: katie.recordID) == nil)
+        #expect(try indexed(store) == fullRead(store))
+    }
+
+    @Test func anotherProcessesSaveIsSeenByABookOpenedEarlier() throws {
+        let (store, _) = try storeWithPeople()
+        let early = try store.openBook()
+        let other = try store.openBook()
+        let zed = makePerson("Zed", "Zulu")
+        try other.add(zed)
+        try other.save()
+        // The early book did not read the people yet: the first look at all people scans.
+        #expect(early.people(matchingName: "zed").count == 1)
+        #expect(try store.openBook().person(withID: zed.recordID)?.firstName == "Zed")
+    }
+
+    @Test func deletingTheIndexChangesNothingButSpeed() throws {
+        let (store, ids) = try storeWithPeople()
+        let before = try indexed(store)
+        StoreIndex.remove(StoreLayout(root: store.storeURL))
+        let book = try store.openBook()
+        #expect(book.personCount == 3)
+        #expect(book.person(withID: ids["Katie"] ?? .invalid)?.lastName == "Bell")
+        #expect(try indexed(store) == before)
+        #expect(StoreIndex.load(StoreLayout(root: store.storeURL)) != nil)
+    }
+
+    @Test func aDamagedIndexIsIgnored() throws {
+        let (store, ids) = try storeWithPeople()
+        let layout = StoreLayout(root: store.storeURL)
+        var bytes = try Data(contentsOf: StoreIndex.baseURL(layout))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: StoreIndex.baseURL(layout))
+        #expect(StoreIndex.load(layout) == nil)
+        let book = try store.openBook()
+        #expect(book.person(withID: ids["John"] ?? .invalid)?.lastName == "Appleseed")
+        #expect(try indexed(store) == fullRead(store))
+    }
+
+    @Test func aTornLogRecordIsIgnoredAndTheIndexStopsBeingTrusted() throws {
+        let (store, _) = try storeWithPeople()
+        let layout = StoreLayout(root: store.storeURL)
+        let log = StoreIndex.logURL(layout)
+        var bytes = try Data(contentsOf: log)
+        bytes.removeLast(3)
+        try bytes.write(to: log)
+        #expect(try indexed(store) == fullRead(store))
+    }
+
+    @Test func manySavesCompactTheLogWithoutLosingAnyone() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        var expected: [String] = []
+        for index in 0..<120 {
+            let person = makePerson("P\(index)", "Compact")
+            person.note = String(repeating: "x", count: 2_000)
+            try book.add(person)
+            try book.save()
+            expected.append("\(person.recordID) P\(index) Compact")
+        }
+        let layout = StoreLayout(root: store.storeURL)
+        #expect(IndexMaintenance(layout: layout).isCurrent())
+        #expect(try indexed(store) == expected.sorted())
+    }
+
+    @Test func aChangedSignatureIsReadAgainEvenOutsideTheRacyWindow() throws {
+        let (store, ids) = try storeWithPeople()
+        let layout = StoreLayout(root: store.storeURL)
+        // An index whose every entry is trusted on signature alone.
+        let scanned = try PersonCatalog.scan(layout: layout, index: nil)
+        try StoreIndex.write(
+            scanned.summaries, peopleFolder: FileSignature.of(layout.peopleFolder.path),
+            groupsFolder: FileSignature.of(layout.groupsFolder.path),
+            builtAt: PersonCatalog.now() + 3_600_000_000_000, layout: layout)
+        let unchanged = try PersonCatalog.scan(layout: layout, index: StoreIndex.load(layout))
+        #expect(unchanged.freshlyRead.isEmpty)
+
+        let book = try store.openBook()
+        let john = try #require(book.person(withID: ids["John"] ?? .invalid))
+        let file = store.path(try store.personFile(john))
+        let handle = try FileHandle(forWritingTo: file)
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"John\"", with: "\"Jean\"")
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+        let changed = try PersonCatalog.scan(layout: layout, index: StoreIndex.load(layout))
+        #expect(changed.freshlyRead.keys.map(\.rawValue) == [try #require(john.key).rawValue])
+        #expect(changed.summaries[try #require(john.key)]?.parts.firstName == "Jean")
+    }
+
+    @Test func summariesRoundTripThroughTheBinaryForm() throws {
+        var decoded = PersonRecordCoder.Decoded(id: RecordID(7), state: PersonState(), storedNameHash: nil)
+        decoded.state.values[.firstName] = .string("太郎")
+        decoded.state.values[.lastName] = .string("山田")
+        decoded.state.values[.lastNamePhonetic] = .string("やまだ")
+        decoded.state.values[.phones] = .multiString(MultiValue([(value: "555", label: .mobile)]))
+        decoded.state.unknownFields["uid"] = .string("urn:uuid:1")
+        decoded.state.mergedKeys = ["old-key"]
+        let key = try #require(RecordKey(rawValue: "tarou-yamada-abc123"))
+        let summary = PersonSummary(
+            key: key, signature: FileSignature(inode: 1, size: 2, modified: 3, changed: 4), decoded: decoded)
+        var writer = IndexWriter()
+        summary.encode(into: &writer)
+        var reader = IndexReader(writer.bytes)
+        let decodedSummary = try PersonSummary.decode(&reader, sharing: writer.bytes)
+        #expect(decodedSummary == summary)
+        #expect(decodedSummary.parts.lastNamePhonetic == "やまだ")
+        #expect(decodedSummary.firstPhone == "555")
+        #expect(decodedSummary.uid == "urn:uuid:1")
+        #expect(decodedSummary.mergedKeys == ["old-key"])
+        #expect(decodedSummary.id == RecordID(7))
+        #expect(decodedSummary.signature == FileSignature(inode: 1, size: 2, modified: 3, changed: 4))
+        #expect(decodedSummary.matches(queryWords: [Array("やま".utf8)]))
+        #expect(decodedSummary.matches(queryWords: [Array("山田".utf8), Array("太".utf8)]))
+        #expect(!decodedSummary.matches(queryWords: [Array("田".utf8)]))
+        #expect(decodedSummary.sortKey(.lastName) == SortKey(decoded.state.nameParts, ordering: .lastName))
+    }
+}
