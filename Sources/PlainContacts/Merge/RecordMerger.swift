@@ -12,6 +12,13 @@ import FoundationEssentials
 package enum RecordMerger {
     /// The merged person, or the property keys that conflict.
     package static func merge(base: PersonState, ours: PersonState, theirs: PersonState) -> Result<PersonState, Conflicts> {
+        let (merged, conflicts) = mergeKeepingOurs(base: base, ours: ours, theirs: theirs)
+        return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts))
+    }
+
+    /// The merged person with this side's value for every conflicting property, image and
+    /// unknown key, and the sorted keys of those conflicts (empty when the merge is clean).
+    package static func mergeKeepingOurs(base: PersonState, ours: PersonState, theirs: PersonState) -> (merged: PersonState, conflicts: [String]) {
         var merged = theirs
         var conflicts: [String] = []
         var counter = Swift.max(base.nextValueIdentifier, ours.nextValueIdentifier, theirs.nextValueIdentifier)
@@ -34,6 +41,7 @@ package enum RecordMerger {
             if let value = mergeMulti(base: b, ours: o, theirs: t, counter: &counter) {
                 merged.values[property] = value.isEmpty ? nil : value
             } else {
+                merged.values[property] = o
                 conflicts.append(property.key)
             }
         }
@@ -43,35 +51,42 @@ package enum RecordMerger {
             if theirs.image == base.image || sameImage(ours.image, theirs.image) {
                 merged.image = ours.image
             } else {
+                merged.image = ours.image
                 conflicts.append("image")
             }
         }
         if ours.mergedKeys != base.mergedKeys {
             merged.mergedKeys = Array(Set(theirs.mergedKeys).union(ours.mergedKeys)).sorted()
         }
-        switch mergeFields(base: base.unknownFields, ours: ours.unknownFields, theirs: theirs.unknownFields) {
-        case .success(let fields): merged.unknownFields = fields
-        case .failure(let keyConflicts): conflicts.append(contentsOf: keyConflicts.keys)
-        }
-        return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts.sorted()))
+        let fields = mergeFieldsKeepingOurs(base: base.unknownFields, ours: ours.unknownFields, theirs: theirs.unknownFields)
+        merged.unknownFields = fields.merged
+        conflicts.append(contentsOf: fields.conflicts)
+        return (merged, conflicts.sorted())
     }
 
     /// The merged group, or the keys that conflict.
     package static func merge(base: GroupState, ours: GroupState, theirs: GroupState) -> Result<GroupState, Conflicts> {
+        let (merged, conflicts) = mergeKeepingOurs(base: base, ours: ours, theirs: theirs)
+        return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts))
+    }
+
+    /// The merged group with this side's value for every conflicting key, and the sorted keys
+    /// of those conflicts (empty when the merge is clean).
+    package static func mergeKeepingOurs(base: GroupState, ours: GroupState, theirs: GroupState) -> (merged: GroupState, conflicts: [String]) {
         var merged = theirs
         var conflicts: [String] = []
         if ours.name != base.name, theirs.name != base.name, ours.name != theirs.name {
+            merged.name = ours.name
             conflicts.append("name")
         } else if ours.name != base.name {
             merged.name = ours.name
         }
         merged.modificationDate = [ours.modificationDate, theirs.modificationDate].compactMap { $0 }.max()
         merged.creationDate = [ours.creationDate, theirs.creationDate].compactMap { $0 }.min() ?? base.creationDate
-        switch mergeFields(base: base.unknownFields, ours: ours.unknownFields, theirs: theirs.unknownFields) {
-        case .success(let fields): merged.unknownFields = fields
-        case .failure(let keyConflicts): conflicts.append(contentsOf: keyConflicts.keys)
-        }
-        return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts.sorted()))
+        let fields = mergeFieldsKeepingOurs(base: base.unknownFields, ours: ours.unknownFields, theirs: theirs.unknownFields)
+        merged.unknownFields = fields.merged
+        conflicts.append(contentsOf: fields.conflicts)
+        return (merged, conflicts.sorted())
     }
 
     /// Membership merges as set changes: theirs, plus what we added, minus what we removed.
@@ -88,18 +103,24 @@ package enum RecordMerger {
     package static func mergeFields(
         base: [String: JSONValue], ours: [String: JSONValue], theirs: [String: JSONValue]
     ) -> Result<[String: JSONValue], Conflicts> {
+        let (merged, conflicts) = mergeFieldsKeepingOurs(base: base, ours: ours, theirs: theirs)
+        return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts))
+    }
+
+    /// Merges unknown keys one by one, taking this side's value for each conflicting key; the
+    /// conflicting keys come back sorted.
+    package static func mergeFieldsKeepingOurs(
+        base: [String: JSONValue], ours: [String: JSONValue], theirs: [String: JSONValue]
+    ) -> (merged: [String: JSONValue], conflicts: [String]) {
         var merged = theirs
         var conflicts: [String] = []
         for key in Set(base.keys).union(ours.keys).union(theirs.keys) {
             let b = base[key], o = ours[key], t = theirs[key]
             if o == b { continue }
-            if t == b || o == t {
-                merged[key] = o
-            } else {
-                conflicts.append(key)
-            }
+            if t != b && o != t { conflicts.append(key) }
+            merged[key] = o
         }
-        return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts))
+        return (merged, conflicts.sorted())
     }
 
     private static func later(_ a: PropertyValue?, _ b: PropertyValue?) -> PropertyValue? {

@@ -1,0 +1,53 @@
+import FoundationEssentials
+
+/// What a file of the store holds, told by its path or, for the temporary copies Git hands to
+/// merge drivers and text converters, by its contents.
+package enum RecordFileKind: Sendable, Hashable {
+    /// A person file, `people/<key>.json`.
+    case person
+    /// A group file, `groups/<key>.json`.
+    case group
+    /// A membership file, `groups/<key>.members`.
+    case members
+    /// The manifest, `store.json`.
+    case manifest
+
+    /// The kind of the file at `path` holding `data`.
+    ///
+    /// The path decides when it says enough: a `.members` suffix, the name `store.json`, or a
+    /// `.json` file inside a `people` or `groups` folder. Otherwise the contents decide: text
+    /// that does not start with `{` is a membership list; an object with `"format"` and no
+    /// `"id"` is a manifest; an object with `"name"` and neither `"nameHash"` nor any person
+    /// property is a group; any other object is a person.
+    package static func detect(_ data: Data, path: String) -> RecordFileKind {
+        if let kind = fromPath(path) { return kind }
+        return fromContents(data)
+    }
+
+    /// The kind the path names, or `nil` when it names none (a temporary file, say).
+    package static func fromPath(_ path: String) -> RecordFileKind? {
+        let components = path.split(separator: "/").map(String.init)
+        guard let name = components.last else { return nil }
+        if name.hasSuffix(".members") { return .members }
+        if name == StoreLayout.manifestName { return .manifest }
+        guard name.hasSuffix(".json"), components.count >= 2 else { return nil }
+        switch components[components.count - 2] {
+        case StoreLayout.peopleFolderName: return .person
+        case StoreLayout.groupsFolderName: return .group
+        default: return nil
+        }
+    }
+
+    private static func fromContents(_ data: Data) -> RecordFileKind {
+        let firstByte = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+        guard firstByte == UInt8(ascii: "{") || firstByte == 0xEF else { return .members }
+        guard case .object(let fields)? = try? JSONParser.parse(data, path: "") else {
+            // Unparseable JSON (such as a file with conflict markers): a record, most likely a person.
+            return .person
+        }
+        if fields["format"] != nil, fields["id"] == nil { return .manifest }
+        let hasPersonKey = fields["nameHash"] != nil || fields.keys.contains { PropertyID.person(key: $0) != nil && $0 != "created" && $0 != "modified" }
+        if fields["name"] != nil, !hasPersonKey { return .group }
+        return .person
+    }
+}

@@ -1,0 +1,109 @@
+import FoundationEssentials
+
+/// The record-aware three-way merge behind Git's `merge=contacts` driver: merges the three
+/// versions of one store file (the common ancestor, this side's, the other side's) property by
+/// property rather than line by line.
+///
+/// - Person and group files merge through ``RecordMerger``: a property changed on one side takes
+///   that side's value, multi-values merge entry by entry, the modification date takes the
+///   later time and never conflicts. The result is the record's canonical bytes.
+/// - Membership files merge as sets: the other side's members, plus those this side added,
+///   minus those this side removed. They never conflict.
+/// - The manifest (`store.json`) merges setting by setting; unknown settings merge like
+///   properties.
+///
+/// A property changed differently on both sides is a conflict: the result holds this side's
+/// value with Git-style markers around that property's lines (see ``ConflictMarkup``), so
+/// that Git reports the conflict and the store refuses the file until someone picks a side.
+///
+/// The record ID is this side's, unless only the other side changed it (as when `contacts
+/// doctor --fix` renumbered a duplicate there): then it is theirs. Without a base (both
+/// sides added the file), the merge runs against an empty record.
+///
+/// ```swift
+/// let (merged, conflicts) = try RecordFileMerger.merge(
+///     base: base, ours: ours, theirs: theirs, path: "people/katie-bell-9dw42k.json")
+/// try merged.write(to: oursURL)
+/// exit(conflicts.isEmpty ? 0 : 1)
+/// ```
+package enum RecordFileMerger {
+    /// Merges three versions of the store file at `path` (only used to tell the kind of file
+    /// and to name it in errors; Git's temporary copies are recognized by their contents).
+    ///
+    /// - Returns: The merged bytes and the keys that conflict (empty for a clean merge).
+    /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``
+    ///   when a version cannot be read; ``ContactsError/Code/unsupportedFormatVersion`` for a
+    ///   manifest of a newer format. The caller then leaves the conflict to Git.
+    package static func merge(base: Data?, ours: Data, theirs: Data, path: String) throws -> (merged: Data, conflicts: [String]) {
+        switch RecordFileKind.detect(ours, path: path) {
+        case .person: try mergePerson(base: base, ours: ours, theirs: theirs, path: path)
+        case .group: try mergeGroup(base: base, ours: ours, theirs: theirs, path: path)
+        case .members: try mergeMembers(base: base, ours: ours, theirs: theirs, path: path)
+        case .manifest: try mergeManifest(base: base, ours: ours, theirs: theirs, path: path)
+        }
+    }
+
+    /// This side's record ID, unless only the other side changed it.
+    static func mergedID(base: RecordID?, ours: RecordID, theirs: RecordID) -> RecordID {
+        if let base, ours == base, theirs != base { return theirs }
+        return ours
+    }
+
+    private static func mergePerson(base: Data?, ours: Data, theirs: Data, path: String) throws -> (merged: Data, conflicts: [String]) {
+        let b = try base.map { try PersonRecordCoder.decode($0, path: path) }
+        let o = try PersonRecordCoder.decode(ours, path: path)
+        let t = try PersonRecordCoder.decode(theirs, path: path)
+        let (merged, conflicts) = RecordMerger.mergeKeepingOurs(base: b?.state ?? PersonState(), ours: o.state, theirs: t.state)
+        let id = mergedID(base: b?.id, ours: o.id, theirs: t.id)
+        guard !conflicts.isEmpty else { return (PersonRecordCoder.encode(id: id, state: merged), []) }
+        let oursJSON = PersonRecordCoder.json(id: id, state: merged).object ?? [:]
+        let theirsJSON = PersonRecordCoder.json(id: t.id, state: t.state).object ?? [:]
+        return (ConflictMarkup.render(ours: oursJSON, theirs: theirsJSON, conflicts: conflicts), conflicts)
+    }
+
+    private static func mergeGroup(base: Data?, ours: Data, theirs: Data, path: String) throws -> (merged: Data, conflicts: [String]) {
+        let b = try base.map { try GroupRecordCoder.decode($0, path: path) }
+        let o = try GroupRecordCoder.decode(ours, path: path)
+        let t = try GroupRecordCoder.decode(theirs, path: path)
+        let (merged, conflicts) = RecordMerger.mergeKeepingOurs(base: b?.state ?? GroupState(), ours: o.state, theirs: t.state)
+        let id = mergedID(base: b?.id, ours: o.id, theirs: t.id)
+        let data = GroupRecordCoder.encode(id: id, state: merged)
+        guard !conflicts.isEmpty else { return (data, []) }
+        let oursJSON = try JSONParser.parse(data, path: path).object ?? [:]
+        let theirsJSON = try JSONParser.parse(GroupRecordCoder.encode(id: t.id, state: t.state), path: path).object ?? [:]
+        return (ConflictMarkup.render(ours: oursJSON, theirs: theirsJSON, conflicts: conflicts), conflicts)
+    }
+
+    private static func mergeMembers(base: Data?, ours: Data, theirs: Data, path: String) throws -> (merged: Data, conflicts: [String]) {
+        let b = try base.map { try MembershipFile.decode($0, path: path) } ?? []
+        let o = try MembershipFile.decode(ours, path: path)
+        let t = try MembershipFile.decode(theirs, path: path)
+        return (MembershipFile.encode(RecordMerger.merge(base: b, ours: o, theirs: t)), [])
+    }
+
+    private static func mergeManifest(base: Data?, ours: Data, theirs: Data, path: String) throws -> (merged: Data, conflicts: [String]) {
+        let b = try base.map { try Manifest(data: $0, path: path) } ?? Manifest()
+        let o = try Manifest(data: ours, path: path)
+        let t = try Manifest(data: theirs, path: path)
+        var merged = t
+        var conflicts: [String] = []
+        merged.format = max(o.format, t.format)
+        if o.sortOrdering != b.sortOrdering {
+            if t.sortOrdering != b.sortOrdering, t.sortOrdering != o.sortOrdering { conflicts.append("sortOrdering") }
+            merged.sortOrdering = o.sortOrdering
+        }
+        if o.compositeNameFormat != b.compositeNameFormat {
+            if t.compositeNameFormat != b.compositeNameFormat, t.compositeNameFormat != o.compositeNameFormat {
+                conflicts.append("compositeNameFormat")
+            }
+            merged.compositeNameFormat = o.compositeNameFormat
+        }
+        let fields = RecordMerger.mergeFieldsKeepingOurs(base: b.unknownFields, ours: o.unknownFields, theirs: t.unknownFields)
+        merged.unknownFields = fields.merged
+        conflicts = (conflicts + fields.conflicts).sorted()
+        guard !conflicts.isEmpty else { return (merged.data, []) }
+        let oursJSON = try JSONParser.parse(merged.data, path: path).object ?? [:]
+        let theirsJSON = try JSONParser.parse(t.data, path: path).object ?? [:]
+        return (ConflictMarkup.render(ours: oursJSON, theirs: theirsJSON, conflicts: conflicts), conflicts)
+    }
+}

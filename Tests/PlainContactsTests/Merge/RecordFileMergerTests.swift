@@ -1,0 +1,271 @@
+import Foundation
+import Testing
+@testable import PlainContacts
+
+@Suite struct RecordFileMergerTests {
+    private let path = "people/katie-bell-9dw42k.json"
+
+    private func time(_ text: String) throws -> PropertyValue {
+        .timestamp(try #require(Timestamp.parse(text)))
+    }
+
+    /// Katie Bell as saved in January, with one mobile phone.
+    private func katie() throws -> PersonState {
+        var state = PersonState()
+        state.values[.firstName] = .string("Katie")
+        state.values[.lastName] = .string("Bell")
+        state.values[.phones] = .multiString(MultiValue([(value: "555-0100", label: .mobile)]))
+        state.nextValueIdentifier = 1
+        state.values[.creationDate] = try time("2026-01-01T00:00:00Z")
+        state.values[.modificationDate] = try time("2026-01-01T00:00:00Z")
+        return state
+    }
+
+    private func file(_ state: PersonState, id: Int32 = 1) -> Data {
+        PersonRecordCoder.encode(id: RecordID(id), state: state)
+    }
+
+    private func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    /// The text with one side of every conflict kept and the markers removed.
+    private func resolve(_ text: String, keepingOurs: Bool) -> String {
+        var result = ""
+        var section = 0  // 0 outside, 1 ours, 2 theirs
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            switch line {
+            case "<<<<<<< ours": section = 1
+            case "=======": section = 2
+            case ">>>>>>> theirs": section = 0
+            default:
+                if section == 0 || (section == 1) == keepingOurs { result += line + "\n" }
+            }
+        }
+        return result
+    }
+
+    @Test func editsOfDifferentPropertiesOfOnePersonMergeCleanly() throws {
+        let base = try katie()
+        var ours = base
+        ours.values[.jobTitle] = .string("Pilot")
+        ours.values[.modificationDate] = try time("2026-02-01T00:00:00Z")
+        var theirs = base
+        theirs.values[.note] = .string("Met at the airport")
+        theirs.values[.modificationDate] = try time("2026-03-01T00:00:00Z")
+
+        let result = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path)
+
+        #expect(result.conflicts.isEmpty)
+        var expected = ours
+        expected.values[.note] = .string("Met at the airport")
+        expected.values[.modificationDate] = try time("2026-03-01T00:00:00Z")
+        #expect(result.merged == file(expected))
+    }
+
+    @Test func multiValueEntriesAddedOnBothSidesBothSurviveWithDistinctIdentifiers() throws {
+        let base = try katie()
+        var ours = base
+        var oursPhones = MultiValue<String>(entries: try #require(base.phonesEntries), nextIdentifier: 1)
+        oursPhones.add("555-0200", label: .work)
+        ours.values[.phones] = .multiString(oursPhones)
+        ours.nextValueIdentifier = 2
+        var theirs = base
+        var theirPhones = MultiValue<String>(entries: try #require(base.phonesEntries), nextIdentifier: 1)
+        theirPhones.add("555-0300", label: .home)
+        theirs.values[.phones] = .multiString(theirPhones)
+        theirs.nextValueIdentifier = 2
+
+        let result = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path)
+
+        #expect(result.conflicts.isEmpty)
+        let merged = try PersonRecordCoder.decode(result.merged, path: path).state
+        guard case .multiString(let phones)? = merged.values[.phones] else {
+            Issue.record("no phones")
+            return
+        }
+        #expect(phones.values == ["555-0100", "555-0300", "555-0200"])
+        #expect(Set(phones.entries.map(\.identifier)).count == 3)
+        #expect(merged.nextValueIdentifier == 3)
+    }
+
+    @Test func aPropertyChangedDifferentlyIsMarkedWithBothSides() throws {
+        let base = try katie()
+        var ours = base
+        ours.values[.jobTitle] = .string("Pilot")
+        var theirs = base
+        theirs.values[.jobTitle] = .string("Sailor")
+
+        let result = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path)
+
+        #expect(result.conflicts == ["jobTitle"])
+        let merged = text(result.merged)
+        #expect(merged.contains("""
+            <<<<<<< ours
+              "jobTitle": "Pilot",
+            =======
+              "jobTitle": "Sailor",
+            >>>>>>> theirs
+
+            """))
+        #expect {
+            _ = try JSONParser.parse(result.merged, path: path)
+        } throws: { ($0 as? ContactsError)?.code == .conflictMarkers }
+        #expect(resolve(merged, keepingOurs: true) == text(file(ours)))
+        #expect(resolve(merged, keepingOurs: false) == text(file(theirs)))
+    }
+
+    @Test func aConflictAtTheEndKeepsCommasRightForEachSide() throws {
+        var base = try katie()
+        base.values[.phones] = nil
+        base.nextValueIdentifier = 0
+        base.values[.note] = .string("first note")
+        var ours = base
+        ours.values[.note] = .string("edited note")
+        var theirs = base
+        theirs.values[.note] = nil  // "note" is the last key, absent on their side
+
+        let result = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path)
+
+        #expect(result.conflicts == ["note"])
+        let keptOurs = resolve(text(result.merged), keepingOurs: true)
+        let keptTheirs = resolve(text(result.merged), keepingOurs: false)
+        #expect(keptOurs == text(file(ours)))
+        #expect(keptTheirs == text(file(theirs)))
+        #expect(throws: Never.self) { try JSONParser.parse(Data(keptTheirs.utf8), path: path) }
+    }
+
+    @Test func theModificationDateNeverConflicts() throws {
+        let base = try katie()
+        var ours = base
+        ours.values[.modificationDate] = try time("2026-05-01T00:00:00Z")
+        var theirs = base
+        theirs.values[.modificationDate] = try time("2026-04-01T00:00:00Z")
+
+        let result = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path)
+
+        #expect(result.conflicts.isEmpty)
+        #expect(try PersonRecordCoder.decode(result.merged, path: path).state.values[.modificationDate] == time("2026-05-01T00:00:00Z"))
+    }
+
+    @Test func bothSidesAddingTheFileMergeAgainstAnEmptyRecord() throws {
+        let person = try katie()
+        var ours = person
+        ours.values[.nickname] = .string("Kat")
+        ours.values[.jobTitle] = .string("Pilot")
+        var theirs = person
+        theirs.values[.jobTitle] = .string("Sailor")
+        theirs.values[.department] = .string("Flight")
+
+        let result = try RecordFileMerger.merge(base: nil, ours: file(ours), theirs: file(theirs), path: path)
+
+        #expect(result.conflicts == ["jobTitle"])
+        var expectedOurs = ours
+        expectedOurs.values[.department] = .string("Flight")
+        #expect(resolve(text(result.merged), keepingOurs: true) == text(file(expectedOurs)))
+        let same = try RecordFileMerger.merge(base: nil, ours: file(person), theirs: file(person), path: path)
+        #expect(same.conflicts.isEmpty)
+        #expect(same.merged == file(person))
+    }
+
+    @Test func theRecordIDIsTheirsOnlyWhenOnlyTheyChangedIt() throws {
+        let base = try katie()
+        let renumbered = try RecordFileMerger.merge(base: file(base, id: 4), ours: file(base, id: 4), theirs: file(base, id: 9), path: path)
+        #expect(try PersonRecordCoder.decode(renumbered.merged, path: path).id == RecordID(9))
+        let both = try RecordFileMerger.merge(base: file(base, id: 4), ours: file(base, id: 7), theirs: file(base, id: 9), path: path)
+        #expect(try PersonRecordCoder.decode(both.merged, path: path).id == RecordID(7))
+    }
+
+    @Test func groupNamesAndUnknownKeysMergeKeyByKey() throws {
+        var base = GroupState()
+        base.name = "Friends"
+        base.unknownFields = ["color": .string("blue")]
+        var ours = base
+        ours.unknownFields["icon"] = .string("star")
+        var theirs = base
+        theirs.name = "Close friends"
+        let groupPath = "groups/friends-q97zpt.json"
+        func encode(_ state: GroupState) -> Data { GroupRecordCoder.encode(id: RecordID(3), state: state) }
+
+        let clean = try RecordFileMerger.merge(base: encode(base), ours: encode(ours), theirs: encode(theirs), path: groupPath)
+        #expect(clean.conflicts.isEmpty)
+        let merged = try GroupRecordCoder.decode(clean.merged, path: groupPath).state
+        #expect(merged.name == "Close friends")
+        #expect(merged.unknownFields == ["color": .string("blue"), "icon": .string("star")])
+
+        var clash = base
+        clash.name = "Pals"
+        clash.unknownFields["color"] = .string("red")
+        var other = base
+        other.unknownFields["color"] = .string("green")
+        other.name = "Buddies"
+        let conflicted = try RecordFileMerger.merge(base: encode(base), ours: encode(clash), theirs: encode(other), path: groupPath)
+        #expect(conflicted.conflicts == ["color", "name"])
+        #expect(resolve(text(conflicted.merged), keepingOurs: true) == text(encode(clash)))
+    }
+
+    @Test func membershipFilesMergeAsSetsWithoutConflicts() throws {
+        let base = Data("ann-a\nbob-b\n".utf8)
+        let ours = Data("ann-a\nbob-b\ncat-c\n".utf8)
+        let theirs = Data("bob-b\ndan-d\n".utf8)
+        let result = try RecordFileMerger.merge(base: base, ours: ours, theirs: theirs, path: "groups/friends-q97zpt.members")
+        #expect(result.conflicts.isEmpty)
+        #expect(text(result.merged) == "bob-b\ncat-c\ndan-d\n")
+    }
+
+    @Test func manifestSettingsMergeOneByOne() throws {
+        let base = Manifest()
+        var ours = base
+        ours.sortOrdering = .firstName
+        var theirs = base
+        theirs.unknownFields["autoCommit"] = .bool(true)
+        let result = try RecordFileMerger.merge(base: base.data, ours: ours.data, theirs: theirs.data, path: "store.json")
+        #expect(result.conflicts.isEmpty)
+        let merged = try Manifest(data: result.merged, path: "store.json")
+        #expect(merged.sortOrdering == .firstName)
+        #expect(merged.unknownFields["autoCommit"] == .bool(true))
+
+        var other = base
+        other.unknownFields["autoCommit"] = .bool(false)
+        var mine = base
+        mine.unknownFields["autoCommit"] = .bool(true)
+        let clash = try RecordFileMerger.merge(base: base.data, ours: mine.data, theirs: other.data, path: "store.json")
+        #expect(clash.conflicts == ["autoCommit"])
+    }
+
+    @Test func aVersionWithConflictMarkersCannotBeMerged() throws {
+        let base = try katie()
+        var ours = base
+        ours.values[.jobTitle] = .string("Pilot")
+        var theirs = base
+        theirs.values[.jobTitle] = .string("Sailor")
+        let marked = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path).merged
+        #expect {
+            _ = try RecordFileMerger.merge(base: file(base), ours: marked, theirs: file(theirs), path: path)
+        } throws: { ($0 as? ContactsError)?.code == .conflictMarkers }
+    }
+
+    @Test func gitsTemporaryCopiesAreRecognizedByTheirContents() throws {
+        let base = try katie()
+        var ours = base
+        ours.values[.jobTitle] = .string("Pilot")
+        var theirs = base
+        theirs.values[.note] = .string("Hello")
+        let result = try RecordFileMerger.merge(
+            base: file(base), ours: file(ours), theirs: file(theirs), path: "/tmp/.merge_file_a1b2c3")
+        #expect(result.conflicts.isEmpty)
+        let merged = try PersonRecordCoder.decode(result.merged, path: path).state
+        #expect(merged.string(.jobTitle) == "Pilot")
+        #expect(merged.string(.note) == "Hello")
+        var group = GroupState()
+        group.name = "Friends"
+        #expect(RecordFileKind.detect(GroupRecordCoder.encode(id: RecordID(1), state: group), path: "/tmp/x") == .group)
+        #expect(RecordFileKind.detect(Manifest().data, path: "/tmp/x") == .manifest)
+        #expect(RecordFileKind.detect(Data("ann-a\n".utf8), path: "/tmp/x") == .members)
+    }
+}
+
+extension PersonState {
+    fileprivate var phonesEntries: [MultiValue<String>.Entry]? {
+        if case .multiString(let phones)? = values[.phones] { return phones.entries }
+        return nil
+    }
+}
