@@ -21,6 +21,8 @@ let package = Package(
             name: "PlainContactsTests",
             dependencies: ["PlainContacts", "plaincontacts-crash-helper"],
             exclude: ["Fixtures"]),
+        // End-to-end tests that run the built `contacts` binary.
+        .testTarget(name: "ContactsCLITests", dependencies: ["contacts"]),
     ]
         + examples.map { name in
             .executableTarget(name: name, dependencies: ["PlainContacts"], path: "Examples/\(name)")

@@ -1,0 +1,92 @@
+import FoundationEssentials
+
+/// The JSON view of a person that programs read: `contacts show --json`, `list --json` and
+/// `search --json` print it.
+///
+/// Keys are camelCase and absent properties are left out. `id`, `kind`, `groups` and
+/// `hasImage` are always present; `ref` is present once the person is saved. A multi-value is
+/// an array of `{"id": 3, "label": "mobile", "value": …}` objects (no `label` when there is
+/// none); an address value is an object with `street`, `city`, `state`, `zip`, `country` and
+/// `countryCode`, an instant-message value one with `service` and `username`, a social
+/// profile one with `url`, `service`, `username` and `identifier`. Dates are `YYYY-MM-DD` or
+/// `--MM-DD`, creation and modification times `2026-11-23T07:36:31Z`.
+///
+/// Unlike the record file it carries no bookkeeping (`nameHash`, `nextValueID`, unknown keys),
+/// and it adds what a reader would otherwise have to compute: the composite name, the group
+/// names and the long-term reference.
+///
+/// ```swift
+/// let text = CanonicalJSON.encode(PersonJSONView.json(of: katie, in: book))
+/// // {
+/// //   "compositeName": "Katie Bell",
+/// //   "firstName": "Katie",
+/// //   "groups": [],
+/// //   "hasImage": false,
+/// //   "id": 12,
+/// //   …
+/// ```
+package enum PersonJSONView {
+    /// The view of `person`, who belongs to `book`.
+    package static func json(of person: Person, in book: AddressBook) -> JSONValue {
+        var fields: [String: JSONValue] = [:]
+        fields["id"] = .number(JSONNumber(Int(person.recordID.rawValue)))
+        if let reference = book.reference(to: person) {
+            fields["ref"] = .string(reference.description)
+        }
+        fields["kind"] = .string(person.kind.rawValue)
+        if let name = person.compositeName {
+            fields["compositeName"] = .string(name)
+        }
+        for (property, value) in person.state.values where property != .kind {
+            fields[property.key] = json(value)
+        }
+        fields["groups"] = .array(book.groups(containing: person).compactMap { $0.name.map(JSONValue.string) })
+        fields["hasImage"] = .bool(person.hasImage)
+        return .object(fields)
+    }
+
+    /// The view of several people, as one JSON array in the given order.
+    package static func json(of people: [Person], in book: AddressBook) -> JSONValue {
+        .array(people.map { json(of: $0, in: book) })
+    }
+
+    private static func json(_ value: PropertyValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .timestamp(let date): .string(Timestamp.format(date))
+        case .date(let date): .string(date.description)
+        case .kind(let kind): .string(kind.rawValue)
+        case .multiString(let values): multi(values) { .string($0) }
+        case .multiDate(let values): multi(values) { .string($0.description) }
+        case .multiAddress(let values): multi(values, address)
+        case .multiInstantMessage(let values): multi(values) { object(["service": $0.service, "username": $0.username]) }
+        case .multiSocialProfile(let values):
+            multi(values) {
+                object(["url": $0.url, "service": $0.service, "username": $0.username, "identifier": $0.identifier])
+            }
+        }
+    }
+
+    private static func multi<Value>(_ values: MultiValue<Value>, _ encode: (Value) -> JSONValue) -> JSONValue {
+        .array(values.entries.map { entry in
+            var fields: [String: JSONValue] = [
+                "id": .number(JSONNumber(Int(entry.identifier.rawValue))),
+                "value": encode(entry.value),
+            ]
+            if let label = entry.label { fields["label"] = .string(label.rawValue) }
+            return .object(fields)
+        })
+    }
+
+    private static func address(_ address: PostalAddress) -> JSONValue {
+        object([
+            "street": address.street, "city": address.city, "state": address.state, "zip": address.zip,
+            "country": address.country, "countryCode": address.countryCode,
+        ])
+    }
+
+    /// An object of the parts that are present.
+    private static func object(_ parts: [String: String?]) -> JSONValue {
+        .object(parts.compactMapValues { $0.map(JSONValue.string) })
+    }
+}

@@ -1,0 +1,74 @@
+/// Sorts a command's words into options and positional arguments.
+///
+/// - `--name value` and `--name=value` give an option its value; the word after an option that
+///   takes a value is always its value, even when it starts with a dash (`--birthday --04-12`).
+/// - `-h` is `--help`.
+/// - `--` ends the options: every word after it is positional.
+/// - A lone `-` is positional; any other word starting with `-` must be a known option.
+struct ArgumentParser {
+    /// The options the command accepts, global ones included.
+    let options: [OptionSpec]
+    /// How the command is named in error messages: `contacts group add`.
+    let commandName: String
+
+    /// Parses `words`.
+    ///
+    /// - Throws: a usage error for an unknown option, a missing value, a value given to a
+    ///   flag, or an option given twice that may be given once.
+    func parse(_ words: [String]) throws(CLIError) -> ParsedArguments {
+        try parse(words, stoppingAtPositional: false).arguments
+    }
+
+    /// Parses the options before the first positional argument (a command or subcommand
+    /// name) and returns them with the words from that argument on.
+    func parseLeadingOptions(_ words: [String]) throws(CLIError) -> (arguments: ParsedArguments, rest: [String]) {
+        try parse(words, stoppingAtPositional: true)
+    }
+
+    private func parse(
+        _ words: [String], stoppingAtPositional: Bool
+    ) throws(CLIError) -> (arguments: ParsedArguments, rest: [String]) {
+        var result = ParsedArguments()
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if word == "--" {
+                if stoppingAtPositional { return (result, Array(words[index...])) }
+                result.positionals.append(contentsOf: words[index...])
+                break
+            }
+            guard word.hasPrefix("-"), word != "-" else {
+                if stoppingAtPositional { return (result, Array(words[(index - 1)...])) }
+                result.positionals.append(word)
+                continue
+            }
+            var name = word == "-h" ? "help" : String(word.drop { $0 == "-" })
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard word.hasPrefix("--") || word == "-h", let spec = options.first(where: { $0.name == name }) else {
+                throw CLIError.usage("unknown option \(word.split(separator: "=").first.map(String.init) ?? word) for `\(commandName)`")
+            }
+            if !spec.isRepeatable, result.flag(spec.name), spec.name != "help" {
+                throw CLIError.usage("\(spec.usage) is given more than once")
+            }
+            if spec.takesValue {
+                if let inlineValue {
+                    result.append(inlineValue, for: spec.name)
+                } else if index < words.count {
+                    result.append(words[index], for: spec.name)
+                    index += 1
+                } else {
+                    throw CLIError.usage("\(spec.usage) needs a value")
+                }
+            } else {
+                guard inlineValue == nil else { throw CLIError.usage("--\(spec.name) takes no value") }
+                result.append("", for: spec.name)
+            }
+        }
+        return (result, [])
+    }
+}

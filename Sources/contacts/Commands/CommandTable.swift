@@ -1,0 +1,37 @@
+/// Every command of `contacts`, in the order help lists them.
+///
+/// A new command is one file under `Commands/` and one line here.
+enum CommandTable {
+    static var commands: [any Command.Type] {
+        [
+            InitCommand.self,
+            GitSetupCommand.self,
+            MergeDriverCommand.self,
+            TextconvCommand.self,
+            AddCommand.self,
+            NewCommand.self,
+            ShowCommand.self,
+            ListCommand.self,
+            SearchCommand.self,
+            PickCommand.self,
+            SetCommand.self,
+            EditCommand.self,
+            RemoveCommand.self,
+            GroupCommand.self,
+            ResolveCommand.self,
+            DuplicatesCommand.self,
+            MergeCommand.self,
+            LogCommand.self,
+            WatchCommand.self,
+            DoctorCommand.self,
+            AccessCommand.self,
+            CompletionCommand.self,
+            HelpCommand.self,
+        ]
+    }
+
+    /// The command named `name` among `commands`.
+    static func command(named name: String, in commands: [any Command.Type] = commands) -> (any Command.Type)? {
+        commands.first { $0.name == name }
+    }
+}

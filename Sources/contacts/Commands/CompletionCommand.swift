@@ -1,0 +1,24 @@
+/// `contacts completion bash|zsh|fish`: prints a shell completion script.
+enum CompletionCommand: Command {
+    static let name = "completion"
+    static let synopsis = "bash|zsh|fish"
+    static let summary = "Print a completion script for bash, zsh or fish."
+    static let argumentWords = ["bash", "zsh", "fish"]
+    static let discussion = """
+        Install it with, for example:
+          contacts completion bash > ~/.local/share/bash-completion/completions/contacts
+          contacts completion zsh > ~/.zfunc/_contacts    # with ~/.zfunc in $fpath
+          contacts completion fish > ~/.config/fish/completions/contacts.fish
+        """
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
+        let shell = try arguments.positional("bash, zsh or fish")
+        let tree = CompletionTree(commands: CommandTable.commands)
+        switch shell {
+        case "bash": context.console.print(BashCompletion.script(tree))
+        case "zsh": context.console.print(ZshCompletion.script(tree))
+        case "fish": context.console.print(FishCompletion.script(tree))
+        default: throw CLIError.usage("the shells are bash, zsh and fish")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import PlainContacts
+
+/// `contacts doctor [--fix] [--json]`: checks the store and repairs what is safe to repair.
+enum DoctorCommand: Command {
+    static let name = "doctor"
+    static let synopsis = "[--fix] [--json]"
+    static let summary = "Check the store for problems; with --fix, repair those that can be repaired safely."
+    static let options: [OptionSpec] = [
+        .flag("fix", help: "Repair what can be repaired safely."),
+        .json,
+    ]
+    static let discussion = """
+        Reads the store file by file, so it works when other commands refuse the store. It
+        reports files that are not valid JSON or hold Git conflict markers (resolve those by
+        hand: keep one side and delete the markers, or `git checkout --ours/--theirs` the file),
+        and repairs with --fix: record IDs two clones both handed out, membership lines naming
+        missing people or untidy, images no person uses (moved to .contacts/lost+found/), an
+        interrupted save, hand-edited files not in canonical form, stale name hashes and
+        leftover temporary files. Repairs are one all-or-nothing change under the store's lock.
+
+        With --json, prints {"findings": [{"kind", "path", "line", "recordID", "message",
+        "fixable", "fixed"}], "healthy"}.
+
+        Exit status: 0 when the store is healthy or every problem was repaired; 65 when problems
+        remain.
+        """
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
+        _ = try arguments.positionals(0...0, "no arguments")
+        var doctor = StoreDoctor(storeURL: context.storeURL)
+        doctor.lockTimeout = try context.lockTimeout()
+        let findings = try arguments.flag("fix") ? doctor.fix() : doctor.check()
+        let remaining = findings.filter { !$0.fixed }
+        if arguments.flag("json") {
+            context.console.printJSON(.object([
+                "findings": .array(findings.map(json)),
+                "healthy": .bool(remaining.isEmpty),
+            ]))
+        } else {
+            context.console.print(lines: findings.map(line))
+            context.console.print(summary(findings, remaining: remaining))
+        }
+        if !remaining.isEmpty {
+            throw CLIError(status: .dataError, message: "")
+        }
+    }
+
+    private static func line(_ finding: DoctorFinding) -> String {
+        let location = finding.path + (finding.line.map { ":\($0)" } ?? "")
+        let state = finding.fixed ? "fixed" : finding.fixable ? "fixable" : "needs you"
+        return "\(location): \(finding.kind.rawValue) (\(state)): \(finding.message)"
+    }
+
+    private static func summary(_ findings: [DoctorFinding], remaining: [DoctorFinding]) -> String {
+        if findings.isEmpty { return "The store is healthy." }
+        let fixed = findings.count - remaining.count
+        let fixable = remaining.filter(\.fixable).count
+        var parts = ["\(findings.count) problem\(findings.count == 1 ? "" : "s")"]
+        if fixed > 0 { parts.append("\(fixed) fixed") }
+        if fixable > 0 { parts.append("\(fixable) fixable with `contacts doctor --fix`") }
+        let manual = remaining.count - fixable
+        if manual > 0 { parts.append("\(manual) to resolve by hand") }
+        return parts.joined(separator: ", ") + "."
+    }
+
+    private static func json(_ finding: DoctorFinding) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "kind": .string(finding.kind.rawValue),
+            "path": .string(finding.path),
+            "message": .string(finding.message),
+            "fixable": .bool(finding.fixable),
+            "fixed": .bool(finding.fixed),
+        ]
+        if let line = finding.line { fields["line"] = .number(JSONNumber(line)) }
+        if let id = finding.recordID { fields["recordID"] = .number(JSONNumber(Int(id.rawValue))) }
+        return .object(fields)
+    }
+}

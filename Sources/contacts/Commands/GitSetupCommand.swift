@@ -1,0 +1,22 @@
+/// `contacts git-setup`: configures this clone's merge driver and diff helper.
+enum GitSetupCommand: Command {
+    static let name = "git-setup"
+    static let synopsis = ""
+    static let summary = "Configure this clone of the store to merge and diff records with `contacts`."
+    static var discussion: String {
+        "Writes these settings into the repository's configuration (Git does not copy them when cloning):\n"
+            + GitSetup.settings.map { "  git config \($0.key) \"\($0.value)\"" }.joined(separator: "\n")
+    }
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
+        _ = try arguments.positionals(0...0, "no arguments")
+        try context.requireStore()
+        let url = context.storeURL
+        guard try GitSetup.isRepository(url) else {
+            throw CLIError.failure(
+                "\(url.path(percentEncoded: false).withoutTrailingSlash) is not in a Git repository; run `git init` there first")
+        }
+        try GitSetup.configure(url)
+        context.console.print("Configured Git to merge and diff records with `contacts`")
+    }
+}

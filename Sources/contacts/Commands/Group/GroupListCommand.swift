@@ -1,0 +1,27 @@
+import PlainContacts
+
+/// `contacts group list`: every group with its member count.
+enum GroupListCommand: Command {
+    static let name = "list"
+    static let synopsis = "[--json]"
+    static let summary = "List groups: ID, name and number of members, one per line."
+    static let options: [OptionSpec] = [.json]
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
+        _ = try arguments.positionals(0...0, "no arguments")
+        let book = try context.openBook()
+        let groups = book.allGroups()
+        if arguments.flag("json") {
+            context.console.printJSON(.array(groups.map { group in
+                var fields: [String: JSONValue] = [
+                    "id": .number(JSONNumber(Int(group.recordID.rawValue))),
+                    "memberCount": .number(JSONNumber(group.members().count)),
+                ]
+                if let name = group.name { fields["name"] = .string(name) }
+                return .object(fields)
+            }))
+        } else {
+            context.console.print(lines: groups.map { "\($0.recordID)\t\($0.name ?? "")\t\($0.members().count)" })
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// `contacts group rename GROUP NEW`.
+enum GroupRenameCommand: Command {
+    static let name = "rename"
+    static let synopsis = "GROUP NEW-NAME"
+    static let summary = "Rename a group (named by ID or name)."
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
+        let words = try arguments.positionals(2...2, "GROUP and NEW-NAME")
+        let newName = words[1].trimmingWhitespace
+        guard !newName.isEmpty else { throw CLIError.usage("a group needs a name") }
+        let book = try context.openBook()
+        let group = try GroupLookup.group(words[0], in: book)
+        if let other = book.groups(named: newName).first(where: { $0 !== group }) {
+            throw CLIError.failure("a group named \"\(newName)\" already exists (ID \(other.recordID))")
+        }
+        group.name = newName
+        try book.save()
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import PlainContacts
+
+/// `contacts merge-driver BASE OURS THEIRS [PATH]`: Git's `merge=contacts` driver.
+enum MergeDriverCommand: Command {
+    static let name = "merge-driver"
+    static let synopsis = "BASE OURS THEIRS [PATH]"
+    static let summary = "Merge three versions of a store file property by property (Git's merge driver)."
+    static let discussion = """
+        Git runs this as `contacts merge-driver %O %A %B` once `contacts git-setup` has configured
+        the clone; %P may be added as PATH, the file's path in the repository. BASE is the common
+        ancestor (empty when both sides added the file), OURS this side's version, THEIRS the
+        other side's. The merged record is written into OURS, in canonical form.
+
+        Person and group files merge property by property and multi-values entry by entry; the
+        modification date takes the later time. Membership files merge as sets of lines;
+        store.json setting by setting. A property changed differently on both sides is kept as
+        this side's value between Git conflict markers, with the other side's value below.
+
+        Exit status: 0 merged cleanly; 1 conflicts remain (marked in OURS), or a version could
+        not be read and Git's own line merge was used instead.
+        """
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
+        let words = try arguments.positionals(3...4, "BASE OURS THEIRS [PATH]")
+        let (basePath, oursPath, theirsPath) = (words[0], words[1], words[2])
+        let path = words.count > 3 ? words[3] : oursPath
+        let base = try read(basePath)
+        let ours = try read(oursPath)
+        let theirs = try read(theirsPath)
+        let result: (merged: Data, conflicts: [String])
+        do {
+            result = try RecordFileMerger.merge(base: base.isEmpty ? nil : base, ours: ours, theirs: theirs, path: path)
+        } catch let error as ContactsError {
+            try lineMerge(base: basePath, ours: oursPath, theirs: theirsPath)
+            throw CLIError.failure("\(error.description); merged line by line instead, resolve the conflict by hand")
+        }
+        do {
+            try result.merged.write(to: URL(filePath: oursPath))
+        } catch {
+            throw CLIError.failure("cannot write the merged file \(oursPath) (\(error))")
+        }
+        guard result.conflicts.isEmpty else {
+            throw CLIError.failure(
+                "\(path): conflicting changes to \(result.conflicts.joined(separator: ", ")); "
+                    + "both sides are shown between conflict markers")
+        }
+    }
+
+    private static func read(_ path: String) throws(CLIError) -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.noInput("cannot read \(path)")
+        }
+        return data
+    }
+
+    /// Git's own three-way line merge, writing conflict markers into OURS.
+    private static func lineMerge(base: String, ours: String, theirs: String) throws(CLIError) {
+        let folder = URL(filePath: FileManager.default.currentDirectoryPath, directoryHint: .isDirectory)
+        _ = try GitRunner.run(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs], in: folder)
+    }
+}

@@ -1,0 +1,90 @@
+import PlainContacts
+
+/// The `contacts` command: finds the command named on the command line, parses its
+/// arguments, runs it, and turns failures into a message and an exit status.
+enum ContactsTool {
+    /// The version `contacts --version` prints.
+    static let version = "0.1.0"
+
+    /// Runs the command line `words` (without the program name) and returns the exit status.
+    static func main(_ words: [String], environment: [String: String]) -> Int32 {
+        let console = Console()
+        var chain: [any Command.Type] = []
+        do {
+            try dispatch(words, environment: environment, console: console, chain: &chain)
+            return ExitStatus.success.rawValue
+        } catch let error as CLIError {
+            if !error.message.isEmpty { console.error(error.message) }
+            for line in error.details { console.note(line) }
+            if error.showsUsage { console.note(HelpText.usageHint(for: chain)) }
+            return error.status.rawValue
+        } catch let error as ContactsError {
+            console.error(error.description)
+            return ExitStatus(for: error.code).rawValue
+        } catch {
+            console.error("\(error)")
+            return ExitStatus.failure.rawValue
+        }
+    }
+
+    private static func dispatch(
+        _ words: [String], environment: [String: String], console: Console, chain: inout [any Command.Type]
+    ) throws {
+        let leading = try ArgumentParser(options: OptionSpec.global + [.version], commandName: "contacts")
+            .parseLeadingOptions(words)
+        if leading.arguments.flag("version") {
+            console.print("contacts \(version)")
+            return
+        }
+        var globals = leading.arguments
+        var rest = leading.rest
+        var commands = CommandTable.commands
+        while true {
+            guard let name = rest.first else {
+                if globals.flag("help") {
+                    console.print(HelpText.help(for: chain))
+                    return
+                }
+                throw CLIError.usage(chain.isEmpty ? "missing command" : "missing subcommand")
+            }
+            guard let command = CommandTable.command(named: name, in: commands) else {
+                throw CLIError.usage(
+                    chain.isEmpty ? "unknown command '\(name)'; see `contacts help`" : "unknown subcommand '\(name)'")
+            }
+            chain.append(command)
+            let commandName = HelpText.commandName(chain)
+            if !command.subcommands.isEmpty {
+                let parsed = try ArgumentParser(options: OptionSpec.global, commandName: commandName)
+                    .parseLeadingOptions(Array(rest.dropFirst()))
+                globals = merge(globals, parsed.arguments)
+                rest = parsed.rest
+                commands = command.subcommands
+                continue
+            }
+            let parsed = try ArgumentParser(options: command.options + OptionSpec.global, commandName: commandName)
+                .parse(Array(rest.dropFirst()))
+            let arguments = merge(globals, parsed)
+            if arguments.flag("help") {
+                console.print(HelpText.help(for: chain))
+                return
+            }
+            let context = CommandContext(
+                environment: environment, storeOption: arguments.value(OptionSpec.store.name),
+                lockTimeoutOption: arguments.value(OptionSpec.lockTimeout.name), console: console,
+                commandName: commandName)
+            let autoCommit = AutoCommit.prepare(chain: chain, arguments: arguments, context: context)
+            try command.run(arguments, in: context)
+            try autoCommit?.commit(context: context)
+            return
+        }
+    }
+
+    /// `later` with the global options of `earlier` it does not set itself.
+    private static func merge(_ earlier: ParsedArguments, _ later: ParsedArguments) -> ParsedArguments {
+        var result = later
+        for option in OptionSpec.global where !later.flag(option.name) {
+            for value in earlier.values(option.name) { result.append(value, for: option.name) }
+        }
+        return result
+    }
+}

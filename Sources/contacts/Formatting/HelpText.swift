@@ -1,0 +1,66 @@
+/// The help `contacts --help`, `contacts help COMMAND` and `contacts COMMAND --help` print.
+enum HelpText {
+    /// `contacts group add` for the chain `[GroupCommand, GroupAddCommand]`.
+    static func commandName(_ chain: [any Command.Type]) -> String {
+        (["contacts"] + chain.map { $0.name }).joined(separator: " ")
+    }
+
+    /// The usage line of a command, or of `contacts` itself for an empty chain.
+    static func usage(for chain: [any Command.Type]) -> String {
+        guard let command = chain.last else { return "Usage: contacts [--store DIR] COMMAND [ARGUMENTS]" }
+        if !command.subcommands.isEmpty { return "Usage: \(commandName(chain)) SUBCOMMAND [ARGUMENTS]" }
+        let synopsis = command.synopsis.isEmpty ? "" : " " + command.synopsis
+        return "Usage: \(commandName(chain))\(synopsis)"
+    }
+
+    /// What follows a usage error: the usage line and where to read more.
+    static func usageHint(for chain: [any Command.Type]) -> String {
+        let more = chain.isEmpty ? "contacts help" : "\(commandName(chain)) --help"
+        return "\(usage(for: chain))\nRun `\(more)` for more."
+    }
+
+    /// The full help of a command, or of `contacts` itself for an empty chain.
+    static func help(for chain: [any Command.Type]) -> String {
+        guard let command = chain.last else { return mainHelp }
+        var sections = [usage(for: chain), command.summary]
+        if !command.subcommands.isEmpty {
+            sections.append("Subcommands:\n" + table(command.subcommands.map { ($0.name + " " + $0.synopsis, $0.summary) }))
+        }
+        if !command.options.isEmpty {
+            sections.append("Options:\n" + table(command.options.map { ($0.usage, $0.help) }))
+        }
+        sections.append("Global options:\n" + table(OptionSpec.global.map { ($0.usage, $0.help) }))
+        if !command.discussion.isEmpty { sections.append(command.discussion) }
+        return sections.joined(separator: "\n\n")
+    }
+
+    private static var mainHelp: String {
+        [
+            "contacts — an address book kept as plain JSON files",
+            usage(for: []),
+            "Commands:\n" + table(CommandTable.commands.map { ($0.name, $0.summary) }),
+            "Global options (before or after the command):\n"
+                + table((OptionSpec.global + [.version]).map { ($0.usage, $0.help) }),
+            """
+            The store is the folder given with --store, else $CONTACTS_DIR, else
+            $XDG_DATA_HOME/contacts, else ~/.local/share/contacts. $CONTACTS_LOCK_TIMEOUT sets
+            the lock timeout when --lock-timeout is not given.
+
+            Exit status: 0 success, 64 wrong command line, 65 malformed data, 66 no such store,
+            record, group or file, 75 store busy or save conflict, 77 access denied, 1 otherwise.
+
+            Run `contacts COMMAND --help` for a command's options.
+            """,
+        ].joined(separator: "\n\n")
+    }
+
+    /// Two aligned columns, indented by two spaces.
+    static func table(_ rows: [(String, String)]) -> String {
+        let width = min(rows.map { $0.0.count }.max() ?? 0, 28)
+        return rows.map { left, right in
+            let padding = left.count < width ? String(repeating: " ", count: width - left.count) : ""
+            if left.count > width { return "  \(left)\n  \(String(repeating: " ", count: width))  \(right)" }
+            return "  \(left)\(padding)  \(right)"
+        }.joined(separator: "\n")
+    }
+}

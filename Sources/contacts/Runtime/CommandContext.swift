@@ -1,0 +1,59 @@
+import Foundation
+import PlainContacts
+
+/// What a running command needs besides its arguments: the environment, the global options,
+/// the console, and access to the store.
+struct CommandContext {
+    /// The process environment.
+    let environment: [String: String]
+    /// The value of `--store`, if given.
+    let storeOption: String?
+    /// The value of `--lock-timeout`, if given.
+    let lockTimeoutOption: String?
+    /// Standard output and error.
+    let console: Console
+    /// The command as typed, for messages: `contacts group add`.
+    let commandName: String
+
+    /// The store folder, found as ``StoreLocation`` describes.
+    var storeURL: URL {
+        StoreLocation(option: storeOption, environment: environment).url
+    }
+
+    /// How long to wait for the store's lock.
+    ///
+    /// - Throws: a usage error when `--lock-timeout` or `$CONTACTS_LOCK_TIMEOUT` is not a
+    ///   number of seconds.
+    func lockTimeout() throws(CLIError) -> Duration {
+        let text = lockTimeoutOption ?? environment["CONTACTS_LOCK_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let text else { return AddressBookOptions().lockTimeout }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            throw CLIError.usage("the lock timeout must be a number of seconds from 0 to 86400")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// Opens the address book of the store; a folder without a store is exit status 66.
+    ///
+    /// - Throws: `ContactsError` `.notAStore` and the reading errors of `AddressBook`.
+    func openBook() throws -> AddressBook {
+        try AddressBook(url: storeURL, options: AddressBookOptions(lockTimeout: lockTimeout()))
+    }
+
+    /// Checks that the folder holds a store, without reading it.
+    ///
+    /// - Throws: `ContactsError` `.notAStore`.
+    func requireStore() throws {
+        let layout = StoreLayout(root: storeURL)
+        guard StoreReader(layout: layout).storeExists else {
+            throw ContactsError(
+                .notAStore, "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
+                path: layout.root.path(percentEncoded: false))
+        }
+    }
+
+    /// Whether standard input is a terminal.
+    var standardInputIsTerminal: Bool {
+        isatty(STDIN_FILENO) == 1
+    }
+}

@@ -1,0 +1,38 @@
+import PlainContacts
+
+/// The exit statuses of `contacts`, after BSD `sysexits.h`.
+enum ExitStatus: Int32, Sendable {
+    /// Success.
+    case success = 0
+    /// Anything not covered below, and a cancelled interactive command.
+    case failure = 1
+    /// The command line is wrong (`EX_USAGE`).
+    case usage = 64
+    /// A record file, a vCard or a JSON value is malformed (`EX_DATAERR`).
+    case dataError = 65
+    /// No such store, record, group or input file (`EX_NOINPUT`).
+    case noInput = 66
+    /// The store is busy or a save met a conflict; trying again may work (`EX_TEMPFAIL`).
+    case temporaryFailure = 75
+    /// The user has not allowed this (`EX_NOPERM`).
+    case noPermission = 77
+
+    /// The exit status for a library error: the one place where error codes become statuses.
+    init(for code: ContactsError.Code) {
+        switch code {
+        case .notAStore, .recordNotFound:
+            self = .noInput
+        case .malformedFile, .conflictMarkers, .malformedVCard, .unsupportedFormatVersion, .invalidValue,
+            .propertyTypeMismatch:
+            self = .dataError
+        case .unknownProperty:
+            self = .usage
+        case .busy, .conflict, .personNotSaved:
+            self = .temporaryFailure
+        case .operationNotPermittedByUser:
+            self = .noPermission
+        default:
+            self = .failure
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The Git side of a store: `git init` and this clone's merge driver and diff helper.
+enum GitSetup {
+    /// The `git config` settings that make Git merge and diff records with `contacts`.
+    static let settings: [(key: String, value: String)] = [
+        ("merge.contacts.name", "PlainContacts record merge"),
+        ("merge.contacts.driver", "contacts merge-driver %O %A %B"),
+        ("diff.contacts.textconv", "contacts textconv"),
+    ]
+
+    /// Whether `folder` is inside a Git work tree.
+    ///
+    /// - Throws: exit status 1 when Git is not installed.
+    static func isRepository(_ folder: URL) throws(CLIError) -> Bool {
+        try git(["rev-parse", "--is-inside-work-tree"], in: folder) == 0
+    }
+
+    /// Runs `git init` in `folder`.
+    static func initialize(_ folder: URL) throws(CLIError) {
+        guard try git(["init", "--quiet"], in: folder) == 0 else {
+            throw CLIError.failure("`git init` failed in \(folder.path(percentEncoded: false).withoutTrailingSlash)")
+        }
+    }
+
+    /// Writes the merge driver and diff helper settings into the repository's configuration.
+    static func configure(_ folder: URL) throws(CLIError) {
+        for setting in settings {
+            guard try git(["config", setting.key, setting.value], in: folder) == 0 else {
+                throw CLIError.failure("`git config \(setting.key)` failed in \(folder.path(percentEncoded: false).withoutTrailingSlash)")
+            }
+        }
+    }
+
+    private static func git(_ arguments: [String], in folder: URL) throws(CLIError) -> Int32 {
+        let status = Subprocess.run(["git", "-C", folder.path(percentEncoded: false)] + arguments, output: .discard)
+        guard let status, status != 127 else {
+            throw CLIError.failure("Git is not installed (no `git` on PATH)")
+        }
+        return status
+    }
+}

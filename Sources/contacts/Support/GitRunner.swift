@@ -1,0 +1,72 @@
+import Foundation
+
+/// Runs `git` in a folder and captures what it prints, for the commands that read a store's
+/// history or commit to it.
+enum GitRunner {
+    /// What one run of `git` did.
+    struct Result {
+        var status: Int32
+        var output: Data
+        var errors: String
+
+        /// Standard output as text.
+        var text: String { String(decoding: output, as: UTF8.self) }
+
+        /// The first line Git wrote to standard error, for messages.
+        var firstError: String {
+            errors.split(separator: "\n").first.map(String.init) ?? "exit status \(status)"
+        }
+    }
+
+    /// Runs `git -C folder arguments…` and waits for it.
+    ///
+    /// - Throws: exit status 1 when Git is not installed or cannot be started.
+    static func run(_ arguments: [String], in folder: URL) throws(CLIError) -> Result {
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments = ["git", "-C", folder.path(percentEncoded: false)] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_PAGER"] = "cat"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        let errorsURL = FileManager.default.temporaryDirectory.appending(path: "contacts-git-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: errorsURL) }
+        do {
+            try Data().write(to: errorsURL)
+            let errors = try FileHandle(forWritingTo: errorsURL)
+            defer { try? errors.close() }
+            process.standardError = errors
+            try process.run()
+        } catch {
+            throw CLIError.failure("cannot run Git (\(error))")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errors = (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? ""
+        if process.terminationStatus == 127 {
+            throw CLIError.failure("Git is not installed (no `git` on PATH)")
+        }
+        return Result(status: process.terminationStatus, output: data, errors: errors)
+    }
+
+    /// Whether `folder` is inside a Git work tree.
+    static func isWorkTree(_ folder: URL) throws(CLIError) -> Bool {
+        let result = try run(["rev-parse", "--is-inside-work-tree"], in: folder)
+        return result.status == 0 && result.text.hasPrefix("true")
+    }
+
+    /// `text` quoted for the shell Git runs helper commands with.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The path of the running `contacts` executable, so that Git can call it back even when it
+    /// is not on `PATH`.
+    static var executablePath: String {
+        let link = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().path(percentEncoded: false)
+        if link != "/proc/self/exe" { return link }
+        return CommandLine.arguments.first ?? "contacts"
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@Suite struct GitWorkflowTests {
+    /// An origin holding John Appleseed and the group Friends, and two clones set up with
+    /// `contacts git-setup`.
+    private func twoClones(_ repositories: GitRepositories) throws -> (a: URL, b: URL, john: String) {
+        let seed = try repositories.makeRepository("seed")
+        let john = try repositories.add(["--first", "John", "--last", "Appleseed"], in: seed)
+        try repositories.succeed(["group", "create", "Friends"], in: seed)
+        try repositories.commitAll("Add John and Friends", in: seed)
+        let origin = try repositories.bareClone(seed, as: "origin.git")
+        return (try repositories.clone(origin, as: "a"), try repositories.clone(origin, as: "b"), john)
+    }
+
+    @Test func twoClonesEditingOnePersonAndOneGroupMergeAndTheirNewIDsAreRepaired() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let (a, b, john) = try twoClones(git)
+
+        let katie = try git.add(["--first", "Katie", "--last", "Bell"], in: a)
+        try git.succeed(["set", john, "jobTitle=Pilot"], in: a)
+        try git.succeed(["group", "add", "Friends", john], in: a)
+        let katieReference = try #require(try git.json(["show", katie, "--json"], in: a)["ref"] as? String)
+        try git.commitAll("Clone A", in: a)
+
+        let ann = try git.add(["--first", "Ann", "--last", "Lee"], in: b)
+        #expect(ann == katie)  // both clones handed out the same new ID
+        try git.succeed(["set", john, "note=Met at the airport"], in: b)
+        try git.succeed(["group", "add", "Friends", ann], in: b)
+        let annReference = try #require(try git.json(["show", ann, "--json"], in: b)["ref"] as? String)
+        try git.commitAll("Clone B", in: b)
+
+        try git.git(["push", "--quiet", "origin", "main"], in: a)
+        try git.git(["pull", "--quiet", "--no-rebase", "origin", "main"], in: b)
+        #expect(try git.git(["status", "--porcelain"], in: b).stdout.isEmpty)
+
+        let merged = try git.json(["show", john, "--json"], in: b)
+        #expect(merged["jobTitle"] as? String == "Pilot")
+        #expect(merged["note"] as? String == "Met at the airport")
+        let members = try git.succeed(["group", "members", "Friends"], in: b).lines
+        #expect(Set(members.map { String($0.split(separator: "\t")[1]) }) == ["John Appleseed", "Ann Lee"])
+
+        let check = try git.contacts(["doctor", "--json"], in: b)
+        #expect(check.status == 65)
+        #expect(check.stdout.contains("\"duplicateID\""))
+        try git.succeed(["doctor", "--fix"], in: b)
+        try git.succeed(["doctor"], in: b)
+
+        let ids = Set(try git.succeed(["list"], in: b).lines.map { String($0.split(separator: "\t")[0]) })
+        #expect(ids.count == 3)
+        for (reference, name) in [(katieReference, "Katie Bell"), (annReference, "Ann Lee")] {
+            let resolved = try git.json(["resolve", reference, "--json"], in: b)
+            #expect(resolved["compositeName"] as? String == name)
+            let id = try #require(resolved["id"] as? Int)
+            #expect(try git.json(["show", String(id), "--json"], in: b)["compositeName"] as? String == name)
+        }
+    }
+
+    @Test func aPropertyEditedDifferentlyInTwoClonesIsAConflictThatDoctorReports() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let (a, b, john) = try twoClones(git)
+        try git.succeed(["set", john, "jobTitle=Pilot", "nickname=Johnny"], in: a)
+        try git.commitAll("Pilot", in: a)
+        try git.succeed(["set", john, "jobTitle=Sailor", "department=Harbor"], in: b)
+        try git.commitAll("Sailor", in: b)
+        try git.git(["push", "--quiet", "origin", "main"], in: a)
+
+        let pull = try git.git(["pull", "--quiet", "--no-rebase", "origin", "main"], in: b, allowFailure: true)
+        #expect(pull.status != 0)
+        let file = try git.personFile(john, in: a)
+        let text = try git.read(file, in: b)
+        #expect(text.contains("<<<<<<< ours\n  \"jobTitle\": \"Sailor\",\n=======\n  \"jobTitle\": \"Pilot\",\n>>>>>>> theirs\n"))
+        #expect(text.contains("\"nickname\": \"Johnny\""))
+        #expect(text.contains("\"department\": \"Harbor\""))
+
+        let doctor = try git.contacts(["doctor"], in: b)
+        #expect(doctor.status == 65)
+        #expect(doctor.stdout.contains("conflictMarkers"))
+        #expect(try git.contacts(["show", john], in: b).status == 65)
+
+        try git.git(["checkout", "--theirs", "--", "book/" + file], in: b)
+        try git.succeed(["doctor"], in: b)
+        #expect(try git.json(["show", john, "--json"], in: b)["jobTitle"] as? String == "Pilot")
+    }
+
+    @Test func gitDiffShowsReadableCardsOnceTheCloneIsSetUp() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let (a, _, john) = try twoClones(git)
+        try git.succeed(["set", john, "jobTitle=Pilot"], in: a)
+        let diff = try git.git(["diff"], in: a).stdout
+        #expect(diff.contains("\n+job title: Pilot\n"))
+        #expect(diff.contains(" first name: John\n"))
+    }
+}
