@@ -9,18 +9,19 @@ import Testing
     final class Inbox: Sendable {
         let changes = Mutex<[StoreChange]>([])
 
-        func wait(seconds: Double) -> [StoreChange] {
+        /// Waits (without holding a test thread) until a change arrives or the time is up.
+        func wait(seconds: Double) async -> [StoreChange] {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 let current = changes.withLock { $0 }
                 if !current.isEmpty { return current }
-                usleep(20_000)
+                try? await Task.sleep(for: .milliseconds(20))
             }
             return changes.withLock { $0 }
         }
     }
 
-    @Test func aSaveByAnotherBookIsReportedWithTheChangedIDs() throws {
+    @Test func aSaveByAnotherBookIsReportedWithTheChangedIDs() async throws {
         let store = try TemporaryStore()
         let watching = try store.makeBook()
         let inbox = Inbox()
@@ -31,11 +32,11 @@ import Testing
         let katie = makePerson("Katie", "Bell")
         try other.add(katie)
         try other.save()
-        let changes = inbox.wait(seconds: 5)
+        let changes = await inbox.wait(seconds: 5)
         #expect(changes.flatMap(\.addedPeople).contains(katie.recordID))
     }
 
-    @Test func theBooksOwnSaveIsNotReported() throws {
+    @Test func theBooksOwnSaveIsNotReported() async throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
         let inbox = Inbox()
@@ -44,10 +45,10 @@ import Testing
         }
         try book.add(makePerson("Katie", "Bell"))
         try book.save()
-        #expect(inbox.wait(seconds: 1).isEmpty)
+        #expect(await inbox.wait(seconds: 1).isEmpty)
     }
 
-    @Test func anUnregisteredCallbackIsNotCalled() throws {
+    @Test func anUnregisteredCallbackIsNotCalled() async throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
         let inbox = Inbox()
@@ -62,11 +63,12 @@ import Testing
         let other = try store.openBook()
         try other.add(makePerson("Katie", "Bell"))
         try other.save()
-        #expect(!kept.wait(seconds: 5).isEmpty)
+        let keptChanges = await kept.wait(seconds: 5)
+        #expect(!keptChanges.isEmpty)
         #expect(inbox.changes.withLock { $0 }.isEmpty)
     }
 
-    @Test func aFileReplacedUnderneathIsReportedAsAChange() throws {
+    @Test func aFileReplacedUnderneathIsReportedAsAChange() async throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
         let katie = makePerson("Katie", "Bell")
@@ -80,6 +82,6 @@ import Testing
         let text = try store.read(file).replacingOccurrences(of: "\"Katie\"", with: "\"Kate\"")
         try FileManager.default.removeItem(at: store.path(file))
         try store.write(text, to: file)
-        #expect(inbox.wait(seconds: 5).flatMap(\.changedPeople).contains(katie.recordID))
+        #expect(await inbox.wait(seconds: 5).flatMap(\.changedPeople).contains(katie.recordID))
     }
 }
