@@ -2,7 +2,7 @@
 ///
 /// - `--name value` and `--name=value` give an option its value; the word after an option that
 ///   takes a value is always its value, even when it starts with a dash (`--birthday --04-12`).
-/// - `-h` is `--help`.
+/// - `-h` is `--help`; an option with a one-letter form also takes it alone: `-o FILE`.
 /// - `--` ends the options: every word after it is positional.
 /// - A lone `-` is positional; any other word starting with `-` must be a known option.
 struct ArgumentParser {
@@ -45,11 +45,14 @@ struct ArgumentParser {
             }
             var name = word == "-h" ? "help" : String(word.drop { $0 == "-" })
             var inlineValue: String?
-            if let equals = name.firstIndex(of: "=") {
+            if word.hasPrefix("--"), let equals = name.firstIndex(of: "=") {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            guard word.hasPrefix("--") || word == "-h", let spec = options.first(where: { $0.name == name }) else {
+            let spec = word.hasPrefix("--") || word == "-h"
+                ? options.first { $0.name == name }
+                : options.first { $0.shortName.map { "-\($0)" } == word }
+            guard let spec else {
                 throw CLIError.usage("unknown option \(word.split(separator: "=").first.map(String.init) ?? word) for `\(commandName)`")
             }
             if !spec.isRepeatable, result.flag(spec.name), spec.name != "help" {

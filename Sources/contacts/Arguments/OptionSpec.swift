@@ -21,6 +21,8 @@ struct OptionSpec: Sendable {
     let isRepeatable: Bool
     /// What completion offers for the value.
     let completion: Completion
+    /// The one-letter form, `o` for `-o`, if the option has one.
+    var shortName: Character?
 
     /// Whether the option takes a value.
     var takesValue: Bool { valueName != nil }
@@ -30,16 +32,20 @@ struct OptionSpec: Sendable {
         OptionSpec(name: name, valueName: nil, help: help, isRepeatable: false, completion: .none)
     }
 
-    /// An option with a value: `--sort first|last`.
+    /// An option with a value: `--sort first|last`; `short` gives it a one-letter form too.
     static func value(
-        _ name: String, _ valueName: String, help: String, repeatable: Bool = false, completion: Completion = .none
+        _ name: String, _ valueName: String, help: String, repeatable: Bool = false, completion: Completion = .none,
+        short: Character? = nil
     ) -> OptionSpec {
-        OptionSpec(name: name, valueName: valueName, help: help, isRepeatable: repeatable, completion: completion)
+        OptionSpec(
+            name: name, valueName: valueName, help: help, isRepeatable: repeatable, completion: completion,
+            shortName: short)
     }
 
-    /// How the option reads in help: `--phone [LABEL:]VALUE`.
+    /// How the option reads in help: `--phone [LABEL:]VALUE`, `-o, --output FILE`.
     var usage: String {
-        valueName.map { "--\(name) \($0)" } ?? "--\(name)"
+        let long = valueName.map { "--\(name) \($0)" } ?? "--\(name)"
+        return shortName.map { "-\($0), \(long)" } ?? long
     }
 
     /// `--help`, which every command accepts.

@@ -18,6 +18,8 @@ enum CommandTable {
             EditCommand.self,
             RemoveCommand.self,
             GroupCommand.self,
+            ImportCommand.self,
+            ExportCommand.self,
             ResolveCommand.self,
             DuplicatesCommand.self,
             MergeCommand.self,

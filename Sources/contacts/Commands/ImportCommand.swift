@@ -1,0 +1,231 @@
+import Foundation
+import PlainContacts
+
+/// `contacts import FILE... [--on-match merge|new|skip|ask]`: adds the people and groups of
+/// vCard files to the store in one save.
+enum ImportCommand: Command {
+    static let name = "import"
+    static let synopsis = "FILE... [--on-match merge|new|skip|ask] [--skip-invalid] [--json]"
+    static let summary = "Import people and groups from vCard files (- for standard input) in one save."
+    static let options: [OptionSpec] = [
+        .value(
+            "on-match", "merge|new|skip|ask", help: "What to do with a card that matches a person (default merge).",
+            completion: .words(["merge", "new", "skip", "ask"])),
+        .flag("skip-invalid", help: "Leave out malformed cards, listing them on standard error, instead of failing."),
+        .json,
+    ]
+    static let discussion = """
+        vCard 2.1, 3.0 and 4.0 are read. A card matches a person with the same UID (one imported
+        or exported before) or else with the same first and last name. merge fills in the
+        person's values and adds the card's phones, emails and groups; new adds the card as
+        another person, but a card with a known UID is still merged; skip leaves the person as it
+        is; ask shows each matching card on the terminal and asks what to do. CATEGORIES become
+        group memberships; missing groups are created.
+
+        All the inputs are imported in one save: when a card is malformed (without
+        --skip-invalid) or the import fails, nothing is written. A single file is read a piece
+        at a time; several inputs, and standard input, are read into memory first. Errors and
+        malformed cards are reported as FILE:LINE: message, the line being the one in that input.
+
+        Prints `imported N people (A added, U updated, S skipped)` and the groups created; with
+        --json an object with the IDs "added", "updated" and "skipped", the "invalid" cards
+        (file, line, message) and the names in "groupsCreated". With --skip-invalid the exit
+        status is 65 when cards were malformed and nothing was imported. --on-match ask needs a
+        terminal: standard input must be one, or be the input (-).
+        """
+
+    /// The name errors give standard input.
+    static let standardInputName = "(standard input)"
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
+        let names = try arguments.positionals(1...Int.max, "FILE... (or - for standard input)")
+        guard names.filter({ $0 == "-" }).count <= 1 else {
+            throw CLIError.usage("standard input (-) can be read only once")
+        }
+        let (policy, asks) = try matchPolicy(arguments)
+        var terminal: TerminalDevice?
+        if asks {
+            guard context.standardInputIsTerminal || names.contains("-"), let device = TerminalDevice.open() else {
+                throw CLIError.usage("--on-match ask needs a terminal; in scripts use merge, new or skip")
+            }
+            terminal = device
+        }
+        for name in names where name != "-" { try requireReadableFile(name) }
+        let options = VCardImportOptions(onMatch: policy, skipInvalid: arguments.flag("skip-invalid"))
+
+        let (report, invalidCards) = names.count == 1 && names[0] != "-"
+            ? try importFile(names[0], options: options, terminal: terminal, context: context)
+            : try importJoined(names, options: options, terminal: terminal, context: context)
+
+        for error in invalidCards { context.console.note(error.description) }
+        if arguments.flag("json") {
+            context.console.printJSON(json(report, invalidCards: invalidCards))
+        } else {
+            context.console.print(summary(report, invalidCards: invalidCards))
+        }
+        if let error = report.membershipError { throw error }
+        if !invalidCards.isEmpty, report.added.isEmpty, report.updated.isEmpty, report.groupsCreated.isEmpty {
+            throw CLIError(status: .dataError, message: "no card could be imported")
+        }
+    }
+
+    /// Imports one file, read a piece at a time; errors name the file as it was given.
+    private static func importFile(
+        _ name: String, options: VCardImportOptions, terminal: TerminalDevice?, context: CommandContext
+    ) throws -> (VCardImportReport, invalidCards: [ContactsError]) {
+        let url = URL(filePath: name)
+        let book = try context.openBook()
+        func named(_ error: ContactsError) -> ContactsError {
+            guard error.path == url.path else { return error }
+            var renamed = error
+            renamed.path = name
+            return renamed
+        }
+        let decide = terminal.map { terminal in
+            { (match: VCardMatch) throws -> VCardMatchDecision in
+                try ask(match, at: "\(name):\(match.line)", in: book, terminal: terminal)
+            }
+        }
+        do {
+            let report = try book.importVCards(contentsOf: url, options: options, decide: decide)
+            return (report, report.invalidCards.map(named))
+        } catch let error as ContactsError {
+            throw named(error)
+        }
+    }
+
+    /// Imports several inputs, or standard input, read into memory and joined (see
+    /// ``JoinedVCards``); errors name the input and the line in it.
+    private static func importJoined(
+        _ names: [String], options: VCardImportOptions, terminal: TerminalDevice?, context: CommandContext
+    ) throws -> (VCardImportReport, invalidCards: [ContactsError]) {
+        let inputs = try names.map(readInput)
+        let joined = try JoinedVCards(inputs, skipInvalid: options.skipInvalid)
+        let book = try context.openBook()
+        let decide = terminal.map { terminal in
+            { (match: VCardMatch) throws -> VCardMatchDecision in
+                let location = joined.location(ofLine: match.line).map { "\($0.name):\($0.line)" }
+                return try ask(match, at: location ?? joined.source, in: book, terminal: terminal)
+            }
+        }
+        do {
+            let report = try book.importVCards(from: joined.data, source: joined.source, options: options, decide: decide)
+            return (report, joined.invalidCards)
+        } catch let error as ContactsError {
+            throw joined.relocated(error)
+        }
+    }
+
+    /// The `--on-match` policy, and whether to ask instead.
+    private static func matchPolicy(_ arguments: ParsedArguments) throws(CLIError) -> (VCardMatchPolicy, asks: Bool) {
+        switch arguments.value("on-match") {
+        case nil, "merge": (.merge, false)
+        case "new": (.createNew, false)
+        case "skip": (.skip, false)
+        case "ask": (.merge, true)
+        default: throw CLIError.usage("--on-match is merge, new, skip or ask")
+        }
+    }
+
+    /// Checks that `path` names a readable file, before anything is imported.
+    private static func requireReadableFile(_ path: String) throws(CLIError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw CLIError.noInput("\(path): no such file")
+        }
+        guard !isFolder.boolValue else { throw CLIError.noInput("\(path) is a folder, not a vCard file") }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CLIError.noInput("\(path): permission denied")
+        }
+    }
+
+    /// The bytes of a file, or of standard input for `-`.
+    private static func readInput(_ name: String) throws(CLIError) -> JoinedVCards.Input {
+        if name == "-" {
+            do {
+                return JoinedVCards.Input(name: standardInputName, data: try FileHandle.standardInput.readToEnd() ?? Data())
+            } catch {
+                throw CLIError.failure("cannot read standard input (\(error))")
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: name) else {
+            throw CLIError.noInput("cannot read \(name)")
+        }
+        return JoinedVCards.Input(name: name, data: data)
+    }
+
+    // MARK: Asking
+
+    /// Shows a card that matches a person and asks what to do with it.
+    ///
+    /// - Throws: exit status 1 when the user ends the input (Control-D): the import stops and
+    ///   nothing is written.
+    private static func ask(
+        _ match: VCardMatch, at location: String, in book: AddressBook, terminal: TerminalDevice
+    ) throws(CLIError) -> VCardMatchDecision {
+        let reason = match.matchedBy == .uid ? "the same UID" : "the same name"
+        let existing = match.existingRecordID.isValid
+            ? "person \(match.existingRecordID), \(match.existingName ?? "(no name)")"
+            : "\(match.existingName ?? "a person") from an earlier card of this import"
+        let card = PersonText.text(match.card, in: book, groupNames: [])
+        terminal.write(printable("\n\(location)\n\(card)\n\nThis card has \(reason) as \(existing).\n"))
+        while true {
+            guard let answer = terminal.readLine(prompt: "[m]erge into it, [n]ew contact, [s]kip? ") else {
+                throw CLIError.failure("cancelled; nothing was imported")
+            }
+            switch answer.trimmingWhitespace.lowercased() {
+            case "m", "merge": return .merge
+            case "n", "new": return .createNew
+            case "s", "skip": return .skip
+            default: terminal.write("Answer m, n or s.\n")
+            }
+        }
+    }
+
+    /// `text` with control characters other than line breaks shown as spaces, so that a card
+    /// cannot move the cursor or change the terminal.
+    private static func printable(_ text: String) -> String {
+        String(text.map { character in
+            character != "\n" && character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+                ? " " : character
+        })
+    }
+
+    // MARK: Output
+
+    private static func summary(_ report: VCardImportReport, invalidCards: [ContactsError]) -> String {
+        let imported = report.added.count + report.updated.count
+        var text = "imported \(count(imported, "person", "people")) (\(report.added.count) added, "
+            + "\(report.updated.count) updated, \(report.skipped.count) skipped)"
+        if !report.groupsCreated.isEmpty {
+            text += "; \(count(report.groupsCreated.count, "group", "groups")) created"
+        }
+        if !invalidCards.isEmpty {
+            text += "; \(count(invalidCards.count, "malformed card", "malformed cards")) left out"
+        }
+        return text
+    }
+
+    private static func count(_ number: Int, _ singular: String, _ plural: String) -> String {
+        "\(number) \(number == 1 ? singular : plural)"
+    }
+
+    private static func json(_ report: VCardImportReport, invalidCards: [ContactsError]) -> JSONValue {
+        func ids(_ ids: [RecordID]) -> JSONValue {
+            .array(ids.map { .number(JSONNumber(Int($0.rawValue))) })
+        }
+        let invalid = invalidCards.map { error -> JSONValue in
+            var fields: [String: JSONValue] = ["message": .string(error.message)]
+            if let path = error.path { fields["file"] = .string(path) }
+            if let line = error.line { fields["line"] = .number(JSONNumber(line)) }
+            return .object(fields)
+        }
+        return .object([
+            "added": ids(report.added),
+            "updated": ids(report.updated),
+            "skipped": ids(report.skipped),
+            "invalid": .array(invalid),
+            "groupsCreated": .array(report.groupsCreated.map(JSONValue.string)),
+        ])
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import PlainContacts
+
+/// Several vCard inputs (files, standard input) read into memory and joined into one text, so
+/// that one import, and so one save, takes them all.
+///
+/// Each input is first read on its own, as an import of it alone would read it, so that a
+/// malformed card is reported with the input's own name, line and message, and, without
+/// `skipInvalid`, before anything is imported. In the joined text every input ends with a line
+/// break and a blank line, so that no line runs on into the next input. An input that ends
+/// inside a card is followed by `BEGIN:VCARD` and `END:VCARD` lines, which make the import drop
+/// that card as malformed instead of joining it to the next input's first card.
+///
+/// ```swift
+/// let joined = try JoinedVCards([.init(name: "a.vcf", data: a), .init(name: "-", data: b)], skipInvalid: false)
+/// let report = try book.importVCards(from: joined.data, source: joined.source)
+/// joined.location(ofLine: 12)   // ("-", 3)
+/// ```
+struct JoinedVCards {
+    /// One input: its name in messages and its bytes.
+    struct Input {
+        var name: String
+        var data: Data
+    }
+
+    /// The lines of the joined text that come from one input.
+    private struct Part {
+        var name: String
+        /// The joined text's line that is the input's line 1.
+        var firstLine: Int
+        /// How many lines of the joined text come from the input, added lines included.
+        var lineCount: Int
+    }
+
+    /// What reading one input on its own found.
+    private struct Check {
+        var invalidCards: [ContactsError] = []
+        /// Whether the input ends inside a card, which the closing lines drop.
+        var endsInsideCard = false
+        /// Whether the input may go into the joined text: the reader got through it.
+        var isJoinable = true
+    }
+
+    /// The joined text.
+    let data: Data
+    /// The name of the joined text, for errors that name no line: the inputs' names.
+    let source: String
+    /// The malformed cards of every input, in order, with the input's name and line (only with
+    /// `skipInvalid`).
+    let invalidCards: [ContactsError]
+    private let parts: [Part]
+
+    private static let lineBreak: [UInt8] = [13, 10]
+    private static let closingLines = Array("BEGIN:VCARD\r\nEND:VCARD\r\n".utf8)
+    private static let carriageReturn: UInt8 = 13
+    private static let lineFeed: UInt8 = 10
+
+    /// Reads every input on its own, then joins them.
+    ///
+    /// - Throws: without `skipInvalid`, the first malformed card of the first input that has
+    ///   one: `ContactsError` `.malformedVCard` with the input's name and line.
+    init(_ inputs: [Input], skipInvalid: Bool) throws {
+        var joined: [UInt8] = []
+        var parts: [Part] = []
+        var invalidCards: [ContactsError] = []
+        var nextLine = 1
+        for input in inputs {
+            let body = Self.body(of: input.data)
+            let check = try Self.check(body, name: input.name, skipInvalid: skipInvalid)
+            invalidCards += check.invalidCards
+            guard check.isJoinable else { continue }
+            var lineCount = Self.lineCount(body)
+            joined += body
+            if check.endsInsideCard {
+                joined += Self.closingLines
+                lineCount += 2
+            }
+            parts.append(Part(name: input.name, firstLine: nextLine, lineCount: lineCount))
+            nextLine += lineCount
+        }
+        data = Data(joined)
+        source = inputs.map(\.name).joined(separator: ", ")
+        self.invalidCards = invalidCards
+        self.parts = parts
+    }
+
+    /// The input and the line in it that a line of the joined text comes from.
+    func location(ofLine line: Int) -> (name: String, line: Int)? {
+        guard let part = parts.first(where: { $0.firstLine <= line && line < $0.firstLine + $0.lineCount }) else {
+            return nil
+        }
+        return (part.name, line - part.firstLine + 1)
+    }
+
+    /// `error` naming the input and its line instead of the joined text's line.
+    func relocated(_ error: ContactsError) -> ContactsError {
+        guard let line = error.line, let location = location(ofLine: line) else { return error }
+        var relocated = error
+        relocated.path = location.name
+        relocated.line = location.line
+        return relocated
+    }
+
+    // MARK: Reading one input
+
+    /// The input without a UTF-8 byte order mark, ending with a line break and a blank line.
+    private static func body(of data: Data) -> [UInt8] {
+        var bytes = Array(data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        switch bytes.last {
+        case nil, lineFeed?: break
+        case carriageReturn?: bytes.append(lineFeed)
+        default: bytes += lineBreak
+        }
+        return bytes + lineBreak
+    }
+
+    /// Reads `body` followed by the closing lines as an import reads its input: a malformed card
+    /// is noted (or thrown without `skipInvalid`) and the reader goes on after it; a card that
+    /// held a syntax error is left out; the closing lines show whether the input ends inside a
+    /// card.
+    private static func check(_ body: [UInt8], name: String, skipInvalid: Bool) throws -> Check {
+        let closingLine = lineCount(body) + 1
+        var reader = VCardStreamReader(data: Data(body + closingLines), source: name)
+        var check = Check()
+        var lastSyntaxErrorLine = 0
+        var openCardLine: Int?
+        var sawClosingCard = false
+        var validCards = 0
+        func note(_ error: ContactsError) throws {
+            guard skipInvalid else { throw error }
+            check.invalidCards.append(error)
+        }
+        while true {
+            let next: VCard?
+            do {
+                next = try reader.next()
+            } catch let error as ContactsError where error.code == .malformedVCard {
+                guard let line = error.line, line > lastSyntaxErrorLine else {
+                    // The reader makes no progress, as with UTF-16 text: the import would stop here.
+                    check.isJoinable = false
+                    break
+                }
+                lastSyntaxErrorLine = line
+                if line >= closingLine {
+                    check.endsInsideCard = true
+                } else {
+                    try note(error)
+                }
+                continue
+            }
+            guard let card = next else { break }
+            if card.startLine >= closingLine {
+                sawClosingCard = true
+            } else if card.startLine <= lastSyntaxErrorLine {
+                if check.endsInsideCard { openCardLine = card.startLine }
+            } else {
+                do {
+                    _ = try VCardImporter.map(card, source: name)
+                    validCards += 1
+                } catch let error as ContactsError where error.code == .malformedVCard {
+                    try note(error)
+                }
+            }
+        }
+        if check.endsInsideCard {
+            try note(
+                ContactsError(
+                    .malformedVCard, "The vCard that begins here has no END:VCARD; add END:VCARD after its last property.",
+                    path: name, line: openCardLine ?? closingLine - 1))
+        } else if !sawClosingCard {
+            check.isJoinable = false
+        }
+        if !check.isJoinable && validCards > 0 {
+            try note(
+                ContactsError(
+                    .malformedVCard, "The input could not be read to its end, so none of its cards were imported.",
+                    path: name, line: max(1, closingLine - 1)))
+        }
+        return check
+    }
+
+    /// The number of line breaks (CRLF, LF or a lone CR) in `bytes`.
+    private static func lineCount(_ bytes: [UInt8]) -> Int {
+        var count = 0
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == carriageReturn {
+                count += 1
+                if index + 1 < bytes.count, bytes[index + 1] == lineFeed { index += 1 }
+            } else if bytes[index] == lineFeed {
+                count += 1
+            }
+            index += 1
+        }
+        return count
+    }
+}
