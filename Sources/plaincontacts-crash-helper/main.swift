@@ -1,5 +1,6 @@
-// A test-only program that drives the PlainContacts writer in a separate process, so that the
-// test suite can kill it with SIGKILL in the middle of a commit or while it holds the lock.
+// A test-only program that drives PlainContacts in a separate process, so that the test suite
+// can kill it with SIGKILL in the middle of a commit or a save, hold the store's lock, or run
+// many writers at once.
 //
 //     plaincontacts-crash-helper commit <store> <count>
 //         Takes the store's exclusive lock and commits, in one transaction, the bytes
@@ -11,79 +12,66 @@
 //         Takes the store's exclusive lock, prints "locked", and keeps the lock until its
 //         standard input reaches end of file.
 //
-// Exit status: 0 on success, 64 for a usage error, 1 for any other error (described on
-// standard error).
+//     plaincontacts-crash-helper book-save <store> <count>
+//         Opens the store as an address book, adds <count> people named "Crash" "Person <n>"
+//         (n in 1...count) with the note "new", and saves once. See BookModes.swift.
+//
+//     plaincontacts-crash-helper book-edit <store> <note>
+//         Opens the store, sets every person's note to <note>, and saves once.
+//
+//     plaincontacts-crash-helper add <store> <first> <last>
+//         Opens the store, adds one person, saves, and prints the new record ID.
+//
+//     plaincontacts-crash-helper contend <store> <worker> <iterations> <seed>
+//         One of several concurrent writers; see ContentionWorker.swift.
+//
+// The book modes print "saving" just before the save and "saved" after it, and honour
+// PLAINCONTACTS_FAULT_POINT. Exit status: 0 on success, 64 for a usage error, 1 for any other
+// error (described on standard error).
 
 import FoundationEssentials
 import Glibc
-import PlainContacts
-
-/// Writes `text` and a newline to a file descriptor at once, so that a reader sees whole lines.
-func emit(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
-    var bytes = Array((text + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeMutableBytes { buffer in
-            write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-        }
-        if written > 0 {
-            offset += written
-        } else if written < 0 && errno != EINTR {
-            return
-        }
-    }
-}
-
-/// The changes of the `commit` subcommand.
-func helperChanges(count: Int) -> [FileChange] {
-    var changes: [FileChange] = []
-    for index in 0..<count {
-        changes.append(.write(Data("new \(index)\n".utf8), to: "people/p\(index).json"))
-    }
-    for index in stride(from: 0, to: count, by: 3) {
-        changes.append(.delete("groups/g\(index).json"))
-    }
-    return changes
-}
-
-/// Blocks until standard input reaches end of file.
-func waitForEndOfInput() {
-    var buffer = [UInt8](repeating: 0, count: 256)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-        if count == 0 || (count < 0 && errno != EINTR) { return }
-    }
-}
 
 func run(_ arguments: [String]) throws -> Int32 {
-    switch arguments.count >= 2 ? arguments[1] : "" {
+    let mode = arguments.count >= 2 ? arguments[1] : ""
+    let operands = Array(arguments.dropFirst(2))
+    switch mode {
     case "commit":
-        guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else { return 64 }
-        let root = URL(fileURLWithPath: arguments[2])
-        let lock = StoreLock(storeRoot: root)
-        try lock.withExclusive(timeout: .seconds(30)) {
-            emit("committing")
-            try StoreTransaction.commit(helperChanges(count: count), storeRoot: root)
-            emit("committed")
-        }
-        return 0
+        guard operands.count == 2, let count = Int(operands[1]), count >= 0 else { return 64 }
+        try TransactionModes.commit(store: URL(fileURLWithPath: operands[0]), count: count)
     case "hold":
-        guard arguments.count == 3 else { return 64 }
-        let lock = StoreLock(storeRoot: URL(fileURLWithPath: arguments[2]))
-        try lock.withExclusive(timeout: .seconds(30)) {
-            emit("locked")
-            waitForEndOfInput()
-        }
-        return 0
+        guard operands.count == 1 else { return 64 }
+        try TransactionModes.hold(store: URL(fileURLWithPath: operands[0]))
+    case "book-save":
+        guard operands.count == 2, let count = Int(operands[1]), count >= 0 else { return 64 }
+        try BookModes.addPeople(store: URL(fileURLWithPath: operands[0]), count: count)
+    case "book-edit":
+        guard operands.count == 2 else { return 64 }
+        try BookModes.editNotes(store: URL(fileURLWithPath: operands[0]), note: operands[1])
+    case "add":
+        guard operands.count == 3 else { return 64 }
+        try BookModes.addPerson(store: URL(fileURLWithPath: operands[0]), firstName: operands[1], lastName: operands[2])
+    case "contend":
+        guard operands.count == 4, let worker = Int(operands[1]), let iterations = Int(operands[2]),
+            let seed = UInt64(operands[3]), worker >= 0, iterations >= 0
+        else { return 64 }
+        var contender = ContentionWorker(
+            store: URL(fileURLWithPath: operands[0]), worker: worker, iterations: iterations, seed: seed)
+        try contender.run()
     default:
         return 64
     }
+    return 0
 }
 
 do {
     let status = try run(CommandLine.arguments)
     if status == 64 {
-        emit("usage: plaincontacts-crash-helper commit <store> <count> | hold <store>", to: STDERR_FILENO)
+        emit(
+            "usage: plaincontacts-crash-helper commit <store> <count> | hold <store> | book-save <store> <count>"
+                + " | book-edit <store> <note> | add <store> <first> <last>"
+                + " | contend <store> <worker> <iterations> <seed>",
+            to: STDERR_FILENO)
     }
     exit(status)
 } catch {

@@ -39,10 +39,11 @@ package struct StoreReader {
 
     /// Reads the manifest.
     ///
-    /// - Throws: ``ContactsError/Code/notAStore``, ``ContactsError/Code/malformedFile``,
-    ///   ``ContactsError/Code/unsupportedFormatVersion``.
+    /// - Throws: ``ContactsError/Code/notAStore``, ``ContactsError/Code/malformedFile`` (also
+    ///   when the manifest is a symbolic link), ``ContactsError/Code/unsupportedFormatVersion``.
     package func readManifest() throws -> Manifest {
         let path = layout.manifest.path
+        try refuseSymbolicLink(layout.manifest)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ContactsError(
                 .notAStore,
@@ -109,7 +110,11 @@ package struct StoreReader {
     }
 
     /// The bytes of a file, or `nil` when it does not exist.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile`` when the file is a symbolic link;
+    ///   ``ContactsError/Code/io`` when it cannot be read.
     package func read(_ url: URL) throws -> Data? {
+        try refuseSymbolicLink(url)
         do {
             return try Data(contentsOf: url)
         } catch CocoaError.fileReadNoSuchFile {

@@ -10,7 +10,9 @@ extension Person {
 
     /// The image's original bytes, or `nil` (`ABPersonCopyImageData`).
     ///
-    /// - Throws: ``ContactsError/Code/io`` when the saved sidecar file cannot be read.
+    /// - Throws: ``ContactsError/Code/io`` when the saved sidecar file cannot be read;
+    ///   ``ContactsError/Code/malformedFile`` when it is a symbolic link, which the store never
+    ///   follows.
     public func imageData() throws -> Data? {
         switch state.image {
         case .none:
@@ -20,6 +22,7 @@ extension Person {
         case .stored(let fileName):
             guard let layout = book?.layout ?? storeLayout else { return nil }
             let url = layout.peopleFolder.appending(path: fileName)
+            try StoreReader(layout: layout).refuseSymbolicLink(url)
             do {
                 return try Data(contentsOf: url)
             } catch {
