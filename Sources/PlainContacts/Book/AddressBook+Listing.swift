@@ -7,21 +7,39 @@ extension AddressBook {
     /// for line in book.listing() { print(line.recordID, line.compositeName ?? "No Name") }
     /// ```
     public func listing(sortedBy ordering: SortOrdering? = nil) -> [PersonListing] {
+        listing(sortedBy: ordering, keeping: nil)
+    }
+
+    /// The people whose names match a query, as list lines in the book's sort ordering: the
+    /// same people and order as ``people(matchingName:)``, without reading people's files.
+    public func listing(matchingName query: String) -> [PersonListing] {
+        let words = NameSearch.queryWords(query)
+        guard !words.isEmpty else { return [] }
+        return listing(sortedBy: nil, keeping: words)
+    }
+
+    private func listing(sortedBy ordering: SortOrdering?, keeping words: [String]?) -> [PersonListing] {
         ensureCatalogQuietly()
         let ordering = ordering ?? sortOrdering
+        let queryBytes = words?.map { Array($0.utf8) }
+        func keeps(_ person: Person) -> Bool {
+            guard let words else { return true }
+            return NameSearch.matches(queryWords: words, searchWords: NameSearch.searchWords(person.state.nameParts))
+        }
         var rows: [(sortKey: SortKey, id: RecordID, key: String, listing: PersonListing)] = []
         rows.reserveCapacity(personCount)
-        for (key, person) in people {
+        for (key, person) in people where keeps(person) {
             rows.append((SortKey(person.state.nameParts, ordering: ordering), person.recordID, key.rawValue, listing(of: person)))
         }
         for (key, summary) in catalog ?? [:] where people[key] == nil && removedPeople[key] == nil {
+            if let queryBytes, !summary.matches(queryWords: queryBytes) { continue }
             let id = renumbered[key] ?? summary.id
             let line = PersonListing(
                 recordID: id, compositeName: CompositeName.make(summary.parts, format: compositeNameFormat),
                 firstPhone: summary.firstPhone, firstEmail: summary.firstEmail)
             rows.append((summary.sortKey(ordering), id, key.rawValue, line))
         }
-        for person in addedPeople {
+        for person in addedPeople where keeps(person) {
             rows.append((SortKey(person.state.nameParts, ordering: ordering), .invalid, "", listing(of: person)))
         }
         rows.sort { a, b in

@@ -61,7 +61,10 @@ package struct PersonCatalog: Sendable {
             summaries[key] = PersonSummary(key: key, signature: signature, decoded: file.decoded)
             freshlyRead[key] = file
         }
+        // Also rewrite when only the folders' signatures moved on (a file came and went, a
+        // group changed): otherwise every later open would find the index stale and scan again.
         let changed = index == nil || !freshlyRead.isEmpty || summaries.count != known.count
+            || index?.peopleFolder != peopleFolder || index?.groupsFolder != groupsFolder
         if changed {
             try? StoreIndex.write(
                 summaries, peopleFolder: peopleFolder, groupsFolder: groupsFolder, builtAt: startedAt, layout: layout)

@@ -15,7 +15,14 @@ enum SearchCommand: Command {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
         let words = try arguments.positionals(1...Int.max, "TEXT")
         let book = try context.openBook()
-        let people = book.people(matchingName: words.joined(separator: " "))
+        let query = words.joined(separator: " ")
+        if !arguments.flag("json") {
+            // Plain lines come from the index: no person's file is read.
+            try book.validate()
+            context.console.print(lines: book.listing(matchingName: query).map(PersonLine.line))
+            return
+        }
+        let people = book.people(matchingName: query)
         PersonLine.print(people, in: book, json: arguments.flag("json"), console: context.console)
     }
 }

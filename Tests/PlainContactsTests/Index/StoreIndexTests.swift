@@ -113,6 +113,17 @@ import Testing
         #expect(StoreIndex.load(StoreLayout(root: store.storeURL)) != nil)
     }
 
+    @Test func aScanRefreshesFolderSignaturesSoTheNextOpenIsFastAgain() throws {
+        let (store, _) = try storeWithPeople()
+        // A file that comes and goes changes the folder but no record.
+        try store.write("scratch", to: "people/notes.txt")
+        try FileManager.default.removeItem(at: store.path("people/notes.txt"))
+        let stale = try store.openBook()
+        #expect(stale.catalog != nil)
+        let fast = try store.openBook()
+        #expect(fast.catalog == nil)
+    }
+
     @Test func aDamagedIndexIsIgnored() throws {
         let (store, ids) = try storeWithPeople()
         let layout = StoreLayout(root: store.storeURL)
