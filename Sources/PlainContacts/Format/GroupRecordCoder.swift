@@ -50,19 +50,35 @@ package enum MembershipFile {
     package static func decode(_ data: Data, path: String) throws -> Set<RecordKey> {
         var keys = Set<RecordKey>()
         var lineNumber = 0
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        let bytes = [UInt8](data)
+        var lineStart = 0
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
             lineNumber += 1
-            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if text.hasPrefix("<<<<<<<") || text.hasPrefix(">>>>>>>") || text == "=======" {
+            // Trim ASCII spaces, tabs and carriage returns (keys never contain them).
+            var first = lineStart
+            var last = lineEnd
+            while first < last, [0x20, 0x09, 0x0D].contains(bytes[first]) { first += 1 }
+            while last > first, [0x20, 0x09, 0x0D].contains(bytes[last - 1]) { last -= 1 }
+            let line = bytes[first..<last]
+            if line.starts(with: conflictStart) || line.starts(with: conflictEnd) || line.elementsEqual(conflictMiddle) {
                 throw ContactsError(
                     .conflictMarkers,
                     "unresolved Git merge conflict; keep the lines of both sides and delete the markers, or run `contacts doctor --fix`",
                     path: path, line: lineNumber)
             }
-            if let key = RecordKey(rawValue: text) { keys.insert(key) }
+            if !line.isEmpty, let key = RecordKey(rawValue: String(decoding: line, as: UTF8.self)) {
+                keys.insert(key)
+            }
+            lineStart = lineEnd + 1
         }
         return keys
     }
+
+    private static let conflictStart = Array("<<<<<<<".utf8)
+    private static let conflictEnd = Array(">>>>>>>".utf8)
+    private static let conflictMiddle = Array("=======".utf8)
 
     /// The canonical bytes for a set of member keys.
     package static func encode(_ keys: Set<RecordKey>) -> Data {
