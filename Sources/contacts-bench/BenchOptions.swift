@@ -1,0 +1,153 @@
+import Foundation
+
+/// The command line of `contacts-bench`.
+struct BenchOptions {
+    /// What the invocation asks for.
+    enum Mode {
+        /// Measure, at one size or several.
+        case measure
+        /// Write generated cards into one `.vcf` file and exit.
+        case generateFile(URL)
+        /// Write generated cards, one `.vcf` per person, into a folder and exit.
+        case generateDirectory(URL)
+        /// Import a `.vcf` file into a new store and exit.
+        case createStore(URL, from: URL)
+        /// Open a store, list it with composite names, and exit (the memory probe's child).
+        case childList(URL)
+        /// Run a program, write its peak memory to a file, exit with its status (the memory
+        /// probe's intermediary when `/usr/bin/time` is missing).
+        case timeChild(URL, program: String, arguments: [String])
+        /// Print the usage.
+        case help
+    }
+
+    var mode: Mode = .measure
+    var sizes: [Int] = [10_000]
+    var store: URL?
+    var runs = 5
+    var importRuns: Int?
+    var queries = ["ka", "bell", "山田", "김"]
+    var json = false
+    var saveJSON: URL?
+    var generator = CardSource.Choice.automatic
+    var seed = ContactGenerator.defaultSeed
+    var contactsPath: String?
+    var keep = false
+
+    static let usage = """
+        Usage: contacts-bench [--people N | --sizes N,N,...] [--store DIR] [--runs R] [--json]
+                              [--save-json FILE] [other options below]
+               contacts-bench --create-store DIR --from-vcf FILE
+               contacts-bench --generate-vcf FILE [--people N]
+               contacts-bench --generate-vdir DIR [--people N]
+
+        Measures PlainContacts on a generated store of N people (default 10000), or on a copy
+        of an existing store, and prints a Markdown table (median, min and max of R runs, and
+        each figure as a multiple of the time to read every record file's raw bytes).
+        Build it optimized: swift run -c release contacts-bench
+
+        Options:
+          --people N           people in the generated store (default 10000)
+          --sizes N,N,...      run everything at each size and print one table with a column
+                               per size and how each figure grows
+          --store DIR          measure a copy of this store instead of a generated one
+          --runs R             runs per figure (default 5)
+          --import-runs K      imports to time (default R up to 10000 people, else 1)
+          --queries Q,Q,...    name searches to time (default ka,bell,山田,김)
+          --json               print a JSON object instead of the table
+          --save-json FILE     also write the JSON object to FILE
+          --generator G        auto: ../shared/gen_contacts.py beside the package when it
+                               exists and python3 runs, else the built-in Swift generator,
+                               which writes the same cards byte for byte; or python, swift
+          --seed S             generator seed (default 63, as gen_contacts.py)
+          --contacts PATH      the contacts tool for the per-process figures (default: the one
+                               built beside contacts-bench)
+          --keep               keep the temporary folder and print where it is
+          --create-store DIR --from-vcf FILE
+                               import FILE into a new store in DIR and exit
+          --generate-vcf FILE  write the generated cards into FILE and exit
+          --generate-vdir DIR  write one FILE.vcf per generated person into DIR and exit
+          --child-list DIR, --time-child FILE PROGRAM ARGS...
+                               used by the memory figures: open and list DIR; run PROGRAM
+                               and write its peak memory (kB) to FILE, as /usr/bin/time -o
+          -h, --help           show this help
+        """
+
+    /// Parses the arguments (without the program name).
+    ///
+    /// - Throws: ``UsageError`` for an unknown option or a bad value.
+    init(arguments: [String]) throws {
+        var iterator = arguments.makeIterator()
+        var createStore: URL?
+        var fromFile: URL?
+        var sizesGiven = false
+        var peopleGiven = false
+        func value(_ option: String) throws -> String {
+            guard let next = iterator.next() else { throw UsageError("\(option) needs a value") }
+            return next
+        }
+        while let argument = iterator.next() {
+            switch argument {
+            case "--people":
+                sizes = [try Self.count(try value(argument), argument)]
+                peopleGiven = true
+            case "--sizes":
+                sizes = try value(argument).split(separator: ",").map { try Self.count(String($0), argument) }
+                sizesGiven = true
+                guard !sizes.isEmpty else { throw UsageError("--sizes needs at least one size") }
+            case "--store": store = URL(fileURLWithPath: try value(argument))
+            case "--runs": runs = try Self.count(try value(argument), argument)
+            case "--import-runs": importRuns = try Self.count(try value(argument), argument)
+            case "--queries":
+                queries = try value(argument).split(separator: ",").map(String.init)
+            case "--json": json = true
+            case "--save-json": saveJSON = URL(fileURLWithPath: try value(argument))
+            case "--generator":
+                let text = try value(argument)
+                guard let choice = CardSource.Choice(rawValue: text) else {
+                    throw UsageError("--generator is auto, python or swift")
+                }
+                generator = choice
+            case "--seed":
+                guard let number = UInt64(try value(argument)) else { throw UsageError("--seed needs a whole number") }
+                seed = number
+            case "--contacts": contactsPath = try value(argument)
+            case "--keep": keep = true
+            case "--create-store": createStore = URL(fileURLWithPath: try value(argument))
+            case "--from-vcf": fromFile = URL(fileURLWithPath: try value(argument))
+            case "--generate-vcf": mode = .generateFile(URL(fileURLWithPath: try value(argument)))
+            case "--generate-vdir": mode = .generateDirectory(URL(fileURLWithPath: try value(argument)))
+            case "--child-list": mode = .childList(URL(fileURLWithPath: try value(argument)))
+            case "--time-child":
+                let file = URL(fileURLWithPath: try value(argument))
+                let program = try value(argument)
+                mode = .timeChild(file, program: program, arguments: Array(IteratorSequence(iterator)))
+                return
+            case "-h", "--help": mode = .help
+            default: throw UsageError("unknown argument '\(argument)'")
+            }
+        }
+        if case .help = mode { return }
+        switch (createStore, fromFile) {
+        case let (store?, file?): mode = .createStore(store, from: file)
+        case (nil, nil): break
+        default: throw UsageError("--create-store and --from-vcf go together")
+        }
+        if sizesGiven && peopleGiven { throw UsageError("give --people or --sizes, not both") }
+        if store != nil && sizesGiven { throw UsageError("--store measures one store; --sizes generates several") }
+        if store != nil && peopleGiven { throw UsageError("--store measures the store as it is; drop --people") }
+    }
+
+    /// The number of imports to time at a size.
+    func importRuns(people: Int) -> Int {
+        importRuns ?? (people <= 10_000 ? runs : 1)
+    }
+
+    private static func count(_ text: String, _ option: String) throws -> Int {
+        let digits = text.replacingOccurrences(of: "_", with: "")
+        guard let number = Int(digits), number > 0 else {
+            throw UsageError("\(option) needs a positive whole number, not '\(text)'")
+        }
+        return number
+    }
+}

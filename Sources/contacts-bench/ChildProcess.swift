@@ -1,0 +1,83 @@
+import Foundation
+import PlainContacts
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Runs a program and reports its exit status, wall time and peak resident memory, as
+/// `wait4` measures them.
+enum ChildProcess {
+    /// What to do with the child's standard output.
+    enum Output {
+        /// Keep the parent's standard output.
+        case inherit
+        /// Send it to `/dev/null`.
+        case discard
+        /// Send standard output and standard error to `/dev/null`.
+        case discardAll
+    }
+
+    /// How a child ended.
+    struct Result {
+        /// The exit status, or 128 plus the signal number.
+        var status: Int32
+        /// From spawn to exit.
+        var seconds: Double
+        /// `ru_maxrss` of the child and its waited-for descendants, in kilobytes.
+        var maxResidentKilobytes: Int
+    }
+
+    /// The full path of a program found on `$PATH`, or `nil`.
+    static func findExecutable(_ name: String) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `executable` with `arguments` and waits for it.
+    ///
+    /// - Throws: ``ContactsError/Code/io`` when the program cannot be started.
+    static func run(_ executable: String, _ arguments: [String], output: Output) throws -> Result {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        switch output {
+        case .inherit: break
+        case .discard:
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        case .discardAll:
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        var pid = pid_t()
+        let spawned = argv.withUnsafeBufferPointer { buffer in
+            guard let arguments = buffer.baseAddress else { return EINVAL }
+            return posix_spawn(&pid, executable, &actions, nil, arguments, environ)
+        }
+        guard spawned == 0 else {
+            throw ContactsError(.io, "cannot start the program (error \(spawned))", path: executable)
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else {
+                throw ContactsError(.io, "cannot wait for the program (error \(errno))", path: executable)
+            }
+        }
+        let elapsed = clock.now - start
+        let signal = status & 0x7f
+        let exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        return Result(status: exitStatus, seconds: elapsed.seconds, maxResidentKilobytes: Int(usage.ru_maxrss))
+    }
+}

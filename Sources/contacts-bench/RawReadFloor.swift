@@ -1,0 +1,59 @@
+import Foundation
+import PlainContacts
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The least any implementation must do to show a whole store: list `people/` and read every
+/// record file's bytes with `open`, `read` and `close`, parsing nothing.
+///
+/// Every other timed figure is reported as a multiple of this one.
+struct RawReadFloor {
+    /// The store's `people` folder.
+    let folder: URL
+
+    /// What one pass read.
+    struct Pass {
+        var files = 0
+        var bytes = 0
+    }
+
+    /// Lists the folder and reads each `.json` file in it once.
+    ///
+    /// - Throws: ``ContactsError/Code/io`` when the folder or a file cannot be read.
+    func readAll() throws -> Pass {
+        guard let directory = opendir(folder.path) else {
+            throw ContactsError(.io, "cannot list the people folder (error \(errno))", path: folder.path)
+        }
+        defer { closedir(directory) }
+        var pass = Pass()
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasSuffix(".json") else { continue }
+            let path = folder.path + "/" + name
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw ContactsError(.io, "cannot open a record file (error \(errno))", path: path)
+            }
+            defer { close(descriptor) }
+            while true {
+                let count = read(descriptor, buffer, 1 << 16)
+                if count > 0 {
+                    pass.bytes += count
+                } else if count == 0 {
+                    break
+                } else if errno != EINTR {
+                    throw ContactsError(.io, "cannot read a record file (error \(errno))", path: path)
+                }
+            }
+            pass.files += 1
+        }
+        return pass
+    }
+}
