@@ -13,7 +13,7 @@ struct OptionSpec: Sendable {
 
     /// The name without its leading dashes: `phone` for `--phone`.
     let name: String
-    /// The placeholder shown in help for the value, or `nil` for a flag.
+    /// The name shown in help for the value, or `nil` for a flag.
     let valueName: String?
     /// One line of help.
     let help: String

@@ -26,20 +26,20 @@ struct ParsedArguments: Sendable {
 
     /// The positional arguments, checked against how many the command takes.
     ///
-    /// - Throws: a usage error naming `placeholder` when there are too few or too many.
-    func positionals(_ count: ClosedRange<Int>, _ placeholder: String) throws(CLIError) -> [String] {
+    /// - Throws: a usage error naming `argumentName` when there are too few or too many.
+    func positionals(_ count: ClosedRange<Int>, _ argumentName: String) throws(CLIError) -> [String] {
         if positionals.count < count.lowerBound {
-            throw CLIError.usage("missing \(placeholder)")
+            throw CLIError.usage("missing \(argumentName)")
         }
         if positionals.count > count.upperBound {
-            throw CLIError.usage("too many arguments; expected \(placeholder)")
+            throw CLIError.usage("too many arguments; expected \(argumentName)")
         }
         return positionals
     }
 
     /// The single positional argument.
-    func positional(_ placeholder: String) throws(CLIError) -> String {
-        let words = try positionals(1...1, placeholder)
+    func positional(_ argumentName: String) throws(CLIError) -> String {
+        let words = try positionals(1...1, argumentName)
         return words[0]
     }
 }
