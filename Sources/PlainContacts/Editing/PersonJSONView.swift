@@ -38,7 +38,7 @@ package enum PersonJSONView {
             fields["compositeName"] = .string(name)
         }
         for (property, value) in person.state.values where property != .kind {
-            fields[property.key] = json(value)
+            fields[property.key] = FieldWriter.json(value, keepingUnknownFields: false)
         }
         fields["groups"] = .array(book.groups(containing: person).compactMap { $0.name.map(JSONValue.string) })
         fields["hasImage"] = .bool(person.hasImage)
@@ -48,45 +48,5 @@ package enum PersonJSONView {
     /// The view of several people, as one JSON array in the given order.
     package static func json(of people: [Person], in book: AddressBook) -> JSONValue {
         .array(people.map { json(of: $0, in: book) })
-    }
-
-    private static func json(_ value: PropertyValue) -> JSONValue {
-        switch value {
-        case .string(let text): .string(text)
-        case .timestamp(let date): .string(Timestamp.format(date))
-        case .date(let date): .string(date.description)
-        case .kind(let kind): .string(kind.rawValue)
-        case .multiString(let values): multi(values) { .string($0) }
-        case .multiDate(let values): multi(values) { .string($0.description) }
-        case .multiAddress(let values): multi(values, address)
-        case .multiInstantMessage(let values): multi(values) { object(["service": $0.service, "username": $0.username]) }
-        case .multiSocialProfile(let values):
-            multi(values) {
-                object(["url": $0.url, "service": $0.service, "username": $0.username, "identifier": $0.identifier])
-            }
-        }
-    }
-
-    private static func multi<Value>(_ values: MultiValue<Value>, _ encode: (Value) -> JSONValue) -> JSONValue {
-        .array(values.entries.map { entry in
-            var fields: [String: JSONValue] = [
-                "id": .number(JSONNumber(Int(entry.identifier.rawValue))),
-                "value": encode(entry.value),
-            ]
-            if let label = entry.label { fields["label"] = .string(label.rawValue) }
-            return .object(fields)
-        })
-    }
-
-    private static func address(_ address: PostalAddress) -> JSONValue {
-        object([
-            "street": address.street, "city": address.city, "state": address.state, "zip": address.zip,
-            "country": address.country, "countryCode": address.countryCode,
-        ])
-    }
-
-    /// An object of the parts that are present.
-    private static func object(_ parts: [String: String?]) -> JSONValue {
-        .object(parts.compactMapValues { $0.map(JSONValue.string) })
     }
 }

@@ -90,25 +90,29 @@ package enum PersonRecordCoder {
     }
 }
 
-/// Turns property values into their JSON form.
+/// Turns property values into their JSON form: the record file's (`keepingUnknownFields`
+/// true, so nothing a file held is lost) or the command's `--json` view (false, only the keys
+/// of the output contract).
 package enum FieldWriter {
-    package static func json(_ value: PropertyValue) -> JSONValue {
+    package static func json(_ value: PropertyValue, keepingUnknownFields keep: Bool = true) -> JSONValue {
         switch value {
         case .string(let text): .string(text)
         case .timestamp(let date): .string(Timestamp.format(date))
         case .date(let date): .string(date.description)
         case .kind(let kind): .string(kind.rawValue)
-        case .multiString(let values): multi(values) { .string($0) }
-        case .multiDate(let values): multi(values) { .string($0.description) }
-        case .multiAddress(let values): multi(values, address)
-        case .multiInstantMessage(let values): multi(values, instantMessage)
-        case .multiSocialProfile(let values): multi(values, socialProfile)
+        case .multiString(let values): multi(values, keep) { .string($0) }
+        case .multiDate(let values): multi(values, keep) { .string($0.description) }
+        case .multiAddress(let values): multi(values, keep) { address($0, keepingUnknownFields: keep) }
+        case .multiInstantMessage(let values): multi(values, keep) { instantMessage($0, keepingUnknownFields: keep) }
+        case .multiSocialProfile(let values): multi(values, keep) { socialProfile($0, keepingUnknownFields: keep) }
         }
     }
 
-    package static func multi<Value>(_ values: MultiValue<Value>, _ encode: (Value) -> JSONValue) -> JSONValue {
+    package static func multi<Value>(
+        _ values: MultiValue<Value>, _ keep: Bool = true, _ encode: (Value) -> JSONValue
+    ) -> JSONValue {
         .array(values.entries.map { entry in
-            var fields = entry.unknownFields
+            var fields = keep ? entry.unknownFields : [:]
             fields["id"] = .number(JSONNumber(Int(entry.identifier.rawValue)))
             if let label = entry.label { fields["label"] = .string(label.rawValue) }
             fields["value"] = encode(entry.value)
@@ -116,8 +120,8 @@ package enum FieldWriter {
         })
     }
 
-    package static func address(_ address: PostalAddress) -> JSONValue {
-        var fields = address.unknownFields
+    package static func address(_ address: PostalAddress, keepingUnknownFields keep: Bool = true) -> JSONValue {
+        var fields = keep ? address.unknownFields : [:]
         fields["street"] = address.street.map(JSONValue.string)
         fields["city"] = address.city.map(JSONValue.string)
         fields["state"] = address.state.map(JSONValue.string)
@@ -127,15 +131,15 @@ package enum FieldWriter {
         return .object(fields)
     }
 
-    package static func instantMessage(_ account: InstantMessage) -> JSONValue {
-        var fields = account.unknownFields
+    package static func instantMessage(_ account: InstantMessage, keepingUnknownFields keep: Bool = true) -> JSONValue {
+        var fields = keep ? account.unknownFields : [:]
         fields["service"] = account.service.map(JSONValue.string)
         fields["username"] = account.username.map(JSONValue.string)
         return .object(fields)
     }
 
-    package static func socialProfile(_ profile: SocialProfile) -> JSONValue {
-        var fields = profile.unknownFields
+    package static func socialProfile(_ profile: SocialProfile, keepingUnknownFields keep: Bool = true) -> JSONValue {
+        var fields = keep ? profile.unknownFields : [:]
         fields["url"] = profile.url.map(JSONValue.string)
         fields["service"] = profile.service.map(JSONValue.string)
         fields["username"] = profile.username.map(JSONValue.string)
