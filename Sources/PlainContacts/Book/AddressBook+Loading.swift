@@ -47,10 +47,10 @@ extension AddressBook {
         for (key, file) in scanned.freshlyRead where people[key] == nil && removedPeople[key] == nil {
             freshlyRead[key] = file
         }
+        let summaries = scanned.summaries
         renumbered = DuplicateIDResolver.assign(
-            scanned.summaries.values.map {
-                .init(key: $0.key, id: $0.id, created: $0.created.map { Date(timeIntervalSince1970: Double($0)) })
-            })
+            summaries.lazy.map { (key: $0.key, id: $0.value.id) },
+            created: { key in summaries[key]?.created.map { Date(timeIntervalSince1970: Double($0)) } })
         var byID: [RecordID: RecordKey] = [:]
         byID.reserveCapacity(scanned.summaries.count)
         for (key, summary) in scanned.summaries where removedPeople[key] == nil {

@@ -22,11 +22,27 @@ package enum DuplicateIDResolver {
 
     /// The new ID of every record that must change; records keeping their ID are absent.
     package static func assign(_ claims: [Claim]) -> [RecordKey: RecordID] {
-        var byID: [RecordID: [Claim]] = [:]
+        var created: [RecordKey: Date] = [:]
+        for claim in claims { created[claim.key] = claim.created }
+        return assign(claims.lazy.map { ($0.key, $0.id) }, created: { created[$0] })
+    }
+
+    /// The new ID of every record that must change, asking for creation dates only of the
+    /// records that share an ID: a store of 100,000 people with no duplicates costs one set.
+    package static func assign(
+        _ records: some Sequence<(key: RecordKey, id: RecordID)>, created: (RecordKey) -> Date?
+    ) -> [RecordKey: RecordID] {
+        var seen = Set<RecordID>(minimumCapacity: records.underestimatedCount)
+        var shared = Set<RecordID>()
         var highest: Int32 = 0
-        for claim in claims {
-            byID[claim.id, default: []].append(claim)
-            highest = max(highest, claim.id.rawValue)
+        for (_, id) in records {
+            if !seen.insert(id).inserted { shared.insert(id) }
+            highest = max(highest, id.rawValue)
+        }
+        guard !shared.isEmpty else { return [:] }
+        var byID: [RecordID: [Claim]] = [:]
+        for (key, id) in records where shared.contains(id) {
+            byID[id, default: []].append(Claim(key: key, id: id, created: created(key)))
         }
         var losers: [Claim] = []
         for (_, sharing) in byID where sharing.count > 1 {

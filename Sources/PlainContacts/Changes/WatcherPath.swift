@@ -37,7 +37,7 @@ enum WatcherPath: Hashable, Sendable {
     /// Classifies the file `name` of `folder`, or returns `nil` for a file the watcher ignores:
     /// hidden files, editors' backups and anything else outside the store's format.
     init?(folder: Folder, name: String) {
-        guard !name.isEmpty, !name.hasPrefix("."), !name.hasSuffix("~"), !name.contains("/") else { return nil }
+        guard !name.isEmpty, !name.hasPrefix("."), !name.hasSuffix("~"), !name.utf8.contains(UInt8(ascii: "/")) else { return nil }
         switch folder {
         case .root:
             guard name == WatcherPath.manifestName else { return nil }

@@ -48,9 +48,9 @@ package enum MembershipFile {
     ///
     /// - Throws: ``ContactsError/Code/conflictMarkers`` when the file holds Git conflict markers.
     package static func decode(_ data: Data, path: String) throws -> Set<RecordKey> {
-        var keys = Set<RecordKey>()
-        var lineNumber = 0
         let bytes = [UInt8](data)
+        var keys = Set<RecordKey>(minimumCapacity: bytes.lazy.filter { $0 == UInt8(ascii: "\n") }.count + 1)
+        var lineNumber = 0
         var lineStart = 0
         while lineStart < bytes.count {
             var lineEnd = lineStart
@@ -59,8 +59,8 @@ package enum MembershipFile {
             // Trim ASCII spaces, tabs and carriage returns (keys never contain them).
             var first = lineStart
             var last = lineEnd
-            while first < last, [0x20, 0x09, 0x0D].contains(bytes[first]) { first += 1 }
-            while last > first, [0x20, 0x09, 0x0D].contains(bytes[last - 1]) { last -= 1 }
+            while first < last, isBlank(bytes[first]) { first += 1 }
+            while last > first, isBlank(bytes[last - 1]) { last -= 1 }
             let line = bytes[first..<last]
             if line.starts(with: conflictStart) || line.starts(with: conflictEnd) || line.elementsEqual(conflictMiddle) {
                 throw ContactsError(
@@ -74,6 +74,10 @@ package enum MembershipFile {
             lineStart = lineEnd + 1
         }
         return keys
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D
     }
 
     private static let conflictStart = Array("<<<<<<<".utf8)

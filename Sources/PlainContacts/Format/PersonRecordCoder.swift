@@ -46,7 +46,7 @@ package enum PersonRecordCoder {
         }
         if let value = fields.removeValue(forKey: "image") {
             if let name = try reader.string(value, key: "image"), !name.isEmpty {
-                guard !name.contains("/"), !name.hasPrefix(".") else {
+                guard !name.utf8.contains(UInt8(ascii: "/")), !name.hasPrefix(".") else {
                     throw ContactsError(.malformedFile, "\"image\" must be a file name inside people/", path: path)
                 }
                 state.image = .stored(fileName: name)
