@@ -64,7 +64,7 @@ struct StoreSession {
 
         // People others saved since the book loaded: the index knows them when it is current
         // (every save updates it under this lock); otherwise a scan of the folder does.
-        if let index = StoreIndex.load(layout), IndexMaintenance(layout: layout).isCurrent() {
+        if let index = IndexMaintenance(layout: layout).currentIndex() {
             ids.person = max(ids.person, index.highestID)
         } else {
             let scanned = try PersonCatalog.scan(layout: layout, index: StoreIndex.load(layout))

@@ -124,16 +124,50 @@ import Testing
         #expect(fast.catalog == nil)
     }
 
-    @Test func aDamagedIndexIsIgnored() throws {
+    /// A byte flipped in the header, the ID table or the summaries: the damaged part is
+    /// refused, and every answer stays that of a full read.
+    @Test(arguments: [20, StoreIndex.headerSize + 10, -10])
+    func aDamagedIndexIsIgnored(offset: Int) throws {
         let (store, ids) = try storeWithPeople()
         let layout = StoreLayout(root: store.storeURL)
+        // A base that holds all three people (saves put them in the log).
+        StoreIndex.remove(layout)
+        _ = try PersonCatalog.scan(layout: layout, index: nil)
         var bytes = try Data(contentsOf: StoreIndex.baseURL(layout))
-        bytes[bytes.count / 2] ^= 0xFF
+        #expect(bytes.count > StoreIndex.headerSize + 100)
+        bytes[offset >= 0 ? offset : bytes.count + offset] ^= 0xFF
         try bytes.write(to: StoreIndex.baseURL(layout))
-        #expect(StoreIndex.load(layout) == nil)
+        #expect(StoreIndex.load(layout, summaries: true) == nil)
+        if offset >= 0 {
+            #expect(StoreIndex.load(layout) == nil)
+        }
         let book = try store.openBook()
         #expect(book.person(withID: ids["John"] ?? .invalid)?.lastName == "Appleseed")
+        #expect(book.person(withID: ids["Anna"] ?? .invalid)?.lastName == "Haro")
         #expect(try indexed(store) == fullRead(store))
+    }
+
+    @Test func theIDTableFindsEveryPersonAmongMany() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        var people: [Person] = []
+        for index in 0..<300 {
+            let person = makePerson("P\(index)", "Table")
+            try book.add(person)
+            people.append(person)
+        }
+        try book.save()
+        let layout = StoreLayout(root: store.storeURL)
+        // Rebuild the base so that every person is in the table rather than the log.
+        StoreIndex.remove(layout)
+        _ = try PersonCatalog.scan(layout: layout, index: nil)
+        let index = try #require(StoreIndex.load(layout))
+        #expect(index.count == 300)
+        for person in people {
+            #expect(index.key(forID: person.recordID) == person.key)
+        }
+        #expect(index.key(forID: RecordID(100_000)) == nil)
+        #expect(index.key(forID: RecordID(0)) == nil)
     }
 
     @Test func aTornLogRecordIsIgnoredAndTheIndexStopsBeingTrusted() throws {
