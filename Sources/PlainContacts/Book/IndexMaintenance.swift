@@ -23,6 +23,8 @@ struct IndexMaintenance {
 
     /// Records a committed save in the index (and in the book's catalog, when it has one).
     func record(_ plan: SavePlan, index: StoreIndex?, catalog: inout [RecordKey: PersonSummary]?) {
+        // Taken before the signatures, so that no write after them can look like one before.
+        let checkedAt = PersonCatalog.now()
         var updated: [PersonSummary] = []
         var added: [PersonSummary] = []
         for written in plan.writtenPeople {
@@ -42,7 +44,7 @@ struct IndexMaintenance {
         do {
             try index.append(
                 updated: updated, added: added, removed: plan.deletedPeople, peopleFolder: peopleFolder,
-                groupsFolder: groupsFolder, layout: layout)
+                groupsFolder: groupsFolder, checkedAt: checkedAt, layout: layout)
             if index.needsCompaction, let fresh = StoreIndex.load(layout), fresh.peopleFolder == peopleFolder {
                 try StoreIndex.write(
                     fresh.allSummaries(), peopleFolder: peopleFolder, groupsFolder: groupsFolder,

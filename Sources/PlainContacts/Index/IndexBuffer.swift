@@ -45,8 +45,15 @@ struct IndexWriter {
         int64(signature.changed)
     }
 
-    mutating func append(_ other: [UInt8]) {
+    mutating func append(_ other: some Collection<UInt8>) {
         bytes.append(contentsOf: other)
+    }
+
+    /// Overwrites four bytes already written, for an offset known only later.
+    static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { raw in
+            for (index, byte) in raw.enumerated() { bytes[offset + index] = byte }
+        }
     }
 }
 
@@ -73,16 +80,14 @@ struct IndexReader {
 
     mutating func int64() throws -> Int64 {
         let start = try take(8)
-        var value: UInt64 = 0
-        for index in 0..<8 { value |= UInt64(bytes[start + index]) << (8 * UInt64(index)) }
-        return Int64(bitPattern: value)
+        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt64.self) }
+        return Int64(bitPattern: UInt64(littleEndian: value))
     }
 
     mutating func uint32() throws -> UInt32 {
         let start = try take(4)
-        var value: UInt32 = 0
-        for index in 0..<4 { value |= UInt32(bytes[start + index]) << (8 * UInt32(index)) }
-        return value
+        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt32.self) }
+        return UInt32(littleEndian: value)
     }
 
     mutating func int32() throws -> Int32 {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// What the hot paths need to know about a person without reading its file: the record ID,
 /// the names (with their search words and sort keys), the first phone and email, and the
@@ -6,7 +7,8 @@ import FoundationEssentials
 ///
 /// A summary is a view over its bytes in the index: only the key is decoded up front, every
 /// other field when asked for, so that searching 100,000 people compares bytes instead of
-/// building strings. The layout is that of ``encode(into:)``.
+/// building strings. The layout is that of ``init(key:signature:decoded:)``: fixed fields
+/// first, then the strings, with the offsets of the lists that search and sorting read.
 package struct PersonSummary: Sendable, Hashable {
     package let key: RecordKey
     /// The bytes holding the entry (shared with the whole index), and where the entry's body
@@ -30,6 +32,17 @@ package struct PersonSummary: Sendable, Hashable {
         self.range = range
     }
 
+    /// Where the fixed fields lie in an entry's body: the ID, the file's signature, the
+    /// creation time, the offsets of the search words and sort keys, then the key.
+    private enum Layout {
+        static let id = 0
+        static let signature = 4
+        static let created = 36
+        static let searchWords = 44
+        static let sortKeys = 48
+        static let key = 52
+    }
+
     /// A summary of a decoded person file.
     package init(key: RecordKey, signature: FileSignature, decoded: PersonRecordCoder.Decoded) {
         let state = decoded.state
@@ -42,9 +55,11 @@ package struct PersonSummary: Sendable, Hashable {
         if case .string(let text)? = state.unknownFields["uid"] { uid = text }
         var body = IndexWriter()
         body.int32(decoded.id.rawValue)
-        body.string(key.rawValue)
         body.signature(signature)
         body.int64(state.creationDate.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? .min)
+        body.uint32(0)
+        body.uint32(0)
+        body.string(key.rawValue)
         body.string(state.nameHash.rawValue)
         body.byte(parts.isOrganization ? 1 : 0)
         for text in [
@@ -55,20 +70,25 @@ package struct PersonSummary: Sendable, Hashable {
             body.string(text)
         }
         body.strings(state.mergedKeys)
+        let searchWords = body.bytes.count
         body.strings(NameSearch.searchWords(parts))
+        let sortKeys = body.bytes.count
         for ordering in [SortOrdering.lastName, .firstName] {
             let sortKey = SortKey(parts, ordering: ordering)
             body.byte(sortKey.hasName ? 1 : 0)
             body.string(sortKey.primary)
             body.string(sortKey.secondary)
         }
-        self.init(key: key, storage: body.bytes, range: 0..<body.bytes.count)
+        var bytes = body.bytes
+        IndexWriter.store(UInt32(searchWords), at: Layout.searchWords, in: &bytes)
+        IndexWriter.store(UInt32(sortKeys), at: Layout.sortKeys, in: &bytes)
+        self.init(key: key, storage: bytes, range: 0..<bytes.count)
     }
 
     /// Writes the entry: its byte length, then the body.
     func encode(into writer: inout IndexWriter) {
         writer.uint32(UInt32(body.count))
-        writer.append(Array(body))
+        writer.append(body)
     }
 
     /// Decodes the entry at the reader's position and moves past it.
@@ -76,35 +96,38 @@ package struct PersonSummary: Sendable, Hashable {
         let length = Int(try reader.uint32())
         let start = reader.offset
         try reader.skip(length)
-        var keyReader = IndexReader(bytes, offset: start + 4)
-        guard let key = RecordKey(rawValue: try keyReader.requiredString()) else { throw IndexReader.Damaged() }
+        guard length >= Layout.key + 4 else { throw IndexReader.Damaged() }
+        var keyReader = IndexReader(bytes, offset: start + Layout.key)
+        guard keyReader.offset + 4 <= start + length, let key = RecordKey(rawValue: try keyReader.requiredString()) else {
+            throw IndexReader.Damaged()
+        }
         return PersonSummary(key: key, storage: bytes, range: start..<(start + length))
-    }
-
-    /// Reads the ID at the reader's position without decoding the entry; moves past it.
-    static func skimID(_ reader: inout IndexReader) throws -> (id: RecordID, start: Int) {
-        let length = Int(try reader.uint32())
-        let start = reader.offset
-        let id = RecordID(try reader.int32())
-        reader.offset = start
-        try reader.skip(length)
-        return (id, start)
     }
 
     // MARK: Fields
 
-    /// A reader placed after the key (at the signature).
+    /// A reader at a position of the body.
+    private func reader(at position: Int) -> IndexReader {
+        IndexReader(storage, offset: range.lowerBound + position)
+    }
+
+    /// The 32-bit field at a position of the body (0 past the end).
+    private func uint32(at position: Int) -> UInt32 {
+        var reader = reader(at: position)
+        return (try? reader.uint32()) ?? 0
+    }
+
+    /// A reader placed after the key (at the name hash).
     private func afterKey() -> IndexReader {
-        var reader = IndexReader(storage, offset: range.lowerBound + 4)
-        _ = try? reader.requiredString()
+        var reader = reader(at: Layout.key)
+        skipString(&reader)
         return reader
     }
 
     /// A reader placed at the first text field.
     private func atTexts() -> IndexReader {
         var reader = afterKey()
-        try? reader.skip(32 + 8)
-        _ = try? reader.string()
+        skipString(&reader)
         try? reader.skip(1)
         return reader
     }
@@ -120,11 +143,6 @@ package struct PersonSummary: Sendable, Hashable {
         try? reader.skip(Int(length))
     }
 
-    private func skipStrings(_ reader: inout IndexReader) {
-        guard let count = try? reader.uint32() else { return }
-        for _ in 0..<count { skipString(&reader) }
-    }
-
     /// A reader placed at the merged keys.
     private func atLists() -> IndexReader {
         var reader = atTexts()
@@ -134,33 +152,30 @@ package struct PersonSummary: Sendable, Hashable {
 
     /// The record ID written in the file.
     package var id: RecordID {
-        var reader = IndexReader(storage, offset: range.lowerBound)
+        var reader = reader(at: Layout.id)
         return RecordID((try? reader.int32()) ?? RecordID.invalid.rawValue)
     }
 
     /// The signature of the person's file when the summary was made.
     package var signature: FileSignature {
-        var reader = afterKey()
+        var reader = reader(at: Layout.signature)
         return (try? reader.signature()) ?? FileSignature(inode: 0, size: -1, modified: 0, changed: 0)
     }
 
     /// The creation date in whole seconds, which settles duplicate IDs.
     package var created: Int64? {
-        var reader = afterKey()
-        try? reader.skip(32)
+        var reader = reader(at: Layout.created)
         guard let value = try? reader.int64(), value != .min else { return nil }
         return value
     }
 
     package var nameHash: NameHash? {
         var reader = afterKey()
-        try? reader.skip(40)
         return ((try? reader.string()) ?? nil).flatMap(NameHash.init)
     }
 
     package var parts: NameParts {
         var reader = afterKey()
-        try? reader.skip(40)
         skipString(&reader)
         var parts = NameParts()
         parts.isOrganization = (try? reader.byte()) == 1
@@ -188,8 +203,7 @@ package struct PersonSummary: Sendable, Hashable {
     }
 
     package var searchWords: [String] {
-        var reader = atLists()
-        skipStrings(&reader)
+        var reader = reader(at: Int(uint32(at: Layout.searchWords)))
         return (try? reader.strings()) ?? []
     }
 
@@ -197,29 +211,30 @@ package struct PersonSummary: Sendable, Hashable {
     /// (the same rule as ``NameSearch/matches(queryWords:searchWords:)``).
     package func matches(queryWords: [[UInt8]]) -> Bool {
         guard !queryWords.isEmpty else { return false }
-        var reader = atLists()
-        skipStrings(&reader)
-        guard let count = try? reader.uint32() else { return false }
-        var words: [Range<Int>] = []
-        words.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            guard let length = try? reader.uint32(), length != .max else { return false }
-            let start = reader.offset
-            guard (try? reader.skip(Int(length))) != nil else { return false }
-            words.append(start..<(start + Int(length)))
-        }
-        let bytes = storage
-        return queryWords.allSatisfy { query in
-            words.contains { range in
-                range.count >= query.count && bytes[range.lowerBound..<(range.lowerBound + query.count)].elementsEqual(query)
+        let listStart = range.lowerBound + Int(uint32(at: Layout.searchWords))
+        return storage.withUnsafeBytes { buffer in
+            let end = range.upperBound
+            guard let base = buffer.baseAddress, listStart + 4 <= end else { return false }
+            let count = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: listStart, as: UInt32.self)))
+            return queryWords.allSatisfy { query in
+                var offset = listStart + 4
+                for _ in 0..<count {
+                    guard offset + 4 <= end else { return false }
+                    let length = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                    offset += 4
+                    guard length != Int(UInt32.max), offset + length <= end else { return false }
+                    if length >= query.count, memcmp(base + offset, query, query.count) == 0 {
+                        return true
+                    }
+                    offset += length
+                }
+                return false
             }
         }
     }
 
     package func sortKey(_ ordering: SortOrdering) -> SortKey {
-        var reader = atLists()
-        skipStrings(&reader)
-        skipStrings(&reader)
+        var reader = reader(at: Int(uint32(at: Layout.sortKeys)))
         if ordering == .firstName {
             try? reader.skip(1)
             skipString(&reader)

@@ -7,7 +7,8 @@ import Glibc
 /// It is a cache and never the truth: deleting it changes nothing but speed. It consists of a
 /// base file (`.contacts/index`), rewritten when the store was scanned, and an append-only log
 /// (`.contacts/index.log`) that each save adds its written and deleted records to, under the
-/// store's lock, so that a save costs the same whatever the size of the store.
+/// store's lock, so that a save costs the same whatever the size of the store. A scan that
+/// finds a few changes appends them to the log too, each summary with the time it was taken.
 ///
 /// The base holds a fixed header, an ID table (rows of ID and key sorted by ID, for a binary
 /// search) and the summaries sorted by key. The header, the table and the summaries each carry
@@ -58,6 +59,8 @@ package struct StoreIndex: Sendable {
     private let entries: [UInt8]?
     /// Summaries from the log by key; `nil` marks a deleted person.
     private var overrides: [String: PersonSummary?] = [:]
+    /// When the log's summaries were taken, by key.
+    private var checkedAt: [String: Int64] = [:]
     private var logSize: Int = 0
     private var baseSize: Int
 
@@ -142,8 +145,10 @@ package struct StoreIndex: Sendable {
             do {
                 switch try record.byte() {
                 case 1, 4:
+                    let checked = try record.int64()
                     let summary = try PersonSummary.decode(&record, sharing: record.bytes)
                     overrides[summary.key.rawValue] = .some(summary)
+                    checkedAt[summary.key.rawValue] = checked
                     highestID = Swift.max(highestID, summary.id.rawValue)
                 case 2:
                     let key = try record.requiredString()
@@ -192,6 +197,13 @@ package struct StoreIndex: Sendable {
             String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<(start + Int(length))]), as: UTF8.self)
         }
         return (id, key)
+    }
+
+    /// When the summary of a person was taken, in nanoseconds since 1970: a file that last
+    /// changed less than ``PersonCatalog/racyWindow`` before this might have changed again
+    /// unseen, and is read again.
+    package func checkTime(of key: RecordKey) -> Int64 {
+        checkedAt[key.rawValue] ?? builtAt
     }
 
     /// Every summary, base and log together, by key; empty for an index loaded without its
@@ -268,17 +280,24 @@ package struct StoreIndex: Sendable {
         try replace(logURL(layout), with: log.bytes)
     }
 
-    /// Appends a save's changes to the log: rewritten people, added people (new files) and
-    /// removed people. Call under the store's exclusive lock.
+    /// Appends changes to the log: rewritten people, added people (new files) and removed
+    /// people, with the folders' signatures after them. A save calls it under the store's
+    /// exclusive lock. A scan calls it under the shared lock with `onlyIfUnchanged`: the log is
+    /// then locked, and nothing is written (and `false` returned) unless it is still the log
+    /// this index was loaded from, so that two scans never record the same change twice.
+    ///
+    /// - Parameter checkedAt: when the summaries' signatures were taken.
+    @discardableResult
     package func append(
         updated: [PersonSummary], added: [PersonSummary], removed: [RecordKey], peopleFolder: FileSignature?,
-        groupsFolder: FileSignature?, layout: StoreLayout
-    ) throws {
+        groupsFolder: FileSignature?, checkedAt: Int64, onlyIfUnchanged: Bool = false, layout: StoreLayout
+    ) throws -> Bool {
         var records: [[UInt8]] = []
         for (type, summaries) in [(UInt8(1), updated), (UInt8(4), added)] {
             for summary in summaries {
                 var record = IndexWriter()
                 record.byte(type)
+                record.int64(checkedAt)
                 summary.encode(into: &record)
                 records.append(record.bytes)
             }
@@ -301,9 +320,18 @@ package struct StoreIndex: Sendable {
             out.int64(Int64(bitPattern: StoreIndex.checksum(record[...])))
         }
         let path = StoreIndex.logURL(layout).path
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else { throw ContactsError(.io, "cannot append to the index log", path: path) }
         defer { close(descriptor) }
+        if onlyIfUnchanged {
+            guard flock(descriptor, LOCK_EX) == 0 else { return false }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, Int(status.st_size) == logSize, logSize > 0,
+                let head = try? StoreIndex.readSection(descriptor, at: StoreIndex.logMagic.count, count: 8)
+            else { return false }
+            var reader = IndexReader(head)
+            guard (try? reader.int64()) == generation else { return false }
+        }
         try out.bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -315,6 +343,7 @@ package struct StoreIndex: Sendable {
                 offset += written
             }
         }
+        return true
     }
 
     /// Deletes the index files.

@@ -114,11 +114,14 @@ final class CLISandbox {
         return files
     }
 
-    /// Writes an executable shell script into the sandbox and returns its path.
+    /// Writes a shell script into the sandbox and returns a command that runs it, for
+    /// `$EDITOR` and `$VISUAL`.
     func script(_ name: String, _ body: String) throws -> String {
         let url = root.appending(path: name)
         try Data(("#!/bin/sh\n" + body + "\n").utf8).write(to: url)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path(percentEncoded: false))
-        return url.path(percentEncoded: false)
+        // Run by `sh` rather than executed: a file just written can fail to execute with
+        // ETXTBSY while another test's child process still holds the writing descriptor.
+        return "sh '\(url.path(percentEncoded: false))'"
     }
 }

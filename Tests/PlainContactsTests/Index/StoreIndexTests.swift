@@ -90,6 +90,54 @@ import Testing
         #expect(try indexed(store) == fullRead(store))
     }
 
+    /// A scan that finds one new file appends it to the log instead of rewriting the base; a
+    /// second scan that started from the same index must not record it again, or the count
+    /// would be off.
+    @Test func aScanRecordsAFewChangesInTheLogOnlyOnce() throws {
+        let (store, ids) = try storeWithPeople()
+        let layout = StoreLayout(root: store.storeURL)
+        StoreIndex.remove(layout)
+        _ = try PersonCatalog.scan(layout: layout, index: nil)
+        let base = FileSignature.of(StoreIndex.baseURL(layout).path)
+        let first = try #require(StoreIndex.load(layout, summaries: true))
+        let second = try #require(StoreIndex.load(layout, summaries: true))
+
+        let book = try store.openBook()
+        let katie = try #require(book.person(withID: ids["Katie"] ?? .invalid))
+        let copy = try store.read(try store.personFile(katie))
+            .replacingOccurrences(of: "\"id\": \(katie.recordID)", with: "\"id\": 40")
+            .replacingOccurrences(of: "\"Katie\"", with: "\"Kim\"")
+        try store.write(copy, to: "people/kim-added.json")
+
+        let scanned = try PersonCatalog.scan(layout: layout, index: first)
+        #expect(scanned.summaries.count == 4)
+        #expect(FileSignature.of(StoreIndex.baseURL(layout).path) == base)
+        #expect(StoreIndex.load(layout)?.count == 4)
+        #expect(StoreIndex.load(layout)?.key(forID: RecordID(40))?.rawValue == "kim-added")
+
+        _ = try PersonCatalog.scan(layout: layout, index: second)
+        #expect(StoreIndex.load(layout)?.count == 4)
+        #expect(try store.openBook().personCount == 4)
+        #expect(try indexed(store) == fullRead(store))
+    }
+
+    /// A file that collides with another person's ID is not put in the log: the base is
+    /// rewritten, and notes the duplicate so that opening settles it.
+    @Test func aScanThatFindsADuplicateIDRewritesTheBase() throws {
+        let (store, ids) = try storeWithPeople()
+        let layout = StoreLayout(root: store.storeURL)
+        StoreIndex.remove(layout)
+        _ = try PersonCatalog.scan(layout: layout, index: nil)
+        let book = try store.openBook()
+        let katie = try #require(book.person(withID: ids["Katie"] ?? .invalid))
+        let copy = try store.read(try store.personFile(katie)).replacingOccurrences(of: "\"Katie\"", with: "\"Kim\"")
+        try store.write(copy, to: "people/kim-added.json")
+        _ = try PersonCatalog.scan(layout: layout, index: StoreIndex.load(layout))
+        #expect(StoreIndex.load(layout)?.hasDuplicateIDs == true)
+        let reopened = try store.openBook()
+        #expect(Set(reopened.allPeople().map(\.recordID)).count == 4)
+    }
+
     @Test func anotherProcessesSaveIsSeenByABookOpenedEarlier() throws {
         let (store, _) = try storeWithPeople()
         let early = try store.openBook()
