@@ -31,9 +31,10 @@ extension AddressBook {
         for (key, person) in people where keeps(person) {
             rows.append((SortKey(person.state.nameParts, ordering: ordering), person.recordID, key.rawValue, listing(of: person)))
         }
-        for (key, summary) in catalog ?? [:] where people[key] == nil && removedPeople[key] == nil {
+        let everySummary = people.isEmpty && removedPeople.isEmpty
+        for (key, summary) in catalog ?? [:] where everySummary || (people[key] == nil && removedPeople[key] == nil) {
             if let queryBytes, !summary.matches(queryWords: queryBytes) { continue }
-            let id = renumbered[key] ?? summary.id
+            let id = renumbered.isEmpty ? summary.id : renumbered[key] ?? summary.id
             let line = PersonListing(
                 recordID: id, compositeName: CompositeName.make(summary.parts, format: compositeNameFormat),
                 firstPhone: summary.firstPhone, firstEmail: summary.firstEmail)

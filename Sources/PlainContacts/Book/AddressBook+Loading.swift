@@ -48,13 +48,18 @@ extension AddressBook {
             freshlyRead[key] = file
         }
         let summaries = scanned.summaries
-        renumbered = DuplicateIDResolver.assign(
+        renumbered = !scanned.mayShareIDs ? [:] : DuplicateIDResolver.assign(
             summaries.lazy.map { (key: $0.key, id: $0.value.id) },
             created: { key in summaries[key]?.created.map { Date(timeIntervalSince1970: Double($0)) } })
         var byID: [RecordID: RecordKey] = [:]
         byID.reserveCapacity(scanned.summaries.count)
-        for (key, summary) in scanned.summaries where removedPeople[key] == nil {
-            byID[renumbered[key] ?? summary.id] = key
+        // The common case (nothing removed or renumbered) skips two lookups per person.
+        if removedPeople.isEmpty && renumbered.isEmpty {
+            for (key, summary) in scanned.summaries { byID[summary.id] = key }
+        } else {
+            for (key, summary) in scanned.summaries where removedPeople[key] == nil {
+                byID[renumbered[key] ?? summary.id] = key
+            }
         }
         // People already read keep their place (their IDs are the live ones).
         for (key, person) in people { byID[person.recordID] = key }

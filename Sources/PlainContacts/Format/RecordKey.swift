@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The file name (without extension) of a record: a slug of the name plus a random suffix,
 /// such as `katie-bell-7kq2mx`.
@@ -13,11 +14,15 @@ package struct RecordKey: RawRepresentable, Hashable, Comparable, Sendable, Cust
     /// The check compares bytes: it runs for every file name and index entry when a large store
     /// opens, and Foundation's substring search would cost more than everything else together.
     package init?(rawValue: String) {
-        let utf8 = rawValue.utf8
-        guard let first = utf8.first, first != UInt8(ascii: "."), utf8.count <= 200,
-            !utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 })
-        else { return nil }
-        self.rawValue = rawValue
+        var text = rawValue
+        let valid = text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, (1...200).contains(bytes.count), bytes[0] != UInt8(ascii: ".") else {
+                return false
+            }
+            return memchr(base, Int32(UInt8(ascii: "/")), bytes.count) == nil && memchr(base, 0, bytes.count) == nil
+        }
+        guard valid else { return nil }
+        self.rawValue = text
     }
 
     package var description: String { rawValue }

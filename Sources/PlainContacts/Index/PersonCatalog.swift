@@ -16,6 +16,8 @@ package struct PersonCatalog: Sendable {
     package var freshlyRead: [RecordKey: StoreReader.PersonFile]
     /// Whether the scan found the index missing or out of date (and wrote a new one).
     package var rebuiltIndex: Bool
+    /// Whether two people might share a record ID; `false` only when the index proves not.
+    package var mayShareIDs = true
 
     /// How long before its summary was taken a file must have last changed to be trusted.
     static let racyWindow: Int64 = 2_000_000_000
@@ -29,60 +31,71 @@ package struct PersonCatalog: Sendable {
         let peopleFolder = FileSignature.of(layout.peopleFolder.path)
         let groupsFolder = FileSignature.of(layout.groupsFolder.path)
         let startedAt = now()
-        let index = index.flatMap { $0.hasSummaries ? $0 : StoreIndex.load(layout, summaries: true) }
-        // Start from what the index knows and correct it file by file.
-        var summaries = index?.allSummaries() ?? [:]
-        let knownCount = summaries.count
-        let reader = StoreReader(layout: layout)
-        var freshlyRead: [RecordKey: StoreReader.PersonFile] = [:]
-        var updated: [PersonSummary] = []
-        var added: [PersonSummary] = []
         let folderPath = layout.peopleFolder.path
         let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder < 0 {
             return PersonCatalog(summaries: [:], freshlyRead: [:], rebuiltIndex: false)
         }
         defer { close(folder) }
-        let names = try names(in: folder, path: folderPath).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
-        let kinds = statuses(of: names, in: folder)
-        var present: [RecordKey] = []
-        present.reserveCapacity(names.count)
+        // Reading the index and listing the folder are independent: do both at once.
+        let loaded = Box<(StoreIndex?, [RecordKey: PersonSummary])>((nil, [:]))
+        let listed = Box<Result<[String], any Error>>(.success([]))
+        DispatchQueue.concurrentPerform(iterations: 2) { task in
+            if task == 0 {
+                let full = index.flatMap { $0.hasSummaries ? $0 : StoreIndex.load(layout, summaries: true) }
+                loaded.value = (full, full?.allSummaries() ?? [:])
+            } else {
+                listed.value = Result {
+                    try PersonCatalog.names(in: folder, path: folderPath).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+                }
+            }
+        }
+        let index = loaded.value.0
+        // Start from what the index knows and correct it file by file.
+        var summaries = loaded.value.1
+        loaded.value = (nil, [:])
+        let names = try listed.value.get()
+        let knownCount = summaries.count
+        let reader = StoreReader(layout: layout)
+        var freshlyRead: [RecordKey: StoreReader.PersonFile] = [:]
+        var updated: [PersonSummary] = []
+        var added: [PersonSummary] = []
+        let checks = check(names, in: folder, against: summaries, index: index)
         var confirmed = 0
-        for (name, status) in zip(names, kinds) {
-            guard let key = RecordKey(rawValue: String(name.dropLast(5))) else { continue }
-            let signature: FileSignature
-            switch status {
-            case .missing, .other: continue
+        for (name, check) in zip(names, checks) {
+            switch check {
+            case .skipped:
+                continue
             case .link:
                 throw ContactsError(
                     .malformedFile,
                     "is a symbolic link; the store never follows links out of its folder — replace it with the file itself",
                     path: folderPath + "/" + name)
-            case .file(let found): signature = found
-            }
-            let known = summaries[key]
-            if let known, known.signature == signature,
-                signature.latest < (index?.checkTime(of: key) ?? 0) - racyWindow
-            {
+            case .unchanged:
                 confirmed += 1
-                present.append(key)
-                continue
-            }
-            guard let file = try reader.readPerson(key: key) else { continue }
-            let summary = PersonSummary(key: key, signature: signature, decoded: file.decoded)
-            summaries[key] = summary
-            freshlyRead[key] = file
-            present.append(key)
-            if known != nil {
-                confirmed += 1
-                updated.append(summary)
-            } else {
-                added.append(summary)
+            case .changed(let key, let signature, let wasKnown):
+                guard let file = try reader.readPerson(key: key) else { continue }
+                let summary = PersonSummary(key: key, signature: signature, decoded: file.decoded)
+                summaries[key] = summary
+                freshlyRead[key] = file
+                if wasKnown {
+                    confirmed += 1
+                    updated.append(summary)
+                } else {
+                    added.append(summary)
+                }
             }
         }
         var removed: [RecordKey] = []
         if confirmed < knownCount {
-            let onDisk = Set(present)
+            var onDisk = Set<RecordKey>()
+            for check in checks {
+                switch check {
+                case .unchanged(let key): onDisk.insert(key)
+                case .changed(let key, _, _) where freshlyRead[key] != nil: onDisk.insert(key)
+                default: break
+                }
+            }
             removed = summaries.keys.filter { !onDisk.contains($0) }
             for key in removed { summaries[key] = nil }
         }
@@ -91,6 +104,7 @@ package struct PersonCatalog: Sendable {
         // went, a group changed): otherwise every later open would find the index stale.
         let changed = index == nil || !updated.isEmpty || !added.isEmpty || !removed.isEmpty
             || index?.peopleFolder != peopleFolder || index?.groupsFolder != groupsFolder
+        var mayShareIDs = index?.hasDuplicateIDs ?? true
         if changed {
             let recorded = index.map {
                 recordInLog(
@@ -98,11 +112,13 @@ package struct PersonCatalog: Sendable {
                     groupsFolder: groupsFolder, checkedAt: startedAt, layout: layout)
             } ?? false
             if !recorded {
-                try? StoreIndex.write(
-                    summaries, peopleFolder: peopleFolder, groupsFolder: groupsFolder, builtAt: startedAt, layout: layout)
+                mayShareIDs = (try? StoreIndex.write(
+                    summaries, peopleFolder: peopleFolder, groupsFolder: groupsFolder, builtAt: startedAt, layout: layout))
+                    ?? true
             }
         }
-        return PersonCatalog(summaries: summaries, freshlyRead: freshlyRead, rebuiltIndex: changed)
+        return PersonCatalog(
+            summaries: summaries, freshlyRead: freshlyRead, rebuiltIndex: changed, mayShareIDs: mayShareIDs)
     }
 
     /// Records a scan's few changes in the index's log rather than rewriting the whole base
@@ -127,16 +143,25 @@ package struct PersonCatalog: Sendable {
             checkedAt: checkedAt, onlyIfUnchanged: true, layout: layout)) ?? false
     }
 
-    /// What `lstat` found for one name.
-    enum Status {
-        case missing, link, other
-        case file(FileSignature)
+    /// What the check of one file name found.
+    enum Check {
+        /// Not a person file: not a valid key, gone, or not a regular file.
+        case skipped
+        /// A symbolic link, which the store refuses.
+        case link
+        /// The index's summary holds: same signature, and old enough to trust.
+        case unchanged(RecordKey)
+        /// The file must be read: new, changed, or too recently changed to trust.
+        case changed(RecordKey, FileSignature, wasKnown: Bool)
     }
 
-    /// `lstat` of every name in an open folder, split over the machine's cores: on a large
-    /// store these calls are most of a scan's time, and the kernel serves them in parallel.
-    static func statuses(of names: [String], in folder: Int32) -> [Status] {
-        var results = [Status](repeating: .missing, count: names.count)
+    /// `lstat` of every name in an open folder, compared with the summaries, split over the
+    /// machine's cores: on a large store these calls are most of a scan's time, and the kernel
+    /// serves them in parallel.
+    static func check(
+        _ names: [String], in folder: Int32, against known: [RecordKey: PersonSummary], index: StoreIndex?
+    ) -> [Check] {
+        var results = [Check](repeating: .skipped, count: names.count)
         let cores = Swift.max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let workers = Swift.min(cores, Swift.max(1, names.count / 4096))
         results.withUnsafeMutableBufferPointer { buffer in
@@ -145,23 +170,42 @@ package struct PersonCatalog: Sendable {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 let range = (names.count * worker / workers)..<(names.count * (worker + 1) / workers)
                 for position in range {
-                    var status = stat()
-                    guard fstatat(folder, names[position], &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-                    switch status.st_mode & S_IFMT {
-                    case S_IFREG: slots.start[position] = .file(FileSignature(status))
-                    case S_IFLNK: slots.start[position] = .link
-                    default: slots.start[position] = .other
-                    }
+                    slots.start[position] = check(names[position], in: folder, against: known, index: index)
                 }
             }
         }
         return results
     }
 
-    /// The result buffer shared by the workers of ``statuses(of:in:)``; each writes only its
-    /// own range of positions.
+    private static func check(
+        _ name: String, in folder: Int32, against known: [RecordKey: PersonSummary], index: StoreIndex?
+    ) -> Check {
+        guard let key = RecordKey(rawValue: String(name.dropLast(5))) else { return .skipped }
+        var status = stat()
+        guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return .skipped }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFLNK: return .link
+        default: return .skipped
+        }
+        let signature = FileSignature(status)
+        guard let summary = known[key] else { return .changed(key, signature, wasKnown: false) }
+        if summary.signature == signature, signature.latest < (index?.checkTime(of: key) ?? 0) - racyWindow {
+            return .unchanged(key)
+        }
+        return .changed(key, signature, wasKnown: true)
+    }
+
+    /// A result written by one task of a `concurrentPerform` and read after it returns.
+    private final class Box<Value>: @unchecked Sendable {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// The result buffer shared by the workers of ``check(_:in:against:index:)``; each
+    /// writes only its own range of positions.
     private struct Slots: @unchecked Sendable {
-        let start: UnsafeMutablePointer<Status>
+        let start: UnsafeMutablePointer<Check>
     }
 
     /// The current time in nanoseconds since 1970.

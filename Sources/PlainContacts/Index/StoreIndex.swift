@@ -203,7 +203,7 @@ package struct StoreIndex: Sendable {
     /// changed less than ``PersonCatalog/racyWindow`` before this might have changed again
     /// unseen, and is read again.
     package func checkTime(of key: RecordKey) -> Int64 {
-        checkedAt[key.rawValue] ?? builtAt
+        checkedAt.isEmpty ? builtAt : checkedAt[key.rawValue] ?? builtAt
     }
 
     /// Every summary, base and log together, by key; empty for an index loaded without its
@@ -215,7 +215,7 @@ package struct StoreIndex: Sendable {
         var reader = IndexReader(entries)
         while !reader.isAtEnd {
             guard let summary = try? PersonSummary.decode(&reader, sharing: entries) else { return [:] }
-            if overrides[summary.key.rawValue] == nil { result[summary.key] = summary }
+            if overrides.isEmpty || overrides[summary.key.rawValue] == nil { result[summary.key] = summary }
         }
         for case let (_, summary?) in overrides { result[summary.key] = summary }
         return result
@@ -227,10 +227,13 @@ package struct StoreIndex: Sendable {
     }
 
     /// Writes a new base from summaries and starts an empty log.
+    ///
+    /// - Returns: whether two summaries share a record ID.
+    @discardableResult
     package static func write(
         _ summaries: [RecordKey: PersonSummary], peopleFolder: FileSignature?, groupsFolder: FileSignature?,
         builtAt: Int64, layout: StoreLayout
-    ) throws {
+    ) throws -> Bool {
         var entries = IndexWriter()
         var ids: [(id: Int32, key: RecordKey)] = []
         ids.reserveCapacity(summaries.count)
@@ -278,6 +281,7 @@ package struct StoreIndex: Sendable {
         log.append(logMagic)
         log.int64(generation)
         try replace(logURL(layout), with: log.bytes)
+        return duplicates
     }
 
     /// Appends changes to the log: rewritten people, added people (new files) and removed
