@@ -140,6 +140,12 @@ extension AddressBook {
     package func key(forID id: RecordID) -> RecordKey? {
         if let key = peopleByID[id], removedPeople[key] == nil { return key }
         if catalog != nil { return nil }
+        if let opened = index, opened.extent < .idTable {
+            // Read the ID table on the first lookup. The index may have moved on since the book
+            // opened; that is harmless (the person's file is read and its ID checked) unless it
+            // now has duplicate IDs, which only the full check settles.
+            index = StoreIndex.load(layout, including: .idTable).flatMap { $0.hasDuplicateIDs ? nil : $0 }
+        }
         return index?.key(forID: id)
     }
 }

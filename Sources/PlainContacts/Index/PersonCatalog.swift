@@ -42,7 +42,7 @@ package struct PersonCatalog: Sendable {
         let listed = Box<Result<[String], any Error>>(.success([]))
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             if task == 0 {
-                let full = index.flatMap { $0.hasSummaries ? $0 : StoreIndex.load(layout, summaries: true) }
+                let full = index.flatMap { $0.extent >= .summaries ? $0 : StoreIndex.load(layout, including: .summaries) }
                 loaded.value = (full, full?.allSummaries() ?? [:])
             } else {
                 listed.value = Result {
