@@ -45,10 +45,14 @@ struct IndexMaintenance {
             try index.append(
                 updated: updated, added: added, removed: plan.deletedPeople, peopleFolder: peopleFolder,
                 groupsFolder: groupsFolder, checkedAt: checkedAt, layout: layout)
-            if index.needsCompaction, let fresh = StoreIndex.load(layout), fresh.peopleFolder == peopleFolder {
+            if index.needsCompaction, let fresh = StoreIndex.load(layout, including: .summaries),
+                fresh.peopleFolder == peopleFolder
+            {
+                // The old base's time, not now: a summary from the log is trusted only as of
+                // when it was taken, and the new base records one time for all of them.
                 try StoreIndex.write(
                     fresh.allSummaries(), peopleFolder: peopleFolder, groupsFolder: groupsFolder,
-                    builtAt: PersonCatalog.now(), layout: layout)
+                    builtAt: fresh.builtAt, layout: layout)
             }
         } catch {
             // A cache that cannot be updated must not be trusted: remove it.
