@@ -1,6 +1,4 @@
-import Dispatch
 import FoundationEssentials
-import Synchronization
 
 /// Reads what an address book needs when it opens: the manifest, every group with its
 /// members, and either a trusted index (when the folders are as the index last saw them) or a
@@ -36,29 +34,11 @@ struct StoreLoader {
     private func readGroups(_ reader: StoreReader) throws -> [StoreReader.GroupFile] {
         let keys = try reader.fileNames(in: layout.groupsFolder, withExtension: ".json")
             .compactMap { RecordKey(rawValue: String($0.dropLast(5))) }
-        let results = GroupResults(count: keys.count)
         let layout = layout
-        DispatchQueue.concurrentPerform(iterations: keys.count) { position in
-            results.store(Result { try StoreReader(layout: layout).readGroup(key: keys[position]) }, at: position)
+        let results = Parallel.map(keys.count) { position in
+            Result { try StoreReader(layout: layout).readGroup(key: keys[position]) }
         }
         // The first error in file order, as a sequential read would have thrown.
-        return try results.all().compactMap { try $0.get() }
-    }
-}
-
-/// The groups read by the tasks of ``StoreLoader``, each in its own slot.
-private final class GroupResults: Sendable {
-    private let slots: Mutex<[Result<StoreReader.GroupFile?, any Error>]>
-
-    init(count: Int) {
-        slots = Mutex(Array(repeating: .success(nil), count: count))
-    }
-
-    func store(_ result: Result<StoreReader.GroupFile?, any Error>, at position: Int) {
-        slots.withLock { $0[position] = result }
-    }
-
-    func all() -> [Result<StoreReader.GroupFile?, any Error>] {
-        slots.withLock { $0 }
+        return try results.compactMap { try $0.get() }
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -38,23 +37,20 @@ package struct PersonCatalog: Sendable {
         }
         defer { close(folder) }
         // Reading the index and listing the folder are independent: do both at once.
-        let loaded = Box<(StoreIndex?, [RecordKey: PersonSummary])>((nil, [:]))
-        let listed = Box<Result<[String], any Error>>(.success([]))
-        DispatchQueue.concurrentPerform(iterations: 2) { task in
-            if task == 0 {
+        let (loaded, listed) = Parallel.both(
+            {
                 let full = index.flatMap { $0.extent >= .summaries ? $0 : StoreIndex.load(layout, including: .summaries) }
-                loaded.value = (full, full?.allSummaries() ?? [:])
-            } else {
-                listed.value = Result {
+                return (index: full, summaries: full?.allSummaries() ?? [:])
+            },
+            {
+                Result {
                     try PersonCatalog.names(in: folder, path: folderPath).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
                 }
-            }
-        }
-        let index = loaded.value.0
+            })
+        let index = loaded.index
         // Start from what the index knows and correct it file by file.
-        var summaries = loaded.value.1
-        loaded.value = (nil, [:])
-        let names = try listed.value.get()
+        var summaries = loaded.summaries
+        let names = try listed.get()
         let knownCount = summaries.count
         let reader = StoreReader(layout: layout)
         var freshlyRead: [RecordKey: StoreReader.PersonFile] = [:]
@@ -161,20 +157,9 @@ package struct PersonCatalog: Sendable {
     static func check(
         _ names: [String], in folder: Int32, against known: [RecordKey: PersonSummary], index: StoreIndex?
     ) -> [Check] {
-        var results = [Check](repeating: .skipped, count: names.count)
-        let cores = Swift.max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        let workers = Swift.min(cores, Swift.max(1, names.count / 4096))
-        results.withUnsafeMutableBufferPointer { buffer in
-            guard let start = buffer.baseAddress else { return }
-            let slots = Slots(start: start)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let range = (names.count * worker / workers)..<(names.count * (worker + 1) / workers)
-                for position in range {
-                    slots.start[position] = check(names[position], in: folder, against: known, index: index)
-                }
-            }
+        Parallel.map(names.count, minimumChunk: 4096) { position in
+            check(names[position], in: folder, against: known, index: index)
         }
-        return results
     }
 
     private static func check(
@@ -194,18 +179,6 @@ package struct PersonCatalog: Sendable {
             return .unchanged(key)
         }
         return .changed(key, signature, wasKnown: true)
-    }
-
-    /// A result written by one task of a `concurrentPerform` and read after it returns.
-    private final class Box<Value>: @unchecked Sendable {
-        var value: Value
-        init(_ value: Value) { self.value = value }
-    }
-
-    /// The result buffer shared by the workers of ``check(_:in:against:index:)``; each
-    /// writes only its own range of positions.
-    private struct Slots: @unchecked Sendable {
-        let start: UnsafeMutablePointer<Check>
     }
 
     /// The current time in nanoseconds since 1970.
