@@ -35,7 +35,7 @@ extension AddressBook {
             removedGroups[key] = nil
             groups[key] = group
             groupsByID[group.recordID] = key
-            memberships[key] = savedGroups[key]?.members ?? []
+            memberships[key] = membersOfRemovedGroups.removeValue(forKey: key) ?? savedGroups[key]?.members ?? []
             return
         }
         if group.book === self { return }
@@ -59,7 +59,7 @@ extension AddressBook {
         guard let key = group.key, groups[key] === group else { return }
         groups[key] = nil
         groupsByID[group.recordID] = nil
-        memberships[key] = nil
+        membersOfRemovedGroups[key] = memberships.removeValue(forKey: key) ?? []
         removedGroups[key] = group
     }
 

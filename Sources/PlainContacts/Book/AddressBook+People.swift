@@ -53,6 +53,7 @@ extension AddressBook {
             people[key] = person
             peopleByID[person.recordID] = key
             touchedPeople.insert(key)
+            rejoinGroups(key)
             return
         }
         if person.book === self { return }
@@ -78,8 +79,27 @@ extension AddressBook {
         people[key] = nil
         peopleByID[person.recordID] = nil
         removedPeople[key] = person
+        var left = Set<RecordKey>()
         for (groupKey, members) in memberships where members.contains(key) {
             memberships[groupKey]?.remove(key)
+            left.insert(groupKey)
+        }
+        for (groupKey, members) in membersOfRemovedGroups where members.contains(key) {
+            membersOfRemovedGroups[groupKey]?.remove(key)
+            left.insert(groupKey)
+        }
+        groupsLeftByRemovedPeople[key] = left
+    }
+
+    /// Undoes what removing the person with `key` took: its place in every group it left,
+    /// including groups that were removed since (their members come back with them).
+    private func rejoinGroups(_ key: RecordKey) {
+        for groupKey in groupsLeftByRemovedPeople.removeValue(forKey: key) ?? [] {
+            if memberships[groupKey] != nil {
+                memberships[groupKey]?.insert(key)
+            } else if membersOfRemovedGroups[groupKey] != nil {
+                membersOfRemovedGroups[groupKey]?.insert(key)
+            }
         }
     }
 

@@ -76,11 +76,13 @@ extension AddressBook {
         for key in plan.deletedPeople {
             removedPeople[key]?.book = nil
             removedPeople[key] = nil
+            groupsLeftByRemovedPeople[key] = nil
             savedPeople[key] = nil
         }
         for key in plan.deletedGroups {
             removedGroups[key]?.book = nil
             removedGroups[key] = nil
+            membersOfRemovedGroups[key] = nil
             savedGroups[key] = nil
         }
         for written in plan.writtenPeople {

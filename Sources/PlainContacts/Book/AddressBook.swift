@@ -47,6 +47,8 @@ public final class AddressBook {
     package var addedPeople: [Person] = []
     package var removedPeople: [RecordKey: Person] = [:]
     package var touchedPeople: Set<RecordKey> = []
+    /// The groups each removed person left, given back if the removal is undone before a save.
+    package var groupsLeftByRemovedPeople: [RecordKey: Set<RecordKey>] = [:]
 
     // Groups, likewise, and memberships as sets of person keys per group key.
     package var groups: [RecordKey: Group] = [:]
@@ -55,6 +57,8 @@ public final class AddressBook {
     package var addedGroups: [Group] = []
     package var removedGroups: [RecordKey: Group] = [:]
     package var memberships: [RecordKey: Set<RecordKey>] = [:]
+    /// The members each removed group had, given back if the removal is undone before a save.
+    package var membersOfRemovedGroups: [RecordKey: Set<RecordKey>] = [:]
 
     /// External-change callbacks and their watcher.
     package let changeCenter = ExternalChangeCenter()

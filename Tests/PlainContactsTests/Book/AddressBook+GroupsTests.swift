@@ -168,3 +168,73 @@ import Testing
         #expect(book.groups(named: "Family").count == 1)
     }
 }
+
+@Suite struct AddressBookUndoneRemovalTests {
+    /// A saved book with Katie and John both in Friends, and Katie also in Family.
+    private func savedBook(_ store: TemporaryStore) throws -> (AddressBook, friends: Group, family: Group, katie: Person) {
+        let book = try store.makeBook()
+        let friends = Group(name: "Friends")
+        let family = Group(name: "Family")
+        let katie = makePerson("Katie", "Bell")
+        let john = makePerson("John", "Appleseed")
+        for record in [friends, family] { try book.add(record) }
+        for person in [katie, john] { try book.add(person) }
+        try book.save()
+        try friends.addMember(katie)
+        try friends.addMember(john)
+        try family.addMember(katie)
+        try book.save()
+        return (book, friends, family, katie)
+    }
+
+    @Test func addingBackARemovedPersonBeforeSavingKeepsItsGroups() throws {
+        let store = try TemporaryStore()
+        let (book, friends, family, katie) = try savedBook(store)
+        try book.remove(katie)
+        try book.add(katie)
+        #expect(!book.hasUnsavedChanges)
+        try book.save()
+        let reopened = try store.openBook()
+        let savedFriends = try #require(reopened.group(withID: friends.recordID))
+        let savedFamily = try #require(reopened.group(withID: family.recordID))
+        #expect(Set(savedFriends.members().map(\.recordID)).contains(katie.recordID))
+        #expect(savedFriends.members().count == 2)
+        #expect(savedFamily.members().map(\.recordID) == [katie.recordID])
+    }
+
+    @Test func addingBackARemovedGroupBeforeSavingKeepsItsUnsavedMembers() throws {
+        let store = try TemporaryStore()
+        let (book, friends, _, katie) = try savedBook(store)
+        try friends.removeMember(katie)
+        try book.remove(friends)
+        try book.add(friends)
+        try book.save()
+        let reopened = try store.openBook()
+        let savedFriends = try #require(reopened.group(withID: friends.recordID))
+        #expect(savedFriends.members().map(\.lastName) == ["Appleseed"])
+    }
+
+    @Test func undoingBothRemovalsRestoresTheMembershipBetweenThem() throws {
+        let store = try TemporaryStore()
+        let (book, friends, _, katie) = try savedBook(store)
+        try book.remove(katie)
+        try book.remove(friends)
+        try book.add(katie)
+        try book.add(friends)
+        #expect(!book.hasUnsavedChanges)
+        try book.save()
+        let reopened = try store.openBook()
+        let savedFriends = try #require(reopened.group(withID: friends.recordID))
+        #expect(savedFriends.members().count == 2)
+    }
+
+    @Test func aSavedRemovalStillTakesThePersonOutOfItsGroups() throws {
+        let store = try TemporaryStore()
+        let (book, friends, family, katie) = try savedBook(store)
+        try book.remove(katie)
+        try book.save()
+        let reopened = try store.openBook()
+        #expect(try #require(reopened.group(withID: friends.recordID)).members().map(\.lastName) == ["Appleseed"])
+        #expect(try #require(reopened.group(withID: family.recordID)).members().isEmpty)
+    }
+}
