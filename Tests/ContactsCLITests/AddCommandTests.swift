@@ -145,3 +145,34 @@ import Testing
         #expect(json["compositeName"] as? String == "Acme Inc.")
     }
 }
+
+@Suite struct AddCommandNameTests {
+    @Test(arguments: [["Ada Lovelace"], ["Lovelace, Ada"], ["Ada", "Lovelace"]])
+    func addTakesTheWholeNameAsItIsWritten(name: [String]) throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let id = try sandbox.add(name)
+        let json = try sandbox.json(id)
+        #expect(json["firstName"] as? String == "Ada")
+        #expect(json["lastName"] as? String == "Lovelace")
+    }
+
+    @Test func nameOptionsOverrideThePartsOfTheWrittenName() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let id = try sandbox.add(["Dr. Ada Lovelace", "--last", "King", "--phone", "555-0100"])
+        let json = try sandbox.json(id)
+        #expect(json["prefix"] as? String == "Dr.")
+        #expect(json["firstName"] as? String == "Ada")
+        #expect(json["lastName"] as? String == "King")
+    }
+
+    @Test func anOrganizationsWrittenNameIsItsOrganization() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let id = try sandbox.add(["Acme Widgets", "--kind", "organization"])
+        let json = try sandbox.json(id)
+        #expect(json["organization"] as? String == "Acme Widgets")
+        #expect(json["firstName"] == nil)
+    }
+}

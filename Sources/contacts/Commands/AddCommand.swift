@@ -1,9 +1,9 @@
 import PlainContacts
 
-/// `contacts add --first … --phone …`: adds a person and prints the new record ID.
+/// `contacts add [NAME] --first … --phone …`: adds a person and prints the new record ID.
 enum AddCommand: Command {
     static let name = "add"
-    static let synopsis = "[--first NAME] [--last NAME] [--phone [LABEL:]NUMBER]... [options]"
+    static let synopsis = "[NAME] [--first NAME] [--last NAME] [--phone [LABEL:]NUMBER]... [options]"
     static let summary = "Add a person and print the new record ID."
     static let options: [OptionSpec] = [
         .value("first", "NAME", help: "First name."),
@@ -26,6 +26,12 @@ enum AddCommand: Command {
         .flag("create-group", help: "Create the --group groups that do not exist yet."),
     ]
     static let discussion = """
+        NAME is the whole name as it is written, split the way a vCard's FN is: "Ada Lovelace",
+        "Lovelace, Ada", "Dr. Ada King Lovelace", "Ludwig van Beethoven" and "山田 太郎" all find
+        their first and last names (and prefix, middle name and suffix). Its words may also be
+        given unquoted. --first, --last and the other name options override the parts it gives;
+        with --kind organization and no --org, NAME is the organization's name.
+
         LABEL is a predefined label (mobile, iPhone, main, home, work, other, homeFax, workFax,
         otherFax, pager, homePage…) or a custom word without spaces or digits. Only the part before
         the first ':' can be a label, and never a URL scheme: `--url https://example.com` has no
@@ -33,8 +39,8 @@ enum AddCommand: Command {
         """
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        _ = try arguments.positionals(0...0, "options only (values go after --first, --phone…)")
-        let person = try makePerson(arguments)
+        let words = try arguments.positionals(0...Int.max, "a name, then options")
+        let person = try makePerson(arguments, name: words.joined(separator: " "))
         guard !person.state.values.isEmpty else {
             throw CLIError.usage("give at least one value, such as --first or --org")
         }
@@ -68,15 +74,20 @@ enum AddCommand: Command {
         }
     }
 
-    static func makePerson(_ arguments: ParsedArguments) throws -> Person {
+    /// The person the options describe; `name`, the whole name as written, fills the name parts
+    /// that no option gives.
+    static func makePerson(_ arguments: ParsedArguments, name: String) throws -> Person {
         let person = Person()
-        person.firstName = arguments.value("first")
-        person.lastName = arguments.value("last")
-        person.middleName = arguments.value("middle")
-        person.prefix = arguments.value("prefix")
-        person.suffix = arguments.value("suffix")
+        let isOrganization = arguments.value("kind") == PersonKind.organization.rawValue
+        let written = isOrganization && arguments.value("org") == nil ? FormattedName("") : FormattedName(name)
+        person.firstName = arguments.value("first") ?? written.first
+        person.lastName = arguments.value("last") ?? written.last
+        person.middleName = arguments.value("middle") ?? written.middle
+        person.prefix = arguments.value("prefix") ?? written.prefix
+        person.suffix = arguments.value("suffix") ?? written.suffix
         person.nickname = arguments.value("nickname")
-        person.organization = arguments.value("org")
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        person.organization = arguments.value("org") ?? (isOrganization && !trimmed.isEmpty ? trimmed : nil)
         person.department = arguments.value("department")
         person.jobTitle = arguments.value("title")
         person.note = arguments.value("note")
