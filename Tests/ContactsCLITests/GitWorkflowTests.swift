@@ -57,6 +57,40 @@ import Testing
         }
     }
 
+    @Test func anUnrelatedSaveDoesNotRewriteAPersonWhoseIDAnotherCloneAlsoGave() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let (a, b, _) = try twoClones(git)
+
+        let katie = try git.add(["Katie Bell"], in: a)
+        try git.commitAll("Clone A adds Katie", in: a)
+        let ann = try git.add(["Ann Lee"], in: b)
+        #expect(ann == katie)  // both clones handed out the same new ID
+        let annFile = try git.personFile(ann, in: b)
+        try git.commitAll("Clone B adds Ann", in: b)
+        try git.git(["push", "--quiet", "origin", "main"], in: a)
+        try git.git(["pull", "--quiet", "--no-rebase", "origin", "main"], in: b)
+        try git.git(["push", "--quiet", "origin", "main"], in: b)
+        try git.git(["pull", "--quiet", "--no-rebase", "origin", "main"], in: a)
+
+        // Both people list with distinct IDs, and a save of someone else writes only that person.
+        let ids = try git.succeed(["list"], in: a).lines.map { String($0.split(separator: "\t")[0]) }
+        #expect(Set(ids).count == 3)
+        try git.add(["Kim Park"], in: a)
+        let changed = try git.git(["status", "--porcelain", "--untracked-files=all", "--", "book/people"], in: a).lines
+        #expect(changed.count == 1 && changed.allSatisfy { $0.contains("people/kim-park-") }, "changed: \(changed)")
+        try git.commitAll("Clone A adds Kim", in: a)
+
+        // B removes Ann meanwhile; pulling A's work is no modify/delete conflict.
+        let annNow = try #require(try git.succeed(["list"], in: b).lines.first { $0.contains("Ann Lee") })
+        try git.succeed(["rm", String(annNow.split(separator: "\t")[0])], in: b)
+        try git.commitAll("Clone B removes Ann", in: b)
+        try git.git(["push", "--quiet", "origin", "main"], in: a)
+        let pull = try git.git(["pull", "--quiet", "--no-rebase", "origin", "main"], in: b, allowFailure: true)
+        #expect(pull.status == 0, "pull failed: \(pull)")
+        #expect(!FileManager.default.fileExists(atPath: git.store(b).appending(path: annFile).path(percentEncoded: false)))
+    }
+
     @Test func aPropertyEditedDifferentlyInTwoClonesIsAConflictThatDoctorReports() throws {
         let sandbox = try CLISandbox()
         let git = GitRepositories(sandbox: sandbox)

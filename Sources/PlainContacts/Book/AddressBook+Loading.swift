@@ -41,8 +41,8 @@ extension AddressBook {
         }
     }
 
-    /// Takes a scanned catalog: IDs by key, duplicate IDs settled, renumbered people marked as
-    /// changed so that the next save writes their new IDs.
+    /// Takes a scanned catalog: IDs by key, duplicate IDs settled. A settled ID is written only
+    /// with a change to that person (or by `doctor --fix`), never by a save of someone else.
     private func installCatalog(_ scanned: PersonCatalog) {
         catalog = scanned.summaries
         savedPersonCount = scanned.summaries.count
@@ -66,9 +66,6 @@ extension AddressBook {
         // People already read keep their place (their IDs are the live ones).
         for (key, person) in people { byID[person.recordID] = key }
         peopleByID = byID
-        for key in renumbered.keys {
-            if let person = try? materialize(key) { touchedPeople.insert(key); _ = person }
-        }
     }
 
     /// Builds the catalog if it has not been built: lists and checks every person file.

@@ -14,11 +14,11 @@ extension AddressBook {
         if manifest != savedManifest { return true }
         for key in touchedPeople {
             guard let person = people[key], let saved = savedPeople[key] else { continue }
-            if person.state != saved.state || person.recordID != saved.id { return true }
+            if person.state != saved.state { return true }
         }
         for (key, group) in groups {
             guard let saved = savedGroups[key] else { return true }
-            if group.state != saved.state || group.recordID != saved.id { return true }
+            if group.state != saved.state { return true }
             if (memberships[key] ?? []) != saved.members { return true }
         }
         return false

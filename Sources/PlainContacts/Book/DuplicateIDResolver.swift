@@ -3,11 +3,26 @@ import FoundationEssentials
 /// Settles record IDs that two records share, as happens when two clones each created
 /// record 42 and were then merged.
 ///
-/// The rule, the same on every machine so that two clones repairing the same merge write the
-/// same bytes: among the records sharing an ID, the one created first keeps it (a record with
-/// no creation date counts as created last), ties broken by the smaller key in byte order.
-/// The others, taken in key order, get new IDs counting up from the highest ID in the store.
+/// The rule, the same on every machine and at every load, so that an ID once shown stays the
+/// person's: among the records sharing an ID, the one created first keeps it (a record with no
+/// creation date counts as created last), ties broken by the smaller key in byte order. Each of
+/// the others gets an ID in ``settledIDs``, drawn from a hash of its file key, moving up
+/// (and wrapping) past IDs in use; the records are taken in key order.
+///
+/// Settling happens when a store is read and changes no file: the settled ID is written only
+/// with a change to that record, or by `contacts doctor --fix`. A save of something else never
+/// rewrites a record that another clone created (and may since have removed).
 package enum DuplicateIDResolver {
+    /// The IDs given to records whose ID another record also has. New records never get them:
+    /// their IDs count up below (see ``isAllocatable(_:)``), so a settled ID does not move
+    /// when people are added, as a count from the highest ID would.
+    package static let settledIDs: ClosedRange<Int32> = 1_000_000_000...Int32.max
+
+    /// Whether new records may be numbered after `id`: false for settled IDs.
+    package static func isAllocatable(_ id: Int32) -> Bool {
+        id < settledIDs.lowerBound
+    }
+
     package struct Claim: Sendable {
         package var key: RecordKey
         package var id: RecordID
@@ -34,10 +49,8 @@ package enum DuplicateIDResolver {
     ) -> [RecordKey: RecordID] {
         var seen = Set<RecordID>(minimumCapacity: records.underestimatedCount)
         var shared = Set<RecordID>()
-        var highest: Int32 = 0
-        for (_, id) in records {
-            if !seen.insert(id).inserted { shared.insert(id) }
-            highest = max(highest, id.rawValue)
+        for (_, id) in records where !seen.insert(id).inserted {
+            shared.insert(id)
         }
         guard !shared.isEmpty else { return [:] }
         var byID: [RecordID: [Claim]] = [:]
@@ -56,9 +69,31 @@ package enum DuplicateIDResolver {
         }
         var result: [RecordKey: RecordID] = [:]
         for claim in losers.sorted(by: { $0.key < $1.key }) {
-            highest += 1
-            result[claim.key] = RecordID(highest)
+            let id = freeSettledID(for: claim.key, taken: seen)
+            seen.insert(id)
+            result[claim.key] = id
         }
         return result
+    }
+
+    /// The settled ID a key hashes to, or the next one up (wrapping) not in `taken`.
+    ///
+    /// The hash is 64-bit FNV-1a of the key's UTF-8 bytes, so it is the same on every machine.
+    /// The range holds over a billion IDs; a store would need that many records for the search
+    /// to fail, and then it returns an ID of the range even if taken.
+    static func freeSettledID(for key: RecordKey, taken: Set<RecordID>) -> RecordID {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.rawValue.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let lower = Int64(settledIDs.lowerBound)
+        let size = Int64(settledIDs.upperBound) - lower + 1
+        var offset = Int64(hash % UInt64(size))
+        for _ in 0..<Swift.min(size, Int64(taken.count) + 1) {
+            let id = RecordID(Int32(lower + offset))
+            if !taken.contains(id) { return id }
+            offset = (offset + 1) % size
+        }
+        return RecordID(Int32(lower + offset))
     }
 }

@@ -107,11 +107,10 @@ struct SavePlan {
         }
         for key in book.touchedPeople.sorted() {
             guard let person = book.people[key], let saved = book.savedPeople[key] else { continue }
-            guard person.state != saved.state || person.recordID != saved.id else { continue }
+            // A settled duplicate ID alone is no change: it is written with the person's next edit.
+            guard person.state != saved.state else { continue }
             var ours = person.state
-            if ours != saved.state {
-                ours.values[.modificationDate] = .timestamp(now)
-            }
+            ours.values[.modificationDate] = .timestamp(now)
             guard let (merged, id) = try reconcile(key, id: person.recordID, ours: ours, saved: saved) else { continue }
             var state = merged
             planImage(&state, key: key, saved: saved.state.image)
@@ -185,9 +184,9 @@ struct SavePlan {
         }
         for key in book.groups.keys.sorted() {
             guard let group = book.groups[key], let saved = book.savedGroups[key] else { continue }
-            guard group.state != saved.state || group.recordID != saved.id else { continue }
+            guard group.state != saved.state else { continue }
             var state = group.state
-            if state != saved.state { state.modificationDate = now }
+            state.modificationDate = now
             guard let disk = try reader.readGroup(key: key) else {
                 conflicts.append(SaveConflict(recordType: .group, recordID: group.recordID, property: "record"))
                 continue

@@ -48,35 +48,39 @@ struct StoreSession {
 
     /// The highest IDs in use or ever handed out on this device: the device-local high-water
     /// mark, the IDs the book knows, and the IDs of records other processes have added since
-    /// the book loaded.
+    /// the book loaded. Settled duplicate IDs (``DuplicateIDResolver/settledIDs``) do not count:
+    /// new records are numbered below them.
     func highestIDs(known book: AddressBook) throws -> HighestIDs {
         var ids = HighestIDs()
+        func note(_ id: Int32, in highest: inout Int32) {
+            if DuplicateIDResolver.isAllocatable(id) { highest = max(highest, id) }
+        }
         if let data = FileManager.default.contents(atPath: idsFile.path),
             case .object(let fields)? = try? JSONParser.parse(data, path: idsFile.path)
         {
-            ids.person = Int32(clamping: fields["person"]?.int ?? 0)
-            ids.group = Int32(clamping: fields["group"]?.int ?? 0)
+            note(Int32(clamping: fields["person"]?.int ?? 0), in: &ids.person)
+            note(Int32(clamping: fields["group"]?.int ?? 0), in: &ids.group)
         }
-        for saved in book.savedPeople.values { ids.person = max(ids.person, saved.id.rawValue) }
-        for key in book.peopleByID.keys { ids.person = max(ids.person, key.rawValue) }
-        for saved in book.savedGroups.values { ids.group = max(ids.group, saved.id.rawValue) }
-        for key in book.groupsByID.keys { ids.group = max(ids.group, key.rawValue) }
+        for saved in book.savedPeople.values { note(saved.id.rawValue, in: &ids.person) }
+        for key in book.peopleByID.keys { note(key.rawValue, in: &ids.person) }
+        for saved in book.savedGroups.values { note(saved.id.rawValue, in: &ids.group) }
+        for key in book.groupsByID.keys { note(key.rawValue, in: &ids.group) }
 
         // People others saved since the book loaded: the index knows them when it is current
         // (every save updates it under this lock); otherwise a scan of the folder does.
         if let index = IndexMaintenance(layout: layout).currentIndex() {
-            ids.person = max(ids.person, index.highestID)
+            note(index.highestID, in: &ids.person)
         } else {
             let scanned = try PersonCatalog.scan(layout: layout, index: StoreIndex.load(layout))
-            for summary in scanned.summaries.values { ids.person = max(ids.person, summary.id.rawValue) }
+            for summary in scanned.summaries.values { note(summary.id.rawValue, in: &ids.person) }
         }
         if let catalog = book.catalog {
-            for summary in catalog.values { ids.person = max(ids.person, summary.id.rawValue) }
+            for summary in catalog.values { note(summary.id.rawValue, in: &ids.person) }
         }
         let reader = StoreReader(layout: layout)
         for name in try reader.fileNames(in: layout.groupsFolder, withExtension: ".json") {
             guard let key = RecordKey(rawValue: String(name.dropLast(5))), book.savedGroups[key] == nil else { continue }
-            if let file = try? reader.readGroup(key: key) { ids.group = max(ids.group, file.id.rawValue) }
+            if let file = try? reader.readGroup(key: key) { note(file.id.rawValue, in: &ids.group) }
         }
         return ids
     }

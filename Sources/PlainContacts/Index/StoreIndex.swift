@@ -46,7 +46,8 @@ package struct StoreIndex: Sendable {
     package private(set) var groupsFolder: FileSignature?
     /// Whether two people shared a record ID at the last scan.
     package private(set) var hasDuplicateIDs: Bool
-    /// The highest record ID in the index.
+    /// The highest record ID in the index that new people may be numbered after (settled
+    /// duplicate IDs do not count; see ``DuplicateIDResolver/settledIDs``).
     package private(set) var highestID: Int32
     /// The number of people.
     package private(set) var count: Int
@@ -165,7 +166,9 @@ package struct StoreIndex: Sendable {
                     let summary = try PersonSummary.decode(&record, sharing: record.bytes)
                     overrides[summary.key.rawValue] = .some(summary)
                     checkedAt[summary.key.rawValue] = checked
-                    highestID = Swift.max(highestID, summary.id.rawValue)
+                    if DuplicateIDResolver.isAllocatable(summary.id.rawValue) {
+                        highestID = Swift.max(highestID, summary.id.rawValue)
+                    }
                 case 2:
                     let key = try record.requiredString()
                     overrides[key] = .some(nil)
@@ -284,7 +287,7 @@ package struct StoreIndex: Sendable {
         writer.signature(peopleFolder ?? FileSignature(inode: 0, size: 0, modified: 0, changed: 0))
         writer.signature(groupsFolder ?? FileSignature(inode: 0, size: 0, modified: 0, changed: 0))
         writer.uint32(UInt32(ids.count))
-        writer.int32(ids.last?.id ?? 0)
+        writer.int32(ids.last { DuplicateIDResolver.isAllocatable($0.id) }?.id ?? 0)
         writer.byte(duplicates ? 1 : 0)
         writer.int64(Int64(table.bytes.count))
         writer.int64(Int64(bitPattern: checksum(table.bytes[...])))
