@@ -101,6 +101,27 @@ import Testing
         #expect(!reopened.hasUnsavedChanges)
     }
 
+    @Test func groupsSharingAnIDAreSettledWithoutWritingEitherFile() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let friends = Group(name: "Friends")
+        let family = Group(name: "Family")
+        try book.add(friends)
+        try book.add(family)
+        try book.save()
+        let familyFile = "groups/\(try #require(family.key).rawValue).json"
+        try Data(try store.read(familyFile).replacingOccurrences(of: "\"id\": \(family.recordID)", with: "\"id\": \(friends.recordID)").utf8)
+            .write(to: store.path(familyFile), options: .atomic)
+        let groupsBefore = try store.files(in: "groups").map { try store.read("groups/\($0)") }
+
+        let merged = try store.openBook()
+        #expect(Set(merged.allGroups().map(\.recordID)).count == 2)
+        #expect(!merged.hasUnsavedChanges)
+        try merged.add(makePerson("Kim", "Lee"))
+        try merged.save()
+        #expect(try store.files(in: "groups").map { try store.read("groups/\($0)") } == groupsBefore)
+    }
+
     @Test func twoClonesRepairingTheSameMergeWriteTheSameBytes() throws {
         let store = try TemporaryStore()
         _ = try storeWithSharedID(store)
