@@ -37,7 +37,7 @@ let gitAvailable = installed("git")
         #expect(FileManager.default.fileExists(atPath: sandbox.storeFile(".git").path(percentEncoded: false)))
         let config = try String(contentsOf: sandbox.storeFile(".git/config"), encoding: .utf8)
         #expect(config.contains("[merge \"contacts\"]"))
-        #expect(config.contains("driver = contacts merge-driver %O %A %B"))
+        #expect(config.contains("driver = contacts merge-driver %O %A %B %P"))
         #expect(config.contains("name = PlainContacts record merge"))
         #expect(config.contains("[diff \"contacts\"]"))
         #expect(config.contains("textconv = contacts textconv"))
@@ -53,7 +53,7 @@ let gitAvailable = installed("git")
         try #require(status == 0)
         try sandbox.succeed(["git-setup"])
         let config = try String(contentsOf: sandbox.storeFile(".git/config"), encoding: .utf8)
-        #expect(config.contains("driver = contacts merge-driver %O %A %B"))
+        #expect(config.contains("driver = contacts merge-driver %O %A %B %P"))
     }
 }
 

@@ -5,7 +5,7 @@ enum GitSetup {
     /// The `git config` settings that make Git merge and diff records with `contacts`.
     static let settings: [(key: String, value: String)] = [
         ("merge.contacts.name", "PlainContacts record merge"),
-        ("merge.contacts.driver", "contacts merge-driver %O %A %B"),
+        ("merge.contacts.driver", "contacts merge-driver %O %A %B %P"),
         ("diff.contacts.textconv", "contacts textconv"),
     ]
 
