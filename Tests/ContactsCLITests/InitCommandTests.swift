@@ -55,6 +55,39 @@ let gitAvailable = installed("git")
         let config = try String(contentsOf: sandbox.storeFile(".git/config"), encoding: .utf8)
         #expect(config.contains("driver = contacts merge-driver %O %A %B %P"))
     }
+
+    /// What `.gitattributes` held before membership files and `store.json` merged with the driver.
+    private let earlierAttributes = """
+        # Membership files are sets of lines: a union merge never conflicts.
+        groups/*.members merge=union text eol=lf
+        # Records merge property by property once `contacts git-setup` has configured the driver;
+        # without it Git falls back to its ordinary text merge.
+        people/*.json merge=contacts diff=contacts text eol=lf
+        groups/*.json merge=contacts diff=contacts text eol=lf
+        store.json text eol=lf
+
+        """
+
+    @Test(.enabled(if: gitAvailable))
+    func gitSetupUpdatesAnEarlierGitattributesButKeepsAnEditedOne() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let current = try String(contentsOf: sandbox.storeFile(".gitattributes"), encoding: .utf8)
+        #expect(current.contains("groups/*.members merge=contacts"))
+        #expect(current.contains("store.json merge=contacts"))
+        let status = try ChildProcess.run(
+            ["git", "init", "--quiet", sandbox.store.path(percentEncoded: false)], environment: sandbox.baseEnvironment)
+        try #require(status == 0)
+
+        try Data(earlierAttributes.utf8).write(to: sandbox.storeFile(".gitattributes"))
+        try sandbox.succeed(["git-setup"])
+        #expect(try String(contentsOf: sandbox.storeFile(".gitattributes"), encoding: .utf8) == current)
+
+        let edited = earlierAttributes + "*.txt diff\n"
+        try Data(edited.utf8).write(to: sandbox.storeFile(".gitattributes"))
+        try sandbox.succeed(["git-setup"])
+        #expect(try String(contentsOf: sandbox.storeFile(".gitattributes"), encoding: .utf8) == edited)
+    }
 }
 
 extension String {

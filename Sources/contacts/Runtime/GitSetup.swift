@@ -1,4 +1,5 @@
 import Foundation
+import PlainContacts
 
 /// The Git side of a store: `git init` and this clone's merge driver and diff helper.
 enum GitSetup {
@@ -29,6 +30,21 @@ enum GitSetup {
             guard try git(["config", setting.key, setting.value], in: folder) == 0 else {
                 throw CLIError.failure("`git config \(setting.key)` failed in \(folder.path(percentEncoded: false).withoutTrailingSlash)")
             }
+        }
+    }
+
+    /// Brings the store's `.gitattributes` up to date (see `StoreCreator.updateGitattributes`),
+    /// saying what it did; for a file edited by hand it prints the lines to merge in.
+    static func updateAttributes(_ store: URL, console: Console) throws {
+        switch try StoreCreator(layout: StoreLayout(root: store)).updateGitattributes() {
+        case .current:
+            break
+        case .written:
+            console.print("Updated .gitattributes: membership files and store.json now merge with `contacts` too")
+        case .edited:
+            console.note(
+                ".gitattributes was edited by hand and is kept; for merges that keep removals it should hold:\n"
+                    + StoreLayout.gitattributesContents)
         }
     }
 

@@ -211,6 +211,13 @@ import Testing
         #expect(text(result.merged) == "bob-b\ncat-c\ndan-d\n")
     }
 
+    @Test func aMemberRemovedOnOneSideStaysRemoved() throws {
+        let base = Data("ann-a\nbob-b\n".utf8)
+        let result = try RecordFileMerger.merge(
+            base: base, ours: Data("ann-a\n".utf8), theirs: Data("ann-a\nbob-b\ncat-c\n".utf8), path: "groups/friends-q97zpt.members")
+        #expect(text(result.merged) == "ann-a\ncat-c\n")
+    }
+
     @Test func aMembershipVersionWithALineThatIsNotAKeyCannotBeMerged() throws {
         let base = Data("ann-a\n".utf8)
         for damaged in ["ann-a\n{\n", "  \"id\": 1,\n", "ann-a\n<<<<<<< ours\n"] {
