@@ -85,6 +85,23 @@ import Testing
         #expect(try git.json(["show", john, "--json"], in: b)["jobTitle"] as? String == "Pilot")
     }
 
+    @Test func aStoreMadeWithInitGitAndAddCommitClonesAsAStore() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let environment = try git.environment
+        try sandbox.succeed(["init", "--git"], environment: environment)
+        #expect(try git.git(["status", "--porcelain"], in: sandbox.store).stdout.isEmpty)
+        try sandbox.succeed(["add", "--first", "Katie", "--last", "Bell", "--commit"], environment: environment)
+
+        try git.git(["clone", "--quiet", sandbox.store.path(percentEncoded: false), "copy"], in: sandbox.root)
+        var inCopy = environment
+        inCopy["CONTACTS_DIR"] = git.folder("copy").path(percentEncoded: false)
+        let listed = try sandbox.run(["list"], environment: inCopy)
+        #expect(listed.status == 0)
+        #expect(listed.lines.count == 1)
+        try sandbox.succeed(["doctor"], environment: inCopy)
+    }
+
     /// Both clones hold Friends with John and Ann.
     private func twoClonesWithFriends(_ git: GitRepositories) throws -> (a: URL, b: URL, john: String, ann: String) {
         let (a, b, john) = try twoClones(git)

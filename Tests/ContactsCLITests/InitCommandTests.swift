@@ -88,6 +88,28 @@ let gitAvailable = installed("git")
         try sandbox.succeed(["git-setup"])
         #expect(try String(contentsOf: sandbox.storeFile(".gitattributes"), encoding: .utf8) == edited)
     }
+
+    @Test(.enabled(if: gitAvailable))
+    func initGitWithoutAGitIdentityLeavesAWorkingStoreThatTheNextCommitCompletes() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let anonymous = [
+            "PATH": try git.environment["PATH"] ?? "", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "user.useConfigOnly", "GIT_CONFIG_VALUE_0": "true",
+        ]
+        let created = try sandbox.run(["init", "--git"], environment: anonymous)
+        #expect(created.status == 0)
+        #expect(try sandbox.succeed(["list"], environment: anonymous).stdout.isEmpty)
+        #expect(try git.git(["rev-parse", "--verify", "--quiet", "HEAD"], in: sandbox.store, allowFailure: true).status != 0)
+
+        try git.git(["config", "user.name", "Test Author"], in: sandbox.store)
+        try git.git(["config", "user.email", "author@example.com"], in: sandbox.store)
+        try sandbox.succeed(["add", "--first", "Katie", "--last", "Bell", "--commit"], environment: anonymous)
+        try git.git(["clone", "--quiet", sandbox.store.path(percentEncoded: false), "copy"], in: sandbox.root)
+        let copy = git.folder("copy").path(percentEncoded: false)
+        #expect(try sandbox.succeed(["list"], environment: ["CONTACTS_DIR": copy]).lines.count == 1)
+        #expect(try git.git(["status", "--porcelain"], in: sandbox.store).stdout.isEmpty)
+    }
 }
 
 extension String {

@@ -33,6 +33,31 @@ enum GitSetup {
         }
     }
 
+    /// What ``commitSkeleton(_:)`` did.
+    enum SkeletonCommit: Equatable {
+        /// The store's own files are committed.
+        case committed
+        /// Git has no identity to commit with (`user.name`, `user.email`).
+        case noIdentity
+        /// `git add` or `git commit` failed; the line where Git says why.
+        case failed(String)
+    }
+
+    /// The store's own files, which a clone needs to be a store.
+    static let skeleton = [StoreLayout.manifestName, ".gitattributes", ".gitignore"]
+
+    /// Commits the store's own files (and only them) as `contacts: create the store`.
+    static func commitSkeleton(_ store: URL) throws(CLIError) -> SkeletonCommit {
+        let added = try GitRunner.run(["add", "--"] + skeleton, in: store)
+        guard added.status == 0 else { return .failed(added.firstError) }
+        let committed = try GitRunner.run(["commit", "--quiet", "-m", "contacts: create the store", "--"] + skeleton, in: store)
+        guard committed.status != 0 else { return .committed }
+        for variable in ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"] where try GitRunner.run(["var", variable], in: store).status != 0 {
+            return .noIdentity
+        }
+        return .failed(committed.errors.split(separator: "\n").last.map(String.init) ?? committed.firstError)
+    }
+
     /// Brings the store's `.gitattributes` up to date (see `StoreCreator.updateGitattributes`),
     /// saying what it did; for a file edited by hand it prints the lines to merge in.
     static func updateAttributes(_ store: URL, console: Console) throws {
