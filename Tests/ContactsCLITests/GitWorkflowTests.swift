@@ -119,6 +119,71 @@ import Testing
         #expect(try git.json(["show", john, "--json"], in: b)["jobTitle"] as? String == "Pilot")
     }
 
+    @Test func aStoreMadeWithInitGitAndAddCommitClonesAsAStore() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let environment = try git.environment
+        try sandbox.succeed(["init", "--git"], environment: environment)
+        #expect(try git.git(["status", "--porcelain"], in: sandbox.store).stdout.isEmpty)
+        try sandbox.succeed(["add", "--first", "Katie", "--last", "Bell", "--commit"], environment: environment)
+
+        try git.git(["clone", "--quiet", sandbox.store.path(percentEncoded: false), "copy"], in: sandbox.root)
+        var inCopy = environment
+        inCopy["CONTACTS_DIR"] = git.folder("copy").path(percentEncoded: false)
+        let listed = try sandbox.run(["list"], environment: inCopy)
+        #expect(listed.status == 0)
+        #expect(listed.lines.count == 1)
+        try sandbox.succeed(["doctor"], environment: inCopy)
+    }
+
+    /// Both clones hold Friends with John and Ann.
+    private func twoClonesWithFriends(_ git: GitRepositories) throws -> (a: URL, b: URL, john: String, ann: String) {
+        let (a, b, john) = try twoClones(git)
+        let ann = try git.add(["--first", "Ann", "--last", "Lee"], in: a)
+        try git.succeed(["group", "add", "Friends", john, ann], in: a)
+        try git.commitAll("Ann joins Friends", in: a)
+        try git.git(["push", "--quiet", "origin", "main"], in: a)
+        try git.git(["pull", "--quiet", "--no-rebase", "origin", "main"], in: b)
+        return (a, b, john, ann)
+    }
+
+    private func memberNames(_ git: GitRepositories, in repository: URL) throws -> Set<String> {
+        Set(try git.succeed(["group", "members", "Friends"], in: repository).lines.map { String($0.split(separator: "\t")[1]) })
+    }
+
+    @Test func aMemberRemovedInOneCloneStaysRemovedWhenAnotherAddsOne() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let (a, b, john, _) = try twoClonesWithFriends(git)
+        try git.succeed(["group", "remove", "Friends", john], in: a)
+        try git.commitAll("John leaves", in: a)
+        try git.git(["push", "--quiet", "origin", "main"], in: a)
+        let katie = try git.add(["--first", "Katie", "--last", "Bell"], in: b)
+        try git.succeed(["group", "add", "Friends", katie], in: b)
+        try git.commitAll("Katie joins", in: b)
+
+        try git.git(["pull", "--quiet", "--no-rebase", "origin", "main"], in: b)
+        #expect(try git.git(["status", "--porcelain"], in: b).stdout.isEmpty)
+        #expect(try memberNames(git, in: b) == ["Ann Lee", "Katie Bell"])
+    }
+
+    @Test func aGroupEmptiedInOneCloneMergesWithAMemberAddedInAnother() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let (a, b, john, ann) = try twoClonesWithFriends(git)
+        try git.succeed(["group", "remove", "Friends", john, ann], in: a)
+        try git.commitAll("Everyone leaves", in: a)
+        try git.git(["push", "--quiet", "origin", "main"], in: a)
+        let katie = try git.add(["--first", "Katie", "--last", "Bell"], in: b)
+        try git.succeed(["group", "add", "Friends", katie], in: b)
+        try git.commitAll("Katie joins", in: b)
+
+        try git.git(["pull", "--quiet", "--no-rebase", "origin", "main"], in: b)
+        #expect(try git.git(["status", "--porcelain"], in: b).stdout.isEmpty)
+        #expect(try memberNames(git, in: b) == ["Katie Bell"])
+        try git.succeed(["doctor"], in: b)
+    }
+
     @Test func gitDiffShowsReadableCardsOnceTheCloneIsSetUp() throws {
         let sandbox = try CLISandbox()
         let git = GitRepositories(sandbox: sandbox)

@@ -54,6 +54,39 @@ import Testing
         #expect(merged.contains("oops"))
     }
 
+    @Test func aDamagedOursWithoutAPathIsAConflictNotAMembershipMerge() throws {
+        let sandbox = try CLISandbox()
+        let damaged = "x" + person([])
+        let paths = try versions(sandbox, person([]), damaged, person(["  \"note\": \"Hello\""]))
+        let result = try sandbox.run(["merge-driver"] + paths)
+        #expect(result.status == 1)
+        let merged = try String(contentsOfFile: paths[1], encoding: .utf8)
+        #expect(merged.contains("\"firstName\": \"Katie\""))
+    }
+
+    @Test func versionsOfDifferentKindsWithoutAPathAreAConflict() throws {
+        let sandbox = try CLISandbox()
+        let paths = try versions(sandbox, "ann-a\n", "ann-a\nbob-b\n", person([]))
+        #expect(try sandbox.run(["merge-driver"] + paths).status == 1)
+    }
+
+    @Test func aMembershipLineThatIsNotAKeyIsAConflict() throws {
+        let sandbox = try CLISandbox()
+        let paths = try versions(sandbox, "ann-a\nbob-b\n", "ann-a\n\"bob-b\": [\n", "ann-a\nbob-b\ncat-c\n")
+        let result = try sandbox.run(["merge-driver"] + paths + ["book/groups/friends-q97zpt.members"])
+        #expect(result.status == 1)
+        #expect(try String(contentsOfFile: paths[1], encoding: .utf8).contains("\"bob-b\": ["))
+    }
+
+    @Test func thePathDecidesTheKindOfFile() throws {
+        let sandbox = try CLISandbox()
+        let paths = try versions(sandbox, "", "", "ann-a\n")
+        #expect(try sandbox.run(["merge-driver"] + paths + ["book/groups/friends-q97zpt.members"]).status == 0)
+        #expect(try String(contentsOfFile: paths[1], encoding: .utf8) == "ann-a\n")
+        let records = try versions(sandbox, "", "", "ann-a\n")
+        #expect(try sandbox.run(["merge-driver"] + records + ["book/people/ann-a.json"]).status == 1)
+    }
+
     @Test func aMissingVersionIsMissingInput() throws {
         let sandbox = try CLISandbox()
         let missing = sandbox.temporary.appending(path: "nope").path(percentEncoded: false)

@@ -218,6 +218,11 @@ struct SavePlan {
             let data = GroupRecordCoder.encode(id: id, state: state)
             changes.append(FileChange(path: StoreLayout.groupPath(key), kind: .write(data)))
             writtenGroups.append(WrittenGroup(group: group, key: key, id: id, state: state, fingerprint: Fingerprint(data)))
+            // A group file always has its membership file beside it, even while empty, so that
+            // a merge of clones always finds it on both sides.
+            let members = MembershipFile.encode([])
+            changes.append(FileChange(path: StoreLayout.membersPath(key), kind: .write(members)))
+            writtenMembers[key] = Fingerprint(members)
         }
     }
 
@@ -237,14 +242,11 @@ struct SavePlan {
                 }
             }
             mergedMembers[key] = current
-            if current.isEmpty {
-                changes.append(FileChange(path: StoreLayout.membersPath(key), kind: .delete))
-                writtenMembers[key] = .some(nil)
-            } else {
-                let data = MembershipFile.encode(current)
-                changes.append(FileChange(path: StoreLayout.membersPath(key), kind: .write(data)))
-                writtenMembers[key] = Fingerprint(data)
-            }
+            // An empty group keeps its (empty) file: deleting it would turn another clone's
+            // addition of a member into a modify/delete conflict when the two are merged.
+            let data = MembershipFile.encode(current)
+            changes.append(FileChange(path: StoreLayout.membersPath(key), kind: .write(data)))
+            writtenMembers[key] = Fingerprint(data)
         }
     }
 

@@ -29,4 +29,30 @@ package struct StoreCreator {
         }
         try DurableFile.write(Manifest().data, to: layout.manifest)
     }
+
+    /// What ``updateGitattributes()`` found.
+    package enum GitattributesUpdate: Sendable, Equatable {
+        /// The file already held the current contents.
+        case current
+        /// The file was missing or held what an earlier version wrote; it now holds the
+        /// current contents.
+        case written
+        /// The file was edited by hand and was left alone.
+        case edited
+    }
+
+    /// Brings the store's `.gitattributes` up to date: writes it when it is missing or holds
+    /// what an earlier version wrote, and never touches one edited by hand.
+    ///
+    /// - Throws: I/O errors naming the file.
+    package func updateGitattributes() throws -> GitattributesUpdate {
+        let url = layout.gitattributes
+        let current = Data(StoreLayout.gitattributesContents.utf8)
+        if let data = try StoreReader(layout: layout).read(url) {
+            if data == current { return .current }
+            guard StoreLayout.earlierGitattributesContents.contains(where: { Data($0.utf8) == data }) else { return .edited }
+        }
+        try DurableFile.write(current, to: url)
+        return .written
+    }
 }

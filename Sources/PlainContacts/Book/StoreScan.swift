@@ -275,7 +275,8 @@ struct StoreScan {
             let kept = Set(keys.keys.filter(personFileKeys.contains))
             let expected = MembershipFile.encode(kept)
             if expected != data {
-                if kept.isEmpty {
+                // An empty group keeps its empty file; only a file without its group goes.
+                if kept.isEmpty, groupID == nil {
                     removals.insert(path)
                 } else {
                     writes[path] = expected

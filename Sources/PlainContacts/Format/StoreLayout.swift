@@ -42,7 +42,26 @@ package struct StoreLayout: Sendable {
         """
 
     /// What the store's own `.gitattributes` holds.
+    ///
+    /// Every file of the store merges with `contacts merge-driver` (membership files as sets,
+    /// so that a removal survives a merge; `store.json` setting by setting). A clone whose
+    /// configuration has no `merge.contacts` driver gets Git's ordinary line merge instead: Git
+    /// falls back to it for a driver it does not know.
     package static let gitattributesContents = """
+        # Records, membership files and settings merge with `contacts merge-driver` once
+        # `contacts git-setup` has configured this clone; without it Git falls back to its
+        # ordinary line merge, which marks changes to neighbouring lines as conflicts.
+        groups/*.members merge=contacts text eol=lf
+        people/*.json merge=contacts diff=contacts text eol=lf
+        groups/*.json merge=contacts diff=contacts text eol=lf
+        store.json merge=contacts text eol=lf
+
+        """
+
+    /// What earlier versions wrote into `.gitattributes`, which `contacts git-setup` replaces
+    /// with ``gitattributesContents``; a file with any other contents was edited and is kept.
+    package static let earlierGitattributesContents = [
+        """
         # Membership files are sets of lines: a union merge never conflicts.
         groups/*.members merge=union text eol=lf
         # Records merge property by property once `contacts git-setup` has configured the driver;
@@ -52,4 +71,5 @@ package struct StoreLayout: Sendable {
         store.json text eol=lf
 
         """
+    ]
 }

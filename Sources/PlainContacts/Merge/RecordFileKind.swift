@@ -38,6 +38,49 @@ package enum RecordFileKind: Sendable, Hashable {
         }
     }
 
+    /// The kind of the three versions Git hands a merge driver that was not told the file's
+    /// path (a configuration from before `%P`): decided only when every version that is not
+    /// empty reads as the same kind.
+    ///
+    /// A version is a membership list only when each of its lines is a record key (or blank);
+    /// one starting with `{` must parse as a JSON object. Empty versions (a new or emptied
+    /// membership file, a missing base) say nothing; when all are empty the file is a
+    /// membership list, the one kind of store file that may be empty.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile`` naming `path` when a version is neither,
+    ///   or when the versions disagree: the merge is then left to Git as a conflict.
+    package static func agreed(_ versions: [Data], path: String) throws -> RecordFileKind {
+        var kinds: Set<RecordFileKind> = []
+        for data in versions where !isBlank(data) {
+            guard let kind = strictlyFromContents(data) else {
+                throw ContactsError(
+                    .malformedFile, "a version of the file is neither a record nor a membership list; merge it by hand",
+                    path: path)
+            }
+            kinds.insert(kind)
+        }
+        guard kinds.count <= 1 else {
+            throw ContactsError(.malformedFile, "the versions of the file hold different kinds of record; merge it by hand", path: path)
+        }
+        return kinds.first ?? .members
+    }
+
+    /// Whether `data` holds only spaces, tabs and line ends.
+    private static func isBlank(_ data: Data) -> Bool {
+        data.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+
+    /// The kind `data` holds, or `nil` when it is not clearly one: JSON that does not parse as
+    /// an object, or text with a line that is not a record key.
+    private static func strictlyFromContents(_ data: Data) -> RecordFileKind? {
+        let firstByte = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+        if firstByte == UInt8(ascii: "{") || firstByte == 0xEF {
+            guard case .object? = try? JSONParser.parse(data, path: "") else { return nil }
+            return fromContents(data)
+        }
+        return MembershipFile.firstLineNotAKey(in: data) == nil ? .members : nil
+    }
+
     private static func fromContents(_ data: Data) -> RecordFileKind {
         let firstByte = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
         guard firstByte == UInt8(ascii: "{") || firstByte == 0xEF else { return .members }

@@ -8,7 +8,7 @@ import FoundationEssentials
 ///   that side's value, multi-values merge entry by entry, the modification date takes the
 ///   later time and never conflicts. The result is the record's canonical bytes.
 /// - Membership files merge as sets: the other side's members, plus those this side added,
-///   minus those this side removed. They never conflict.
+///   minus those this side removed. They never conflict, and a removal survives the merge.
 /// - The manifest (`store.json`) merges setting by setting; unknown settings merge like
 ///   properties.
 ///
@@ -27,19 +27,25 @@ import FoundationEssentials
 /// exit(conflicts.isEmpty ? 0 : 1)
 /// ```
 package enum RecordFileMerger {
-    /// Merges three versions of the store file at `path` (only used to tell the kind of file
-    /// and to name it in errors; Git's temporary copies are recognized by their contents).
+    /// Merges three versions of the store file at `path`.
+    ///
+    /// The path tells the kind of file when it names one (`people/<key>.json`, `*.members`,
+    /// `store.json`); otherwise (Git's temporary copies, when the driver was configured without
+    /// `%P`) every version must read as the same kind (see ``RecordFileKind/agreed(_:path:)``).
+    /// A version that cannot be read as that kind is an error, never skipped: a membership
+    /// version with a line that is not a key is one too.
     ///
     /// - Returns: The merged bytes and the keys that conflict (empty for a clean merge).
     /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``
     ///   when a version cannot be read; ``ContactsError/Code/unsupportedFormatVersion`` for a
     ///   manifest of a newer format. The caller then leaves the conflict to Git.
     package static func merge(base: Data?, ours: Data, theirs: Data, path: String) throws -> (merged: Data, conflicts: [String]) {
-        switch RecordFileKind.detect(ours, path: path) {
-        case .person: try mergePerson(base: base, ours: ours, theirs: theirs, path: path)
-        case .group: try mergeGroup(base: base, ours: ours, theirs: theirs, path: path)
-        case .members: try mergeMembers(base: base, ours: ours, theirs: theirs, path: path)
-        case .manifest: try mergeManifest(base: base, ours: ours, theirs: theirs, path: path)
+        let kind = try RecordFileKind.fromPath(path) ?? RecordFileKind.agreed([base ?? Data(), ours, theirs], path: path)
+        switch kind {
+        case .person: return try mergePerson(base: base, ours: ours, theirs: theirs, path: path)
+        case .group: return try mergeGroup(base: base, ours: ours, theirs: theirs, path: path)
+        case .members: return try mergeMembers(base: base, ours: ours, theirs: theirs, path: path)
+        case .manifest: return try mergeManifest(base: base, ours: ours, theirs: theirs, path: path)
         }
     }
 
@@ -75,10 +81,19 @@ package enum RecordFileMerger {
     }
 
     private static func mergeMembers(base: Data?, ours: Data, theirs: Data, path: String) throws -> (merged: Data, conflicts: [String]) {
-        let b = try base.map { try MembershipFile.decode($0, path: path) } ?? []
-        let o = try MembershipFile.decode(ours, path: path)
-        let t = try MembershipFile.decode(theirs, path: path)
+        let b = try base.map { try members($0, path: path) } ?? []
+        let o = try members(ours, path: path)
+        let t = try members(theirs, path: path)
         return (MembershipFile.encode(RecordMerger.merge(base: b, ours: o, theirs: t)), [])
+    }
+
+    /// The keys of one membership version, refusing a line that is not a key.
+    private static func members(_ data: Data, path: String) throws -> Set<RecordKey> {
+        let keys = try MembershipFile.decode(data, path: path)
+        if let line = MembershipFile.firstLineNotAKey(in: data) {
+            throw ContactsError(.malformedFile, "the line is not a person's key; merge the file by hand", path: path, line: line)
+        }
+        return keys
     }
 
     private static func mergeManifest(base: Data?, ours: Data, theirs: Data, path: String) throws -> (merged: Data, conflicts: [String]) {

@@ -6,6 +6,8 @@ enum GitSetupCommand: Command {
     static var discussion: String {
         "Writes these settings into the repository's configuration (Git does not copy them when cloning):\n"
             + GitSetup.settings.map { "  git config \($0.key) \"\($0.value)\"" }.joined(separator: "\n")
+            + "\n\nIt also brings the store's .gitattributes up to date when it holds what an earlier version"
+            + " wrote (a file edited by hand is kept; the lines it should hold are printed)."
     }
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
@@ -18,5 +20,6 @@ enum GitSetupCommand: Command {
         }
         try GitSetup.configure(url)
         context.console.print("Configured Git to merge and diff records with `contacts`")
+        try GitSetup.updateAttributes(url, console: context.console)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PlainContacts
 
 /// `contacts init [DIR] [--git]`: creates a store.
@@ -9,8 +10,17 @@ enum InitCommand: Command {
         .flag("git", help: "Also run `git init` there and set up Git's merge driver and diff helper for records."),
     ]
     static let discussion = """
-        With --git the store becomes a Git repository (unless it is inside one already), and this
-        clone's configuration gets the record merge driver and diff helper (see `contacts git-setup`).
+        With --git the store becomes a Git repository (unless it is inside one already), this
+        clone's configuration gets the record merge driver and diff helper (see `contacts git-setup`),
+        and the store's own files (store.json, .gitattributes, .gitignore) are committed, so that
+        a clone of the repository is a store.
+
+        When Git has no identity to commit with, the store is created and works but nothing is
+        committed: set one with `git config --global user.name "Your Name"` and
+        `git config --global user.email you@example.com`; the next command run with --commit
+        (or with "autoCommit": true) commits the store's files with its change. The exit status
+        is 0 then too, as for --commit: the store was created; the note on standard error says
+        what is left to do.
         """
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
@@ -31,6 +41,23 @@ enum InitCommand: Command {
             }
             try GitSetup.configure(url)
             context.console.print("Configured Git to merge and diff records with `contacts`")
+            try commitSkeleton(url, console: context.console)
+        }
+    }
+
+    /// Commits the new store's own files, or says why it could not and how to go on.
+    private static func commitSkeleton(_ url: URL, console: Console) throws(CLIError) {
+        switch try GitSetup.commitSkeleton(url) {
+        case .committed:
+            console.print("Committed the store's files (store.json, .gitattributes, .gitignore)")
+        case .noIdentity:
+            console.note(
+                "The store's files are not committed: Git does not know who you are. Set your name and email with\n"
+                    + "  git config --global user.name \"Your Name\"\n"
+                    + "  git config --global user.email you@example.com\n"
+                    + "and the next command run with --commit commits them with its change.")
+        case .failed(let reason):
+            console.error("the store was created but its files were not committed: \(reason)")
         }
     }
 }

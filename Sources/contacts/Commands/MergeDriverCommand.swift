@@ -7,10 +7,12 @@ enum MergeDriverCommand: Command {
     static let synopsis = "BASE OURS THEIRS [PATH]"
     static let summary = "Merge three versions of a store file property by property (Git's merge driver)."
     static let discussion = """
-        Git runs this as `contacts merge-driver %O %A %B` once `contacts git-setup` has configured
-        the clone; %P may be added as PATH, the file's path in the repository. BASE is the common
-        ancestor (empty when both sides added the file), OURS this side's version, THEIRS the
-        other side's. The merged record is written into OURS, in canonical form.
+        Git runs this as `contacts merge-driver %O %A %B %P` once `contacts git-setup` has
+        configured the clone. BASE is the common ancestor (empty when both sides added the file),
+        OURS this side's version, THEIRS the other side's, PATH the file's path in the repository,
+        which tells the kind of file. Without PATH (a configuration older than %P) every version
+        must read as the same kind, else the file is left as a conflict. The merged record is
+        written into OURS, in canonical form.
 
         Person and group files merge property by property and multi-values entry by entry; the
         modification date takes the later time. Membership files merge as sets of lines;
@@ -18,7 +20,8 @@ enum MergeDriverCommand: Command {
         this side's value between Git conflict markers, with the other side's value below.
 
         Exit status: 0 merged cleanly; 1 conflicts remain (marked in OURS), or a version could
-        not be read and Git's own line merge was used instead.
+        not be read (a damaged record, a membership line that is not a key, versions of different
+        kinds) and Git's own line merge was used instead.
         """
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {

@@ -1,11 +1,12 @@
 import Foundation
+import PlainContacts
 
 /// The Git side of a store: `git init` and this clone's merge driver and diff helper.
 enum GitSetup {
     /// The `git config` settings that make Git merge and diff records with `contacts`.
     static let settings: [(key: String, value: String)] = [
         ("merge.contacts.name", "PlainContacts record merge"),
-        ("merge.contacts.driver", "contacts merge-driver %O %A %B"),
+        ("merge.contacts.driver", "contacts merge-driver %O %A %B %P"),
         ("diff.contacts.textconv", "contacts textconv"),
     ]
 
@@ -29,6 +30,46 @@ enum GitSetup {
             guard try git(["config", setting.key, setting.value], in: folder) == 0 else {
                 throw CLIError.failure("`git config \(setting.key)` failed in \(folder.path(percentEncoded: false).withoutTrailingSlash)")
             }
+        }
+    }
+
+    /// What ``commitSkeleton(_:)`` did.
+    enum SkeletonCommit: Equatable {
+        /// The store's own files are committed.
+        case committed
+        /// Git has no identity to commit with (`user.name`, `user.email`).
+        case noIdentity
+        /// `git add` or `git commit` failed; the line where Git says why.
+        case failed(String)
+    }
+
+    /// The store's own files, which a clone needs to be a store.
+    static let skeleton = [StoreLayout.manifestName, ".gitattributes", ".gitignore"]
+
+    /// Commits the store's own files (and only them) as `contacts: create the store`.
+    static func commitSkeleton(_ store: URL) throws(CLIError) -> SkeletonCommit {
+        let added = try GitRunner.run(["add", "--"] + skeleton, in: store)
+        guard added.status == 0 else { return .failed(added.firstError) }
+        let committed = try GitRunner.run(["commit", "--quiet", "-m", "contacts: create the store", "--"] + skeleton, in: store)
+        guard committed.status != 0 else { return .committed }
+        for variable in ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"] where try GitRunner.run(["var", variable], in: store).status != 0 {
+            return .noIdentity
+        }
+        return .failed(committed.errors.split(separator: "\n").last.map(String.init) ?? committed.firstError)
+    }
+
+    /// Brings the store's `.gitattributes` up to date (see `StoreCreator.updateGitattributes`),
+    /// saying what it did; for a file edited by hand it prints the lines to merge in.
+    static func updateAttributes(_ store: URL, console: Console) throws {
+        switch try StoreCreator(layout: StoreLayout(root: store)).updateGitattributes() {
+        case .current:
+            break
+        case .written:
+            console.print("Updated .gitattributes: membership files and store.json now merge with `contacts` too")
+        case .edited:
+            console.note(
+                ".gitattributes was edited by hand and is kept; for merges that keep removals it should hold:\n"
+                    + StoreLayout.gitattributesContents)
         }
     }
 

@@ -15,8 +15,10 @@ extension OptionSpec {
 /// ``commit(context:)`` after it succeeded. The files of the store (`store.json`, `people/`,
 /// `groups/`) are compared before and after by size, modification time and inode, so exactly
 /// the files this command changed are staged and committed, with a message naming the
-/// people and groups changed: `contacts: add Katie Bell; edit John Appleseed`. Other
-/// uncommitted changes are left alone. Nothing happens outside a Git work tree.
+/// people and groups changed: `contacts: add Katie Bell; edit John Appleseed`. The store's
+/// own files (`store.json`, `.gitattributes`, `.gitignore`) go with the commit when they were
+/// never committed, so that a clone of the repository is a store. Other uncommitted changes
+/// are left alone. Nothing happens outside a Git work tree.
 struct AutoCommit {
     /// Commands that never commit: they do not change the store, run inside Git, or watch
     /// other programs' changes.
@@ -67,7 +69,7 @@ struct AutoCommit {
         // created and removed without ever being added), so such paths are left out.
         let tracked = try GitRunner.run(["ls-files", "-z", "--"] + changed, in: store).output
             .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        let addable = changed.filter { after[$0] != nil || tracked.contains($0) }
+        let addable = changed.filter { after[$0] != nil || tracked.contains($0) } + (try uncommittedSkeleton(excluding: changed))
         guard !addable.isEmpty else { return }
         let added = try GitRunner.run(["add", "-A", "--"] + addable, in: store)
         guard added.status == 0 else {
@@ -86,6 +88,21 @@ struct AutoCommit {
     }
 
     // MARK: Files
+
+    /// The store's own files (`store.json`, `.gitattributes`, `.gitignore`) that exist but are
+    /// not in the last commit, as after `contacts init` in a repository that has never
+    /// committed them: a clone without them is not a store, so they go with the first commit.
+    private func uncommittedSkeleton(excluding changed: [String]) throws(CLIError) -> [String] {
+        let skeleton = GitSetup.skeleton.filter {
+            !changed.contains($0) && FileManager.default.fileExists(atPath: store.appending(path: $0).path(percentEncoded: false))
+        }
+        guard !skeleton.isEmpty else { return [] }
+        let listed = try GitRunner.run(["ls-tree", "-z", "--name-only", "HEAD", "--"] + skeleton, in: store)
+        // Without a first commit, `ls-tree` fails: nothing is committed yet.
+        let committed = listed.status == 0
+            ? Set(listed.output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }) : []
+        return skeleton.filter { !committed.contains($0) }
+    }
 
     private static func signatures(of store: URL) -> [String: Signature] {
         var result: [String: Signature] = [:]
@@ -133,7 +150,7 @@ struct AutoCommit {
             let stem = URL(filePath: name).deletingPathExtension().lastPathComponent
             var item: String?
             if path == StoreLayout.manifestName {
-                item = "change settings"
+                item = status == "A" ? "create the store" : "change settings"
             } else if path.hasPrefix(StoreLayout.peopleFolderName + "/") {
                 let record = StoreLayout.peopleFolderName + "/" + stem + ".json"
                 if path == record {

@@ -80,9 +80,33 @@ import Testing
         #expect(friends.members().isEmpty)
         try book.save()
         let groupKey = try #require(friends.key).rawValue
-        #expect(!FileManager.default.fileExists(atPath: store.path("groups/\(groupKey).members").path))
+        #expect(try store.read("groups/\(groupKey).members") == "")
         let reopened = try store.openBook()
         #expect(try #require(reopened.group(withID: friends.recordID)).members().isEmpty)
+    }
+
+    @Test func removingTheLastMemberKeepsAnEmptyMembershipFile() throws {
+        let store = try TemporaryStore()
+        let (book, friends, katie) = try savedGroupAndPerson(store)
+        try friends.addMember(katie)
+        try book.save()
+        try friends.removeMember(katie)
+        try book.save()
+        let groupKey = try #require(friends.key).rawValue
+        #expect(try store.read("groups/\(groupKey).members") == "")
+        let reopened = try store.openBook()
+        #expect(try #require(reopened.group(withID: friends.recordID)).members().isEmpty)
+        #expect(!reopened.hasUnsavedChanges)
+    }
+
+    @Test func aNewGroupIsSavedWithAnEmptyMembershipFile() throws {
+        let store = try TemporaryStore()
+        let (_, friends, _) = try savedGroupAndPerson(store)
+        let groupKey = try #require(friends.key).rawValue
+        #expect(try store.read("groups/\(groupKey).members") == "")
+        let reopened = try store.openBook()
+        #expect(try #require(reopened.group(withID: friends.recordID)).members().isEmpty)
+        #expect(!reopened.hasUnsavedChanges)
     }
 
     @Test func loadingToleratesDuplicateAndDanglingMembershipLines() throws {

@@ -189,7 +189,7 @@ import Testing
         try book.add(Group(name: "Friends"))
         try book.save()
         #expect(try store.files(in: "people").count == 1)
-        #expect(try store.files(in: "groups").count == 1)
+        #expect(try store.files(in: "groups").count == 2)  // the group file and its (empty) membership file
     }
 
     @Test func everyPropertyRoundTripsThroughSaveAndLoad() throws {

@@ -18,7 +18,8 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: store.path(path).path), "missing \(path)")
         }
         #expect(try store.read(".gitignore").contains("/.contacts/"))
-        #expect(try store.read(".gitattributes").contains("groups/*.members merge=union"))
+        #expect(try store.read(".gitattributes").contains("groups/*.members merge=contacts"))
+        #expect(try store.read(".gitattributes").contains("store.json merge=contacts"))
         #expect(try store.read("store.json") == """
             {
               "compositeNameFormat": "firstNameFirst",

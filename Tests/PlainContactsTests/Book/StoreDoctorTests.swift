@@ -144,6 +144,32 @@ import Testing
         #expect(try store.read(path) == canonical)
     }
 
+    @Test func anEmptyGroupsEmptyMembershipFileIsHealthy() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let empty = Group(name: "Empty")
+        try book.add(empty)
+        try book.save()
+        let path = "groups/\(try #require(empty.key).rawValue).members"
+        #expect(try store.read(path) == "")
+        #expect(try StoreDoctor(storeURL: store.storeURL).check().isEmpty)
+    }
+
+    @Test func droppingAGroupsOnlyDanglingMemberKeepsItsEmptyFile() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let empty = Group(name: "Empty")
+        try book.add(empty)
+        try book.save()
+        let path = "groups/\(try #require(empty.key).rawValue).members"
+        try store.write("zz-ghost-zzzzzz\n", to: path)
+
+        #expect(try kinds(StoreDoctor(storeURL: store.storeURL).check()) == [.danglingMember])
+        _ = try StoreDoctor(storeURL: store.storeURL).fix()
+        #expect(try store.read(path) == "")
+        #expect(try StoreDoctor(storeURL: store.storeURL).check().isEmpty)
+    }
+
     @Test func untidyMembershipFilesAreRewrittenCanonically() throws {
         let store = try TemporaryStore()
         let (katie, john, friends) = try makeStore(store)

@@ -211,6 +211,41 @@ import Testing
         #expect(text(result.merged) == "bob-b\ncat-c\ndan-d\n")
     }
 
+    @Test func aMemberRemovedOnOneSideStaysRemoved() throws {
+        let base = Data("ann-a\nbob-b\n".utf8)
+        let result = try RecordFileMerger.merge(
+            base: base, ours: Data("ann-a\n".utf8), theirs: Data("ann-a\nbob-b\ncat-c\n".utf8), path: "groups/friends-q97zpt.members")
+        #expect(text(result.merged) == "ann-a\ncat-c\n")
+    }
+
+    @Test func aMembershipVersionWithALineThatIsNotAKeyCannotBeMerged() throws {
+        let base = Data("ann-a\n".utf8)
+        for damaged in ["ann-a\n{\n", "  \"id\": 1,\n", "ann-a\n<<<<<<< ours\n"] {
+            for path in ["groups/friends-q97zpt.members", "/tmp/.merge_file_a1b2c3"] {
+                #expect {
+                    _ = try RecordFileMerger.merge(base: base, ours: Data(damaged.utf8), theirs: base, path: path)
+                } throws: { [ContactsError.Code.malformedFile, .conflictMarkers].contains(($0 as? ContactsError)?.code) }
+            }
+        }
+    }
+
+    @Test func withoutAPathVersionsOfDifferentKindsCannotBeMerged() throws {
+        let person = try file(katie())
+        #expect {
+            _ = try RecordFileMerger.merge(
+                base: Data("ann-a\n".utf8), ours: Data("ann-a\nbob-b\n".utf8), theirs: person, path: "/tmp/.merge_file_a1b2c3")
+        } throws: { ($0 as? ContactsError)?.code == .malformedFile }
+        #expect {
+            _ = try RecordFileMerger.merge(base: person, ours: Data("x".utf8) + person, theirs: person, path: "/tmp/.merge_file_a1b2c3")
+        } throws: { ($0 as? ContactsError)?.code == .malformedFile }
+    }
+
+    @Test func withoutAPathEmptyMembershipVersionsMerge() throws {
+        let result = try RecordFileMerger.merge(
+            base: Data(), ours: Data(), theirs: Data("ann-a\n".utf8), path: "/tmp/.merge_file_a1b2c3")
+        #expect(text(result.merged) == "ann-a\n")
+    }
+
     @Test func manifestSettingsMergeOneByOne() throws {
         let base = Manifest()
         var ours = base
