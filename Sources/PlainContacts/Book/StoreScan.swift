@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// One pass over a store folder, file by file, for ``StoreDoctor``: every problem found, and
 /// the file changes that repair the fixable ones.
@@ -43,7 +44,9 @@ struct StoreScan {
     ///
     /// - Throws: ``ContactsError/Code/notAStore`` without a manifest;
     ///   ``ContactsError/Code/unsupportedFormatVersion`` for a newer store;
-    ///   ``ContactsError/Code/io`` when a folder or file cannot be read.
+    ///   ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when a folder
+    ///   or file exists but cannot be read; ``ContactsError/Code/malformedFile`` for a file
+    ///   where a folder of the store should be.
     init(layout: StoreLayout) throws {
         self.layout = layout
         if StoreTransaction.needsRecovery(storeRoot: layout.root) {
@@ -93,10 +96,11 @@ struct StoreScan {
         let url = folder.isEmpty ? layout.root : layout.root.appending(path: folder, directoryHint: .isDirectory)
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-        } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return }
-            throw ContactsError(.io, "cannot list the folder", path: url.path, underlying: error)
+            names = try PosixFileSystem.entries(of: url.path).sorted()
+        } catch let error as ContactsError {
+            guard let cause = error.underlying as? SystemCallError else { throw error }
+            if cause.errno == ENOENT { return }
+            throw StoreReader.folderError(url.path, code: cause.errno, call: cause.call)
         }
         for name in names {
             let path = folder.isEmpty ? name : folder + "/" + name
