@@ -55,6 +55,23 @@ import Testing
         #expect(result.stderr.contains("people/" + unreadable))
     }
 
+    /// The index, rebuilt after the file's mode changed, vouches for the file unread: the
+    /// commands that then read it must report it, never leave the person out.
+    @Test(
+        .tags(.slow), .slowTestsEnabled,
+        .enabled(if: canDropPrivileges, "needs root and setpriv to run the command as another user"))
+    func aPersonFileThatMayNotBeReadIsNeverTakenForAMissingPerson() throws {
+        let (sandbox, _) = try storeWithOnePrivateFile()
+        // Past the index's two-second window for files that changed just before a scan.
+        Thread.sleep(forTimeInterval: 2.2)
+        try sandbox.succeed(["list"])
+        for command in [["show", "2"], ["show", "John"], ["list", "--json"], ["search", "john", "--json"], ["export"]] {
+            let result = try runAsNobody(sandbox, command)
+            #expect(result.status == 77, "\(command): \(result)")
+            #expect(result.stdout.isEmpty, "\(command)")
+        }
+    }
+
     @Test(.enabled(if: canDropPrivileges, "needs root and setpriv to run the command as another user"))
     func aPeopleFolderThatMayNotBeListedExits77InsteadOfListingNoOne() throws {
         let (sandbox, _) = try storeWithOnePrivateFile()
