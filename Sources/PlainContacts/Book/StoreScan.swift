@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// One pass over a store folder, file by file, for ``StoreDoctor``: every problem found, and
 /// the file changes that repair the fixable ones.
@@ -94,14 +93,7 @@ struct StoreScan {
 
     private mutating func scanFolder(_ folder: String, isPeople: Bool, isGroups: Bool) throws {
         let url = folder.isEmpty ? layout.root : layout.root.appending(path: folder, directoryHint: .isDirectory)
-        let names: [String]
-        do {
-            names = try PosixFileSystem.entries(of: url.path).sorted()
-        } catch let error as ContactsError {
-            guard let cause = error.underlying as? SystemCallError else { throw error }
-            if cause.errno == ENOENT { return }
-            throw StoreReader.folderError(url.path, code: cause.errno, call: cause.call)
-        }
+        guard let names = try StoreReader.entries(ofFolder: url.path)?.sorted() else { return }
         for name in names {
             let path = folder.isEmpty ? name : folder + "/" + name
             var isFolder: ObjCBool = false

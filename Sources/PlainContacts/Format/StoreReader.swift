@@ -102,15 +102,22 @@ package struct StoreReader {
     ///   ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when the folder
     ///   exists but cannot be listed: a folder that cannot be read never looks empty.
     package func fileNames(in folder: URL, withExtension suffix: String) throws -> [String] {
-        let names: [String]
+        guard let names = try StoreReader.entries(ofFolder: folder.path) else { return [] }
+        return names.filter { $0.hasSuffix(suffix) && !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The names in a store folder, in no particular order, or `nil` when it does not exist
+    /// (`ENOENT`).
+    ///
+    /// - Throws: the errors of ``folderError(_:code:call:)`` when it exists but cannot be listed.
+    static func entries(ofFolder path: String) throws -> [String]? {
         do {
-            names = try PosixFileSystem.entries(of: folder.path)
+            return try PosixFileSystem.entries(of: path)
         } catch let error as ContactsError {
             guard let cause = error.underlying as? SystemCallError else { throw error }
-            if cause.errno == ENOENT { return [] }
-            throw StoreReader.folderError(folder.path, code: cause.errno, call: cause.call)
+            if cause.errno == ENOENT { return nil }
+            throw folderError(path, code: cause.errno, call: cause.call)
         }
-        return names.filter { $0.hasSuffix(suffix) && !$0.hasPrefix(".") }.sorted()
     }
 
     /// The error for a store folder that cannot be opened or listed: a file in its place makes
