@@ -301,7 +301,7 @@ extension CLISandbox {
         }
     }
 
-    @Test(arguments: [
+    @Test(.tags(.slow), .slowTestsEnabled, arguments: [
         (["export", "--vcard-version", "2.1"], Int32(64)), (["export", "--vcard-version", "4"], Int32(64)),
         (["export", "abc"], Int32(64)), (["export", "1", "--group", "Friends"], Int32(64)),
         (["export", "99"], Int32(66)), (["export", "1", "99"], Int32(66)), (["export", "--group", "Enemies"], Int32(66)),

@@ -15,7 +15,7 @@ enum AccessFiles {
         } while descriptor < 0 && errno == EINTR
         if descriptor < 0 {
             if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw failure("could not open the file", path: path, code: errno)
+            throw failure("could not open the file", path: path, code: errno, call: "open")
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
@@ -24,7 +24,7 @@ enum AccessFiles {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure("could not read the file", path: path, code: errno)
+                throw failure("could not read the file", path: path, code: errno, call: "read")
             }
             if count == 0 { break }
             bytes.append(contentsOf: buffer[0..<count])
@@ -40,7 +40,7 @@ enum AccessFiles {
         let path = folder.path(percentEncoded: false)
         if mkdir(path, 0o700) == 0 {
             guard chmod(path, 0o700) == 0 else {
-                throw failure("could not set the permissions of the folder", path: path, code: errno)
+                throw failure("could not set the permissions of the folder", path: path, code: errno, call: "chmod")
             }
             syncParent(of: folder)
             return
@@ -48,7 +48,7 @@ enum AccessFiles {
         let code = errno
         var info = stat()
         if code == EEXIST, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
-        throw failure("could not create the folder", path: path, code: code)
+        throw failure("could not create the folder", path: path, code: code, call: "mkdir")
     }
 
     /// Replaces the file at `url` with `data`, mode 0600: the bytes go to a temporary file in
@@ -66,7 +66,7 @@ enum AccessFiles {
             descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else {
-            throw failure("could not create a temporary file", path: temporaryPath, code: errno)
+            throw failure("could not create a temporary file", path: temporaryPath, code: errno, call: "open")
         }
         do {
             try fill(descriptor, with: data, path: temporaryPath)
@@ -78,12 +78,12 @@ enum AccessFiles {
         guard close(descriptor) == 0 || errno == EINTR else {
             let code = errno
             unlink(temporaryPath)
-            throw failure("could not close the temporary file", path: temporaryPath, code: code)
+            throw failure("could not close the temporary file", path: temporaryPath, code: code, call: "close")
         }
         guard rename(temporaryPath, path) == 0 else {
             let code = errno
             unlink(temporaryPath)
-            throw failure("could not rename the temporary file over the target", path: path, code: code)
+            throw failure("could not rename the temporary file over the target", path: path, code: code, call: "rename")
         }
         try syncFolder(folder)
     }
@@ -110,20 +110,19 @@ enum AccessFiles {
         let path = url.path(percentEncoded: false)
         guard unlink(path) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return }
-            throw failure("could not remove the file", path: path, code: errno)
+            throw failure("could not remove the file", path: path, code: errno, call: "unlink")
         }
         try syncFolder(url.deletingLastPathComponent())
     }
 
-    /// An `.io` error naming the action, the file and the system's reason.
-    static func failure(_ action: String, path: String, code: Int32) -> ContactsError {
-        let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-        return ContactsError(.io, "\(action): \(reason)", path: path)
+    /// An error naming the action, the file and the system's reason, coded by ``PosixError``.
+    static func failure(_ action: String, path: String, code: Int32, call: String) -> ContactsError {
+        PosixError.error(action, path: path, code: code, call: call)
     }
 
     private static func fill(_ descriptor: Int32, with data: Data, path: String) throws {
         guard fchmod(descriptor, 0o600) == 0 else {
-            throw failure("could not set the permissions of the temporary file", path: path, code: errno)
+            throw failure("could not set the permissions of the temporary file", path: path, code: errno, call: "fchmod")
         }
         try data.withUnsafeBytes { buffer in
             var offset = 0
@@ -131,7 +130,7 @@ enum AccessFiles {
                 let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw failure("could not write the temporary file", path: path, code: errno)
+                    throw failure("could not write the temporary file", path: path, code: errno, call: "write")
                 }
                 offset += written
             }
@@ -141,7 +140,7 @@ enum AccessFiles {
             status = fsync(descriptor)
         } while status != 0 && errno == EINTR
         guard status == 0 else {
-            throw failure("could not flush the temporary file to disk", path: path, code: errno)
+            throw failure("could not flush the temporary file to disk", path: path, code: errno, call: "fsync")
         }
     }
 
@@ -152,7 +151,7 @@ enum AccessFiles {
             descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else {
-            throw failure("could not open the folder to flush it", path: path, code: errno)
+            throw failure("could not open the folder to flush it", path: path, code: errno, call: "open")
         }
         defer { close(descriptor) }
         var status: Int32
@@ -160,7 +159,7 @@ enum AccessFiles {
             status = fsync(descriptor)
         } while status != 0 && errno == EINTR
         guard status == 0 else {
-            throw failure("could not flush the folder to disk", path: path, code: errno)
+            throw failure("could not flush the folder to disk", path: path, code: errno, call: "fsync")
         }
     }
 

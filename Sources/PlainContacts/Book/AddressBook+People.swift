@@ -26,10 +26,17 @@ extension AddressBook {
     }
 
     /// The saved person with a record ID, or `nil` (`ABAddressBookGetPersonWithRecordID`).
+    ///
+    /// A person whose file cannot be read is `nil` too, with the error in ``lastLoadError``:
+    /// check it before taking `nil` for "no such person".
     public func person(withID id: RecordID) -> Person? {
         for attempt in 0..<2 {
-            if let key = key(forID: id), let person = try? materialize(key), person.recordID == id {
-                return person
+            if let key = key(forID: id) {
+                do {
+                    if let person = try materialize(key), person.recordID == id { return person }
+                } catch let error as ContactsError {
+                    loadError = error
+                } catch {}
             }
             // The index pointed at a file that no longer holds this ID: check every file.
             guard attempt == 0, catalog == nil else { return nil }
@@ -108,7 +115,8 @@ extension AddressBook {
     ///
     /// Every word of the query must begin some word of the person's prefix, first, middle or
     /// last name, suffix, phonetic names, nickname or organization; case, diacritics and
-    /// character width are ignored. An empty query matches nobody.
+    /// character width are ignored. An empty query matches nobody. A match whose file cannot
+    /// be read is left out and reported by ``lastLoadError``.
     ///
     /// ```swift
     /// let matches = book.people(matchingName: "ka be")   // Katie Bell
@@ -118,7 +126,11 @@ extension AddressBook {
         guard !words.isEmpty else { return [] }
         var matching: [Person] = []
         for key in matchingKeys(words) {
-            if let person = try? materialize(key) { matching.append(person) }
+            do {
+                if let person = try materialize(key) { matching.append(person) }
+            } catch let error as ContactsError {
+                loadError = error
+            } catch {}
         }
         matching += addedPeople.filter { person in
             NameSearch.matches(queryWords: words, searchWords: NameSearch.searchWords(person.state.nameParts))

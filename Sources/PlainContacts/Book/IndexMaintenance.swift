@@ -48,10 +48,15 @@ struct IndexMaintenance {
             if index.needsCompaction, let fresh = StoreIndex.load(layout, including: .summaries),
                 fresh.peopleFolder == peopleFolder
             {
+                // A damaged summary: the base cannot be compacted from, so drop the cache.
+                guard let summaries = fresh.allSummaries() else {
+                    StoreIndex.remove(layout)
+                    return
+                }
                 // The old base's time, not now: a summary from the log is trusted only as of
                 // when it was taken, and the new base records one time for all of them.
                 try StoreIndex.write(
-                    fresh.allSummaries(), peopleFolder: peopleFolder, groupsFolder: groupsFolder,
+                    summaries, peopleFolder: peopleFolder, groupsFolder: groupsFolder,
                     builtAt: fresh.builtAt, layout: layout)
             }
         } catch {

@@ -15,7 +15,7 @@ package struct StoreCreator {
             do {
                 try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
             } catch {
-                throw ContactsError(.io, "cannot create the folder", path: parent.path, underlying: error)
+                throw PosixError.error("cannot create the folder", path: parent.path, foundationError: error, call: "FileManager.createDirectory")
             }
         }
         for folder in [layout.root, layout.peopleFolder, layout.groupsFolder, layout.privateFolder] {

@@ -43,7 +43,9 @@ struct StoreScan {
     ///
     /// - Throws: ``ContactsError/Code/notAStore`` without a manifest;
     ///   ``ContactsError/Code/unsupportedFormatVersion`` for a newer store;
-    ///   ``ContactsError/Code/io`` when a folder or file cannot be read.
+    ///   ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when a folder
+    ///   or file exists but cannot be read; ``ContactsError/Code/malformedFile`` for a file
+    ///   where a folder of the store should be.
     init(layout: StoreLayout) throws {
         self.layout = layout
         if StoreTransaction.needsRecovery(storeRoot: layout.root) {
@@ -91,13 +93,7 @@ struct StoreScan {
 
     private mutating func scanFolder(_ folder: String, isPeople: Bool, isGroups: Bool) throws {
         let url = folder.isEmpty ? layout.root : layout.root.appending(path: folder, directoryHint: .isDirectory)
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-        } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return }
-            throw ContactsError(.io, "cannot list the folder", path: url.path, underlying: error)
-        }
+        guard let names = try StoreReader.entries(ofFolder: url.path)?.sorted() else { return }
         for name in names {
             let path = folder.isEmpty ? name : folder + "/" + name
             var isFolder: ObjCBool = false

@@ -16,7 +16,7 @@ struct WatcherWakeup: Sendable {
     init() throws(ContactsError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw ContactsError(.io, "Could not create the store watcher's wake-up pipe (errno \(errno)).")
+            throw PosixError.error("could not create the store watcher's wake-up pipe", path: nil, code: errno, call: "pipe")
         }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)

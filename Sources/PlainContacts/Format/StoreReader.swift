@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Reads a whole store folder into values.
 package struct StoreReader {
@@ -40,11 +41,11 @@ package struct StoreReader {
     /// Reads the manifest.
     ///
     /// - Throws: ``ContactsError/Code/notAStore``, ``ContactsError/Code/malformedFile`` (also
-    ///   when the manifest is a symbolic link), ``ContactsError/Code/unsupportedFormatVersion``.
+    ///   when the manifest is a symbolic link), ``ContactsError/Code/unsupportedFormatVersion``;
+    ///   the codes of ``read(_:)`` when the manifest exists but cannot be read.
     package func readManifest() throws -> Manifest {
         let path = layout.manifest.path
-        try refuseSymbolicLink(layout.manifest)
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = try read(layout.manifest) else {
             throw ContactsError(
                 .notAStore,
                 "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
@@ -94,34 +95,54 @@ package struct StoreReader {
             membersFingerprint: membersFingerprint)
     }
 
-    /// The names of the regular files in a folder ending in an extension; none when the folder
-    /// is missing.
+    /// The names of the files in a folder ending in an extension; none when the folder does
+    /// not exist.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile`` when a file stands where the folder should;
+    ///   ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when the folder
+    ///   exists but cannot be listed: a folder that cannot be read never looks empty.
     package func fileNames(in folder: URL, withExtension suffix: String) throws -> [String] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        } catch CocoaError.fileReadNoSuchFile {
-            return []
-        } catch {
-            if !FileManager.default.fileExists(atPath: folder.path) { return [] }
-            throw ContactsError(.io, "cannot list the folder", path: folder.path, underlying: error)
-        }
+        guard let names = try StoreReader.entries(ofFolder: folder.path) else { return [] }
         return names.filter { $0.hasSuffix(suffix) && !$0.hasPrefix(".") }.sorted()
     }
 
-    /// The bytes of a file, or `nil` when it does not exist.
+    /// The names in a store folder, in no particular order, or `nil` when it does not exist
+    /// (`ENOENT`).
+    ///
+    /// - Throws: the errors of ``folderError(_:code:call:)`` when it exists but cannot be listed.
+    static func entries(ofFolder path: String) throws -> [String]? {
+        do {
+            return try PosixFileSystem.entries(of: path)
+        } catch let error as ContactsError {
+            guard let cause = error.underlying as? SystemCallError else { throw error }
+            if cause.errno == ENOENT { return nil }
+            throw folderError(path, code: cause.errno, call: cause.call)
+        }
+    }
+
+    /// The error for a store folder that cannot be opened or listed: a file in its place makes
+    /// the store malformed; any other failure is coded from its `errno` by ``PosixError``.
+    static func folderError(_ path: String, code: Int32, call: String) -> ContactsError {
+        guard code == ENOTDIR else {
+            return PosixError.error("cannot list the folder", path: path, code: code, call: call)
+        }
+        return ContactsError(
+            .malformedFile, "is not a folder, but the store keeps its records in a folder of this name",
+            path: path, underlying: SystemCallError(call: call, errno: code))
+    }
+
+    /// The bytes of a file, or `nil` when it does not exist (`ENOENT`).
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` when the file is a symbolic link;
-    ///   ``ContactsError/Code/io`` when it cannot be read.
+    ///   ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when it exists
+    ///   but cannot be read, the failed call and its `errno` as the error's underlying value.
     package func read(_ url: URL) throws -> Data? {
         try refuseSymbolicLink(url)
         do {
             return try Data(contentsOf: url)
-        } catch CocoaError.fileReadNoSuchFile {
-            return nil
         } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return nil }
-            throw ContactsError(.io, "cannot read the file", path: url.path, underlying: error)
+            if PosixError.errno(of: error) == ENOENT { return nil }
+            throw PosixError.error("cannot read the file", path: url.path, foundationError: error, call: "Data(contentsOf:)")
         }
     }
 }

@@ -24,8 +24,13 @@ package struct PersonCatalog: Sendable {
     /// Scans the store, reusing what the index still knows, and brings the index up to date
     /// when anything differed: a few changes are appended to its log, more rewrite its base.
     ///
-    /// - Throws: the reading errors of ``StoreReader`` for files that had to be read, and
-    ///   ``ContactsError/Code/malformedFile`` for a symbolic link in `people/`.
+    /// A missing `people/` folder holds no people; an index that is missing or damaged is
+    /// ignored and rebuilt from the files.
+    ///
+    /// - Throws: the reading errors of ``StoreReader`` for files that had to be read;
+    ///   ``ContactsError/Code/malformedFile`` for a symbolic link in `people/` or a file in its
+    ///   place; ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when
+    ///   `people/` exists but cannot be opened or listed.
     package static func scan(layout: StoreLayout, index: StoreIndex?) throws -> PersonCatalog {
         let peopleFolder = FileSignature.of(layout.peopleFolder.path)
         let groupsFolder = FileSignature.of(layout.groupsFolder.path)
@@ -33,6 +38,10 @@ package struct PersonCatalog: Sendable {
         let folderPath = layout.peopleFolder.path
         let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder < 0 {
+            // Only a folder that truly does not exist holds no people; any other failure
+            // (permission, a file in its place, an I/O error) must never look like an empty store.
+            let code = errno
+            guard code == ENOENT else { throw StoreReader.folderError(folderPath, code: code, call: "open") }
             return PersonCatalog(summaries: [:], freshlyRead: [:], rebuiltIndex: false)
         }
         defer { close(folder) }
@@ -40,7 +49,11 @@ package struct PersonCatalog: Sendable {
         let (loaded, listed) = Parallel.both(
             {
                 let full = index.flatMap { $0.extent >= .summaries ? $0 : StoreIndex.load(layout, including: .summaries) }
-                return (index: full, summaries: full?.allSummaries() ?? [:])
+                // A damaged summary discards the whole index: every file is then read.
+                guard let full, let summaries = full.allSummaries() else {
+                    return (index: StoreIndex?.none, summaries: [RecordKey: PersonSummary]())
+                }
+                return (index: full, summaries: summaries)
             },
             {
                 Result {
@@ -62,6 +75,8 @@ package struct PersonCatalog: Sendable {
             switch check {
             case .skipped:
                 continue
+            case .unreadable(let code):
+                throw PosixError.error("cannot read the file's status", path: folderPath + "/" + name, code: code, call: "fstatat")
             case .link:
                 throw ContactsError(
                     .malformedFile,
@@ -143,6 +158,8 @@ package struct PersonCatalog: Sendable {
     enum Check {
         /// Not a person file: not a valid key, gone, or not a regular file.
         case skipped
+        /// `lstat` failed for another reason than the file being gone, with this `errno`.
+        case unreadable(Int32)
         /// A symbolic link, which the store refuses.
         case link
         /// The index's summary holds: same signature, and old enough to trust.
@@ -167,7 +184,10 @@ package struct PersonCatalog: Sendable {
     ) -> Check {
         guard let key = RecordKey(rawValue: String(name.dropLast(5))) else { return .skipped }
         var status = stat()
-        guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return .skipped }
+        guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            let code = errno
+            return code == ENOENT ? .skipped : .unreadable(code)
+        }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFLNK: return .link
@@ -189,19 +209,30 @@ package struct PersonCatalog: Sendable {
     }
 
     /// The entry names of an open folder.
+    ///
+    /// - Throws: a ``PosixError`` value naming the folder when it cannot be listed to the end:
+    ///   a partial list would make the missing people look deleted.
     static func names(in folder: Int32, path: String) throws -> [String] {
         let copy = dup(folder)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            throw ContactsError(.io, "cannot list the folder", path: path)
+        guard copy >= 0 else { throw StoreReader.folderError(path, code: errno, call: "dup") }
+        guard let stream = fdopendir(copy) else {
+            let code = errno
+            close(copy)
+            throw StoreReader.folderError(path, code: code, call: "fdopendir")
         }
         defer { closedir(stream) }
         var names: [String] = []
-        while let entry = readdir(stream) {
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                let code = errno
+                guard code == 0 else { throw StoreReader.folderError(path, code: code, call: "readdir") }
+                return names
+            }
             let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        return names
     }
 }

@@ -92,19 +92,60 @@ package struct PersonSummary: Sendable, Hashable {
     }
 
     /// Decodes the entry at the reader's position and moves past it.
+    ///
+    /// The whole layout is checked here, so that the fields read later, on demand, can never
+    /// meet a short or misplaced value: a summary that would read as defaults (no name, no
+    /// search words) is refused as damaged instead, and the index with it.
     static func decode(_ reader: inout IndexReader, sharing bytes: [UInt8]) throws -> PersonSummary {
         let length = Int(try reader.uint32())
         let start = reader.offset
         try reader.skip(length)
         guard length >= Layout.key + 4 else { throw IndexReader.Damaged() }
+        try checkLayout(bytes, body: start..<(start + length))
         var keyReader = IndexReader(bytes, offset: start + Layout.key)
-        guard keyReader.offset + 4 <= start + length, let key = RecordKey(rawValue: try keyReader.requiredString()) else {
-            throw IndexReader.Damaged()
-        }
+        guard let key = RecordKey(rawValue: try keyReader.requiredString()) else { throw IndexReader.Damaged() }
         return PersonSummary(key: key, storage: bytes, range: start..<(start + length))
     }
 
+    /// Walks every field of an entry's body without building any value, and throws unless
+    /// each lies inside the body where the layout puts it and nothing follows the last.
+    private static func checkLayout(_ bytes: [UInt8], body: Range<Int>) throws {
+        var fixed = IndexReader(bytes, offset: body.lowerBound + Layout.searchWords)
+        let searchWords = Int(try fixed.uint32())
+        let sortKeys = Int(try fixed.uint32())
+        var reader = IndexReader(bytes, offset: body.lowerBound + Layout.key)
+        func string(optional: Bool) throws {
+            let length = try reader.uint32()
+            if length == .max, optional { return }
+            guard reader.offset + Int(length) <= body.upperBound else { throw IndexReader.Damaged() }
+            try reader.skip(Int(length))
+        }
+        func strings() throws {
+            let count = try reader.uint32()
+            guard Int(count) <= body.upperBound - reader.offset else { throw IndexReader.Damaged() }
+            for _ in 0..<count { try string(optional: false) }
+        }
+        try string(optional: false)  // the key
+        try string(optional: true)  // the name hash
+        try reader.skip(1)  // the organization flag
+        for _ in 0..<13 { try string(optional: true) }  // the texts
+        try strings()  // the merged keys
+        guard reader.offset == body.lowerBound + searchWords else { throw IndexReader.Damaged() }
+        try strings()
+        guard reader.offset == body.lowerBound + sortKeys else { throw IndexReader.Damaged() }
+        for _ in 0..<2 {
+            try reader.skip(1)
+            try string(optional: false)
+            try string(optional: false)
+        }
+        guard reader.offset == body.upperBound else { throw IndexReader.Damaged() }
+    }
+
     // MARK: Fields
+
+    // The readers below fall back to defaults only as a bounds guard: ``decode(_:sharing:)``
+    // has checked the whole layout, and ``init(key:signature:decoded:)`` wrote it, so no field
+    // of a summary can be short or misplaced.
 
     /// A reader at a position of the body.
     private func reader(at position: Int) -> IndexReader {

@@ -83,17 +83,21 @@ package struct StoreIndex: Sendable {
         package static func < (lhs: Extent, rhs: Extent) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    /// The index of a store, or `nil` when it is missing, damaged or of another version.
+    /// The index of a store, or `nil` when it is missing, damaged, unreadable or of another
+    /// version: it is a cache, so any doubt about it means reading the files instead.
     ///
     /// Only the parts asked for are read and their checksums checked, so that a save at
-    /// 100,000 people reads a header instead of 34 MB.
+    /// 100,000 people reads a header instead of 34 MB. A log that exists but cannot be read
+    /// discards the base too, which would otherwise answer with summaries older than the saves.
     package static func load(_ layout: StoreLayout, including extent: Extent = .header) -> StoreIndex? {
         let descriptor = open(baseURL(layout).path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard var index = try? StoreIndex(descriptor: descriptor, extent: extent) else { return nil }
-        if let log = try? readBytes(logURL(layout).path) {
-            index.apply(log: log)
+        do {
+            if let log = try readBytes(logURL(layout).path) { index.apply(log: log) }
+        } catch {
+            return nil
         }
         return index
     }
@@ -126,7 +130,9 @@ package struct StoreIndex: Sendable {
         else { throw IndexReader.Damaged() }
         if extent >= .idTable {
             idTable = try StoreIndex.readSection(descriptor, at: tableStart, count: tableLength)
-            guard StoreIndex.checksum(idTable[...]) == tableChecksum else { throw IndexReader.Damaged() }
+            guard StoreIndex.checksum(idTable[...]) == tableChecksum,
+                StoreIndex.rowsPointInside(idTable, rows: count)
+            else { throw IndexReader.Damaged() }
             rows = count
         } else {
             idTable = []
@@ -143,7 +149,23 @@ package struct StoreIndex: Sendable {
         self.extent = extent
     }
 
+    /// Whether every row of an ID table names a key inside the table, so that ``row(_:)`` can
+    /// never fall off it.
+    private static func rowsPointInside(_ table: [UInt8], rows: Int) -> Bool {
+        var reader = IndexReader(table)
+        for _ in 0..<rows {
+            guard (try? reader.skip(4)) != nil, let offset = try? reader.uint32(), let length = try? reader.uint32(),
+                rows * rowSize + Int(offset) + Int(length) <= table.count
+            else { return false }
+        }
+        return true
+    }
+
     /// Applies the log records that belong to this base, stopping at a torn or damaged one.
+    ///
+    /// The records after it are lost to this load, which is safe: the folders' signatures
+    /// then stay those of an earlier record, so the index is not trusted without a full check
+    /// of the files (see ``PersonCatalog``).
     private mutating func apply(log: [UInt8]) {
         var reader = IndexReader(log)
         guard (try? reader.skip(StoreIndex.logMagic.count)) != nil, Array(log.prefix(StoreIndex.logMagic.count)) == StoreIndex.logMagic,
@@ -204,7 +226,8 @@ package struct StoreIndex: Sendable {
         return nil
     }
 
-    /// A row of the ID table, or `nil` past its end or when the row points outside the table.
+    /// A row of the ID table, or `nil` past its end (the load checked that no row points
+    /// outside the table).
     private func row(_ number: Int) -> (id: Int32, key: String)? {
         guard number < rows else { return nil }
         var reader = IndexReader(idTable, offset: number * StoreIndex.rowSize)
@@ -227,14 +250,15 @@ package struct StoreIndex: Sendable {
     }
 
     /// Every summary, base and log together, by key; empty for an index loaded without its
-    /// summaries.
-    package func allSummaries() -> [RecordKey: PersonSummary] {
+    /// summaries, `nil` when a summary is damaged (the whole index must then be ignored:
+    /// an empty answer would make every person look new, a partial one some look deleted).
+    package func allSummaries() -> [RecordKey: PersonSummary]? {
         guard let entries else { return [:] }
         var result: [RecordKey: PersonSummary] = [:]
         result.reserveCapacity(count)
         var reader = IndexReader(entries)
         while !reader.isAtEnd {
-            guard let summary = try? PersonSummary.decode(&reader, sharing: entries) else { return [:] }
+            guard let summary = try? PersonSummary.decode(&reader, sharing: entries) else { return nil }
             if overrides.isEmpty || overrides[summary.key.rawValue] == nil { result[summary.key] = summary }
         }
         for case let (_, summary?) in overrides { result[summary.key] = summary }
@@ -417,9 +441,15 @@ package struct StoreIndex: Sendable {
         return bytes
     }
 
-    static func readBytes(_ path: String) throws -> [UInt8] {
+    /// The whole contents of a file, or `nil` when it does not exist.
+    ///
+    /// - Throws: ``IndexReader/Damaged`` when it exists but cannot be read to the end.
+    static func readBytes(_ path: String) throws -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw IndexReader.Damaged() }
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw IndexReader.Damaged()
+        }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw IndexReader.Damaged() }
@@ -430,6 +460,7 @@ package struct StoreIndex: Sendable {
                 read(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
             }
             if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw IndexReader.Damaged() }
             guard count > 0 else { break }
             offset += count
         }

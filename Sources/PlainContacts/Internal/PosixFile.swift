@@ -5,7 +5,7 @@ import Glibc
 ///
 /// The value does not close itself: callers pair every `open` with `close()` (usually in a
 /// `defer`). Every call is retried on `EINTR`, and every failure becomes a `ContactsError`
-/// with code `.io` that names the file.
+/// that names the file, coded from its `errno` by ``PosixError``.
 struct PosixFile {
     /// The open file descriptor.
     let descriptor: Int32
@@ -14,7 +14,7 @@ struct PosixFile {
 
     /// Creates a new file for writing, failing if it exists; its mode is exactly `0600`.
     ///
-    /// - Throws: `ContactsError` `.io` if the file exists or cannot be created.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the file exists or cannot be created.
     static func createNew(_ path: String) throws -> PosixFile {
         let file = try open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
         do {
@@ -29,34 +29,34 @@ struct PosixFile {
 
     /// Opens an existing file for reading.
     ///
-    /// - Throws: `ContactsError` `.io` if the file cannot be opened.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the file cannot be opened.
     static func openForReading(_ path: String) throws -> PosixFile {
         try open(path, flags: O_RDONLY | O_CLOEXEC)
     }
 
     /// Opens a folder so that it can be synced.
     ///
-    /// - Throws: `ContactsError` `.io` if the folder cannot be opened.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder cannot be opened.
     static func openFolder(_ path: String) throws -> PosixFile {
         try open(path, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     }
 
     /// Opens `path` with the given flags, retrying on `EINTR`. The corresponding C function is `open`.
     ///
-    /// - Throws: `ContactsError` `.io` with the system's reason.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) with the system's reason.
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws -> PosixFile {
         while true {
             let descriptor = Glibc.open(path, flags, mode)
             if descriptor >= 0 { return PosixFile(descriptor: descriptor, path: path) }
             let code = errno
             if code == EINTR { continue }
-            throw PosixError.io("could not open file", path: path, code: code)
+            throw PosixError.error("could not open file", path: path, code: code, call: "open")
         }
     }
 
     /// Writes all of `data`, retrying short writes and `EINTR`.
     ///
-    /// - Throws: `ContactsError` `.io` if a write fails.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if a write fails.
     func write(_ data: Data) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             guard let base = buffer.baseAddress else { return }
@@ -69,14 +69,14 @@ struct PosixFile {
                 }
                 let code = errno
                 if code == EINTR { continue }
-                throw PosixError.io("could not write file", path: path, code: code)
+                throw PosixError.error("could not write file", path: path, code: code, call: "write")
             }
         }
     }
 
     /// Reads from the current position to the end of the file.
     ///
-    /// - Throws: `ContactsError` `.io` if a read fails.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if a read fails.
     func readToEnd() throws -> Data {
         var result = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -91,18 +91,18 @@ struct PosixFile {
             if count == 0 { return result }
             let code = errno
             if code == EINTR { continue }
-            throw PosixError.io("could not read file", path: path, code: code)
+            throw PosixError.error("could not read file", path: path, code: code, call: "read")
         }
     }
 
     /// Flushes the file's data and metadata to stable storage. The corresponding C function is `fsync`.
     ///
-    /// - Throws: `ContactsError` `.io` if the sync fails.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the sync fails.
     func sync() throws {
         while Glibc.fsync(descriptor) != 0 {
             let code = errno
             if code == EINTR { continue }
-            throw PosixError.io("could not sync to disk", path: path, code: code)
+            throw PosixError.error("could not sync to disk", path: path, code: code, call: "fsync")
         }
     }
 
@@ -111,7 +111,7 @@ struct PosixFile {
     /// Much faster than syncing thousands of files one by one. The corresponding C function is
     /// `syncfs`; where the C library lacks it, `sync` is used instead.
     ///
-    /// - Throws: `ContactsError` `.io` if the sync fails.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the sync fails.
     func syncFileSystem() throws {
         guard let syncfs = PosixFile.syncfsFunction else {
             Glibc.sync()
@@ -120,19 +120,19 @@ struct PosixFile {
         while syncfs(descriptor) != 0 {
             let code = errno
             if code == EINTR { continue }
-            throw PosixError.io("could not sync the file system", path: path, code: code)
+            throw PosixError.error("could not sync the file system", path: path, code: code, call: "syncfs")
         }
     }
 
     /// Sets the permission bits exactly, whatever the umask was at creation. The corresponding
     /// C function is `fchmod`.
     ///
-    /// - Throws: `ContactsError` `.io` if the mode cannot be changed.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the mode cannot be changed.
     func setPermissions(_ mode: mode_t) throws {
         while fchmod(descriptor, mode) != 0 {
             let code = errno
             if code == EINTR { continue }
-            throw PosixError.io("could not set permissions", path: path, code: code)
+            throw PosixError.error("could not set permissions", path: path, code: code, call: "fchmod")
         }
     }
 
@@ -140,12 +140,12 @@ struct PosixFile {
     ///
     /// `EINTR` is not retried: on Linux the descriptor is released whatever `close` returns.
     ///
-    /// - Throws: `ContactsError` `.io` if closing reports an error other than `EINTR`.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if closing reports an error other than `EINTR`.
     func close() throws {
         if Glibc.close(descriptor) != 0 {
             let code = errno
             if code == EINTR { return }
-            throw PosixError.io("could not close file", path: path, code: code)
+            throw PosixError.error("could not close file", path: path, code: code, call: "close")
         }
     }
 

@@ -2,8 +2,8 @@ import Glibc
 
 /// Path-based POSIX operations used by the writer: folders, renames, removals and syncs.
 ///
-/// Every call is retried on `EINTR`; failures become `ContactsError` values with code `.io`
-/// that name the path. Folders are always created with mode exactly `0700`.
+/// Every call is retried on `EINTR`; failures become `ContactsError` values that name the
+/// path, coded from their `errno` by ``PosixError``. Folders are always created with mode exactly `0700`.
 enum PosixFileSystem {
     /// Whether anything (file, folder or link) exists at `path`. The corresponding C function is `lstat`.
     static func exists(_ path: String) -> Bool {
@@ -19,19 +19,19 @@ enum PosixFileSystem {
 
     /// Creates one folder with mode exactly `0700`; returns `false` if a folder already exists there.
     ///
-    /// - Throws: `ContactsError` `.io` if the folder cannot be created, or a non-folder is in the way.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder cannot be created, or a non-folder is in the way.
     @discardableResult
     static func makeFolder(_ path: String) throws -> Bool {
         while mkdir(path, 0o700) != 0 {
             let code = errno
             if code == EINTR { continue }
             if code == EEXIST, isFolder(path) { return false }
-            throw PosixError.io("could not create folder", path: path, code: code)
+            throw PosixError.error("could not create folder", path: path, code: code, call: "mkdir")
         }
         while chmod(path, 0o700) != 0 {
             let code = errno
             if code == EINTR { continue }
-            throw PosixError.io("could not set folder permissions", path: path, code: code)
+            throw PosixError.error("could not set folder permissions", path: path, code: code, call: "chmod")
         }
         return true
     }
@@ -45,7 +45,7 @@ enum PosixFileSystem {
     /// let created = try PosixFileSystem.makeFolders("groups/archive", under: "/home/me/contacts")
     /// ```
     ///
-    /// - Throws: `ContactsError` `.io` if a folder cannot be created.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if a folder cannot be created.
     static func makeFolders(_ relativeFolder: String, under root: String) throws -> [String] {
         var created: [String] = []
         var current = root
@@ -71,19 +71,19 @@ enum PosixFileSystem {
 
     /// Removes a file; a file that is already missing is not an error. The corresponding C function is `unlink`.
     ///
-    /// - Throws: `ContactsError` `.io` for any failure other than `ENOENT`.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) for any failure other than `ENOENT`.
     static func removeFile(_ path: String) throws {
         while Glibc.unlink(path) != 0 {
             let code = errno
             if code == EINTR { continue }
             if code == ENOENT { return }
-            throw PosixError.io("could not remove file", path: path, code: code)
+            throw PosixError.error("could not remove file", path: path, code: code, call: "unlink")
         }
     }
 
     /// Removes `path` and, if it is a folder, everything inside it; a missing path is not an error.
     ///
-    /// - Throws: `ContactsError` `.io` if something cannot be removed.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if something cannot be removed.
     static func removeTree(_ path: String) throws {
         guard isFolder(path) else {
             try removeFile(path)
@@ -96,16 +96,16 @@ enum PosixFileSystem {
             let code = errno
             if code == EINTR { continue }
             if code == ENOENT { return }
-            throw PosixError.io("could not remove folder", path: path, code: code)
+            throw PosixError.error("could not remove folder", path: path, code: code, call: "rmdir")
         }
     }
 
     /// The names in a folder, without `.` and `..`, in no particular order.
     ///
-    /// - Throws: `ContactsError` `.io` if the folder cannot be read.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder cannot be read.
     static func entries(of folder: String) throws -> [String] {
         guard let stream = opendir(folder) else {
-            throw PosixError.io("could not read folder", path: folder, code: errno)
+            throw PosixError.error("could not read folder", path: folder, code: errno, call: "opendir")
         }
         defer { closedir(stream) }
         var names: [String] = []
@@ -113,7 +113,7 @@ enum PosixFileSystem {
             errno = 0
             guard let entry = readdir(stream) else {
                 let code = errno
-                if code != 0 { throw PosixError.io("could not read folder", path: folder, code: code) }
+                if code != 0 { throw PosixError.error("could not read folder", path: folder, code: code, call: "readdir") }
                 return names
             }
             let name = withUnsafePointer(to: entry.pointee.d_name) { tuple in
@@ -127,7 +127,7 @@ enum PosixFileSystem {
 
     /// Flushes a folder's entries (creations, renames, removals) to stable storage.
     ///
-    /// - Throws: `ContactsError` `.io` if the folder cannot be opened or synced.
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder cannot be opened or synced.
     static func syncFolder(_ path: String) throws {
         let folder = try PosixFile.openFolder(path)
         defer { folder.closeIgnoringErrors() }

@@ -56,7 +56,14 @@ public struct ContactsError: Error, Sendable, CustomStringConvertible {
         public static let operationNotPermittedByUser = Code(rawValue: "operationNotPermittedByUser")
         /// A vCard could not be read.
         public static let malformedVCard = Code(rawValue: "malformedVCard")
-        /// Reading or writing a file failed.
+        /// The system refused access to a file or folder of the store (`EACCES`, `EPERM`).
+        public static let permissionDenied = Code(rawValue: "permissionDenied")
+        /// The disk, or the user's quota on it, is full (`ENOSPC`, `EDQUOT`).
+        public static let diskFull = Code(rawValue: "diskFull")
+        /// The store lies on a file system mounted read-only (`EROFS`).
+        public static let readOnlyFileSystem = Code(rawValue: "readOnlyFileSystem")
+        /// Reading or writing a file failed for another reason; ``ContactsError/underlying``
+        /// holds the failed call and its `errno` as a ``SystemCallError`` when there was one.
         public static let io = Code(rawValue: "io")
     }
 

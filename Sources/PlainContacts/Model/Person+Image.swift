@@ -26,7 +26,7 @@ extension Person {
             do {
                 return try Data(contentsOf: url)
             } catch {
-                throw ContactsError(.io, "cannot read the image file", path: url.path, underlying: error)
+                throw PosixError.error("cannot read the image file", path: url.path, foundationError: error, call: "Data(contentsOf:)")
             }
         }
     }

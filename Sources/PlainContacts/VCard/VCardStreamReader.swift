@@ -60,18 +60,13 @@ package struct VCardStreamReader {
     }
 
     /// Opens the file at `url` for reading.
-    /// - Throws: `ContactsError` `.io` when the file cannot be opened.
+    /// - Throws: `ContactsError` `.permissionDenied` or `.io` when the file cannot be opened.
     package init(contentsOf url: URL) throws {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw ContactsError(
-                .io,
-                "Cannot open the vCard file for reading.",
-                path: url.path,
-                underlying: error
-            )
+            throw PosixError.error("cannot open the vCard file for reading", path: url.path, foundationError: error, call: "FileHandle(forReadingFrom:)")
         }
         self.init(fileHandle: handle, source: url.path)
     }

@@ -36,7 +36,7 @@ enum DurableFile {
             try file.close()
             let code = PosixFileSystem.rename(temporary, to: target)
             guard code == 0 else {
-                throw PosixError.io("could not replace file", path: target, code: code)
+                throw PosixError.error("could not replace file", path: target, code: code, call: "rename")
             }
         } catch {
             try? PosixFileSystem.removeFile(temporary)

@@ -116,7 +116,7 @@ package final class StoreLock {
             let code = errno
             if code == EINTR { continue }
             guard code == EWOULDBLOCK else {
-                throw PosixError.io("could not lock the store", path: lockFile, code: code)
+                throw PosixError.error("could not lock the store", path: lockFile, code: code, call: "flock")
             }
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else {

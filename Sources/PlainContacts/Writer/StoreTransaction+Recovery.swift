@@ -124,7 +124,7 @@ extension StoreTransaction {
             code = PosixFileSystem.rename(source, to: target)
         }
         guard code == 0 else {
-            throw PosixError.io("could not move a staged file into place", path: target, code: code)
+            throw PosixError.error("could not move a staged file into place", path: target, code: code, call: "rename")
         }
     }
 

@@ -211,7 +211,7 @@ package enum StoreTransaction {
     private static func publishJournal(paths: StorePaths) throws {
         let code = PosixFileSystem.rename(paths.journalTemporary, to: paths.journal)
         guard code == 0 else {
-            throw PosixError.io("could not publish the journal", path: paths.journal, code: code)
+            throw PosixError.error("could not publish the journal", path: paths.journal, code: code, call: "rename")
         }
     }
 }

@@ -37,6 +37,7 @@ enum ExportCommand: Command {
             people = book.sorted(try GroupLookup.group(group, in: book).members(), by: book.sortOrdering)
         } else {
             people = book.allPeople(sortedBy: nil)
+            try PersonLookup.checkReads(book)
         }
         let text = try book.exportVCards(people, version: version)
         if let output {

@@ -33,6 +33,7 @@ enum ListCommand: Command {
         } else {
             people = book.allPeople()
         }
+        try PersonLookup.checkReads(book)
         people = book.sorted(people.filter(filter.matches), by: ordering ?? book.sortOrdering)
         PersonLine.print(people, in: book, json: arguments.flag("json"), console: context.console)
     }

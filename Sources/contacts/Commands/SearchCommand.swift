@@ -23,6 +23,7 @@ enum SearchCommand: Command {
             return
         }
         let people = book.people(matchingName: query)
+        try PersonLookup.checkReads(book)
         PersonLine.print(people, in: book, json: arguments.flag("json"), console: context.console)
     }
 }

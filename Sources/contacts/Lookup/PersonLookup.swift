@@ -16,13 +16,21 @@ enum PersonLookup {
 
     /// The person with the record ID written in `text`.
     ///
-    /// - Throws: a usage error for a malformed ID; exit status 66 when no person has it.
+    /// - Throws: a usage error for a malformed ID; exit status 66 when no person has it; the
+    ///   reading error when the person's file cannot be read.
     static func person(id text: String, in book: AddressBook) throws(CLIError) -> Person {
         let id = try recordID(text)
         guard let person = book.person(withID: id) else {
+            try checkReads(book)
             throw CLIError.noInput("no person has ID \(id)")
         }
         return person
+    }
+
+    /// Throws the reading error the book met while collecting people: a person left out
+    /// because their file cannot be read must never look absent.
+    static func checkReads(_ book: AddressBook) throws(CLIError) {
+        if let error = book.lastLoadError { throw CLIError.library(error) }
     }
 
     /// The people with the record IDs written in `texts`, all or nothing.
@@ -49,6 +57,7 @@ enum PersonLookup {
         let matches = book.people(matchingName: text)
         switch matches.count {
         case 0:
+            try checkReads(book)
             throw CLIError.noInput("nobody's name matches; try `contacts search` with fewer words")
         case 1:
             return matches[0]

@@ -1,3 +1,5 @@
+import PlainContacts
+
 /// A failure of the command-line tool itself, with the exit status it ends with.
 ///
 /// Library failures stay `ContactsError`s; ``ContactsTool`` turns both into a message on
@@ -20,6 +22,12 @@ struct CLIError: Error, Sendable {
     /// No such record, group, store or file: exit status 66.
     static func noInput(_ message: String) -> CLIError {
         CLIError(status: .noInput, message: message)
+    }
+
+    /// A library error met where the command cannot throw it as is: its message and the exit
+    /// status of its code.
+    static func library(_ error: ContactsError) -> CLIError {
+        CLIError(status: ExitStatus(for: error.code), message: error.description)
     }
 
     /// Any other failure: exit status 1.

@@ -14,7 +14,7 @@ enum ExitStatus: Int32, Sendable {
     case noInput = 66
     /// The store is busy or a save met a conflict; trying again may work (`EX_TEMPFAIL`).
     case temporaryFailure = 75
-    /// The user has not allowed this (`EX_NOPERM`).
+    /// The user has not allowed this, or the system refused access to a file (`EX_NOPERM`).
     case noPermission = 77
 
     /// The exit status for a library error: the one place where error codes become statuses.
@@ -29,7 +29,7 @@ enum ExitStatus: Int32, Sendable {
             self = .usage
         case .busy, .conflict, .personNotSaved:
             self = .temporaryFailure
-        case .operationNotPermittedByUser:
+        case .operationNotPermittedByUser, .permissionDenied:
             self = .noPermission
         default:
             self = .failure

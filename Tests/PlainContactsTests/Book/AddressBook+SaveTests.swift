@@ -14,7 +14,7 @@ import Testing
         return result
     }
 
-    @Test func savingOneEditedPersonOfTenThousandRewritesExactlyOneFile() throws {
+    @Test(.tags(.slow), .slowTestsEnabled) func savingOneEditedPersonOfTenThousandRewritesExactlyOneFile() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
         for index in 0..<10_000 {

@@ -30,7 +30,7 @@ struct AddressBookContentionTests {
         var busy: [Int] = []
     }
 
-    @Test func eightProcessesSavingAtOnceLoseNothingAndReportEveryConflict() throws {
+    @Test(.tags(.slow), .slowTestsEnabled) func eightProcessesSavingAtOnceLoseNothingAndReportEveryConflict() throws {
         let folder = try MemoryBackedFolder()
         let store = folder.appending("store")
         let shared = try makeStore(at: store)

@@ -33,7 +33,7 @@ struct AddressBookCrashTests {
 
     // MARK: Adding thousands of people
 
-    @Test func anAddingSaveKilledAtAnyFaultPointLeavesExactlyTheOldOrTheNewPeople() throws {
+    @Test(.tags(.slow), .slowTestsEnabled) func anAddingSaveKilledAtAnyFaultPointLeavesExactlyTheOldOrTheNewPeople() throws {
         let folder = try MemoryBackedFolder()
         let template = try makeAddingTemplate(in: folder)
         let old = try openAndCheck(template)
@@ -52,7 +52,7 @@ struct AddressBookCrashTests {
         }
     }
 
-    @Test func anAddingSaveKilledAtRandomInstantsLeavesExactlyTheOldOrTheNewPeople() throws {
+    @Test(.tags(.slow), .slowTestsEnabled) func anAddingSaveKilledAtRandomInstantsLeavesExactlyTheOldOrTheNewPeople() throws {
         let folder = try MemoryBackedFolder()
         let template = try makeAddingTemplate(in: folder)
         let old = try openAndCheck(template)
@@ -80,7 +80,7 @@ struct AddressBookCrashTests {
 
     // MARK: Editing thousands of people
 
-    @Test func anEditingSaveKilledAtAnyFaultPointLeavesExactlyTheOldOrTheNewNotes() throws {
+    @Test(.tags(.slow), .slowTestsEnabled) func anEditingSaveKilledAtAnyFaultPointLeavesExactlyTheOldOrTheNewNotes() throws {
         let folder = try MemoryBackedFolder()
         let store = try makeEditingStore(in: folder)
         let before = try openAndCheck(store)
@@ -98,7 +98,7 @@ struct AddressBookCrashTests {
         }
     }
 
-    @Test func anEditingSaveKilledAtRandomInstantsLeavesExactlyTheOldOrTheNewNotes() throws {
+    @Test(.tags(.slow), .slowTestsEnabled) func anEditingSaveKilledAtRandomInstantsLeavesExactlyTheOldOrTheNewNotes() throws {
         let folder = try MemoryBackedFolder()
         let store = try makeEditingStore(in: folder)
         let before = try openAndCheck(store)

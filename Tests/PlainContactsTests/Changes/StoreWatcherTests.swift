@@ -199,7 +199,7 @@ struct StoreWatcherTests {
         #expect(change == StoreChange(settingsChanged: true))
     }
 
-    @Test(arguments: [false, true])
+    @Test(.tags(.slow), .slowTestsEnabled, arguments: [false, true])
     func burstOfFiftyWritesIsCoalescedIntoFewDeliveries(polling: Bool) async throws {
         let store = try WatchedStore()
         let watcher = try store.watch(polling: polling)
@@ -296,7 +296,7 @@ struct StoreWatcherTests {
         #expect(change == StoreChange(addedPeople: [RecordID(16)]))
     }
 
-    @Test(arguments: [false, true])
+    @Test(.tags(.slow), .slowTestsEnabled, arguments: [false, true])
     func writesInThePrivateFolderAreNeverReported(polling: Bool) async throws {
         let store = try WatchedStore()
         let watcher = try store.watch(polling: polling)
@@ -369,7 +369,7 @@ struct StoreWatcherTests {
         #expect(second == StoreChange(addedPeople: [RecordID(29)], changedPeople: [RecordID(29)]))
     }
 
-    @Test(arguments: [false, true])
+    @Test(.tags(.slow), .slowTestsEnabled, arguments: [false, true])
     func nothingIsDeliveredAfterStop(polling: Bool) async throws {
         let store = try WatchedStore()
         let watcher = try store.watch(polling: polling)

@@ -198,6 +198,54 @@ import Testing
         #expect(try indexed(store) == fullRead(store))
     }
 
+    @Test func aTruncatedBaseIsIgnored() throws {
+        let (store, _) = try storeWithPeople()
+        let layout = StoreLayout(root: store.storeURL)
+        StoreIndex.remove(layout)
+        _ = try PersonCatalog.scan(layout: layout, index: nil)
+        let bytes = try Data(contentsOf: StoreIndex.baseURL(layout))
+        try bytes.prefix(bytes.count / 2).write(to: StoreIndex.baseURL(layout))
+        #expect(StoreIndex.load(layout) == nil)
+        #expect(try indexed(store) == fullRead(store))
+    }
+
+    /// A summary whose checksums hold but whose fields lie outside it (as a faulty writer
+    /// could leave it) must not read as a person without search words: the index is ignored.
+    @Test func aSummaryWithMisplacedFieldsIsNotTrusted() throws {
+        let (store, _) = try storeWithPeople()
+        let layout = StoreLayout(root: store.storeURL)
+        StoreIndex.remove(layout)
+        var summaries = try PersonCatalog.scan(layout: layout, index: nil).summaries
+        let katie = try #require(summaries.values.first { $0.parts.firstName == "Katie" })
+        var writer = IndexWriter()
+        katie.encode(into: &writer)
+        var bytes = writer.bytes
+        // The offset of the search words (at 44 in the body, after the 4-byte length), past the end.
+        IndexWriter.store(UInt32(bytes.count * 2), at: 4 + 44, in: &bytes)
+        summaries[katie.key] = PersonSummary(key: katie.key, storage: bytes, range: 4..<bytes.count)
+        // Written well after the files last changed, so that their signatures are trusted.
+        try StoreIndex.write(
+            summaries, peopleFolder: FileSignature.of(layout.peopleFolder.path),
+            groupsFolder: FileSignature.of(layout.groupsFolder.path), builtAt: PersonCatalog.now() + 60_000_000_000,
+            layout: layout)
+        #expect(try store.openBook().people(matchingName: "katie").count == 1)
+        #expect(try indexed(store) == fullRead(store))
+    }
+
+    /// Without its log, the base would answer with summaries older than the last saves.
+    @Test func aLogThatCannotBeReadDiscardsTheWholeIndex() throws {
+        let (store, _) = try storeWithPeople()
+        let layout = StoreLayout(root: store.storeURL)
+        #expect(StoreIndex.load(layout) != nil)
+        let log = StoreIndex.logURL(layout)
+        try FileManager.default.removeItem(at: log)
+        // Opening a folder for reading works; reading it fails with EISDIR.
+        try FileManager.default.createDirectory(at: log, withIntermediateDirectories: false)
+        #expect(StoreIndex.load(layout) == nil)
+        #expect(StoreIndex.load(layout, including: .summaries) == nil)
+        #expect(try indexed(store) == fullRead(store))
+    }
+
     @Test func theIDTableFindsEveryPersonAmongMany() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
@@ -249,7 +297,7 @@ import Testing
         let layout = StoreLayout(root: store.storeURL)
         #expect(IndexMaintenance(layout: layout).isCurrent())
         #expect(StoreIndex.load(layout)?.count == 120)
-        #expect(StoreIndex.load(layout, including: .summaries)?.allSummaries().count == 120)
+        #expect(StoreIndex.load(layout, including: .summaries)?.allSummaries()?.count == 120)
         #expect(try store.openBook().personCount == 120)
         #expect(try indexed(store) == expected.sorted())
     }

@@ -172,8 +172,20 @@ struct StoreLockTests {
         let lock = StoreLock(storeRoot: fixture.root)
         let other = StoreLock(storeRoot: fixture.root)
         for _ in 0..<3 {
-            try lock.withExclusive(timeout: .seconds(5)) {}
-            try other.withExclusive(timeout: .zero) {}
+            var ran = false
+            try lock.withExclusive(timeout: .seconds(5)) {
+                ran = true
+                // Really held: another instance is refused at once.
+                let error = #expect(throws: ContactsError.self) {
+                    try other.withShared(timeout: .zero) {}
+                }
+                #expect(error?.code == .busy)
+            }
+            #expect(ran)
+            // Really released: the other instance takes it at once.
+            var otherRan = false
+            try other.withExclusive(timeout: .zero) { otherRan = true }
+            #expect(otherRan)
         }
     }
 

@@ -107,7 +107,7 @@ struct StoreTransactionCrashTests {
         #expect(contents(of: fixture) == newFiles(count: 30))
     }
 
-    @Test func processKilledAtRandomMomentsOfALargeCommitLeavesOldOrNewFiles() throws {
+    @Test(.tags(.slow), .slowTestsEnabled) func processKilledAtRandomMomentsOfALargeCommitLeavesOldOrNewFiles() throws {
         let count = 3_000
         let old = oldFiles(count: count)
         let new = newFiles(count: count)

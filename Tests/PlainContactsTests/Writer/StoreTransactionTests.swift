@@ -176,7 +176,7 @@ struct StoreTransactionTests {
         }
     }
 
-    @Test func largeCommitOfFiveThousandFilesIsApplied() throws {
+    @Test(.tags(.slow), .slowTestsEnabled) func largeCommitOfFiveThousandFilesIsApplied() throws {
         let fixture = try WriterFixture()
         let count = 5_000
         let changes = (0..<count).map { FileChange.write(Data("person \($0)\n".utf8), to: "people/p\($0).json") }
