@@ -62,6 +62,20 @@ struct SavePlan {
         if allocates { try session.recordHighestIDs(ids) }
     }
 
+    /// The record ID after the highest handed out, which it becomes.
+    ///
+    /// - Throws: ``ContactsError/Code/identifiersExhausted`` when the highest is already
+    ///   2147483647.
+    private static func recordID(after highest: inout Int32, recordType: String) throws -> RecordID {
+        guard highest < Int32.max else {
+            throw ContactsError(
+                .identifiersExhausted,
+                "every \(recordType) record ID up to 2147483647 has been handed out; no new \(recordType) can be saved")
+        }
+        highest = max(highest, 0) + 1
+        return RecordID(highest)
+    }
+
     private mutating func planManifest(book: AddressBook) throws {
         guard book.manifest != book.savedManifest else { return }
         var merged = book.manifest
@@ -121,8 +135,7 @@ struct SavePlan {
         }
         var takenKeys = Set(book.people.keys).union(book.removedPeople.keys)
         for person in book.addedPeople {
-            ids.person += 1
-            let id = RecordID(ids.person)
+            let id = try SavePlan.recordID(after: &ids.person, recordType: "person")
             let name = SavePlan.keyName(of: person.state)
             var key = RecordKey.make(name: name, fallback: "person")
             while takenKeys.contains(key) || FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.personPath(key)).path) {
@@ -206,8 +219,7 @@ struct SavePlan {
         }
         var takenKeys = Set(book.groups.keys).union(book.removedGroups.keys)
         for group in book.addedGroups {
-            ids.group += 1
-            let id = RecordID(ids.group)
+            let id = try SavePlan.recordID(after: &ids.group, recordType: "group")
             var key = RecordKey.make(name: group.name, fallback: "group")
             while takenKeys.contains(key) || FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.groupPath(key)).path) {
                 key = RecordKey.make(name: group.name, fallback: "group")

@@ -17,6 +17,16 @@ public struct MultiValueIdentifier: RawRepresentable, Hashable, Comparable, Send
     /// No value (`kABMultiValueInvalidIdentifier`).
     public static let invalid = MultiValueIdentifier(rawValue: -1)
 
+    /// The highest identifier a value can receive, 2147483646: one below `Int32.max`, so that a
+    /// record's counter (`"nextValueID"`) of 2147483647 can say that every identifier has been
+    /// handed out.
+    package static let highest: Int32 = Int32.max - 1
+
+    /// The identifier after `rawValue`, or `Int32.max` (none left) past ``highest``.
+    package static func successor(of rawValue: Int32) -> Int32 {
+        rawValue < Int32.max ? rawValue + 1 : Int32.max
+    }
+
     public static func < (lhs: MultiValueIdentifier, rhs: MultiValueIdentifier) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
@@ -80,7 +90,7 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
     package init(entries: [Entry], nextIdentifier: Int32) {
         self.entries = entries
         let highest = entries.map(\.identifier.rawValue).max() ?? -1
-        self.nextIdentifier = Swift.max(nextIdentifier, highest + 1)
+        self.nextIdentifier = Swift.max(nextIdentifier, MultiValueIdentifier.successor(of: highest))
     }
 
     public var startIndex: Int { entries.startIndex }
@@ -110,6 +120,9 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
     }
 
     /// Appends a value and returns its new identifier (`ABMultiValueAddValueAndLabel`).
+    ///
+    /// When every identifier has been handed out (2,147,483,647 of them), nothing is added and
+    /// the result is ``MultiValueIdentifier/invalid``, as the AddressBook function returns false.
     @discardableResult
     public mutating func add(_ value: Value, label: Label? = nil) -> MultiValueIdentifier {
         insert(value, label: label, at: entries.count)
@@ -117,8 +130,12 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
 
     /// Inserts a value at an index and returns its new identifier
     /// (`ABMultiValueInsertValueAndLabelAtIndex`).
+    ///
+    /// When every identifier has been handed out (2,147,483,647 of them), nothing is inserted
+    /// and the result is ``MultiValueIdentifier/invalid``.
     @discardableResult
     public mutating func insert(_ value: Value, label: Label? = nil, at index: Int) -> MultiValueIdentifier {
+        guard nextIdentifier <= MultiValueIdentifier.highest else { return .invalid }
         let identifier = MultiValueIdentifier(rawValue: nextIdentifier)
         nextIdentifier += 1
         entries.insert(Entry(identifier: identifier, label: label, value: value), at: index)
@@ -164,7 +181,10 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
     ///
     /// Entries whose identifier exists in `previous` keep it; an entry whose identifier is below
     /// the record's counter but not in `previous` is a newcomer and gets a fresh identifier.
-    package func reconciled(with previous: MultiValue<Value>?, recordCounter: inout Int32) -> MultiValue<Value> {
+    ///
+    /// - Throws: ``ContactsError/Code/identifiersExhausted`` when a newcomer needs an
+    ///   identifier and the record has handed out every one.
+    package func reconciled(with previous: MultiValue<Value>?, recordCounter: inout Int32) throws -> MultiValue<Value> {
         let kept = Set(previous?.entries.map(\.identifier) ?? [])
         var counter = Swift.max(recordCounter, previous?.nextIdentifier ?? 0)
         var result = self
@@ -172,12 +192,13 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
             let entry = result.entries[index]
             if kept.contains(entry.identifier) { continue }
             if entry.identifier.rawValue < counter {
+                guard counter <= MultiValueIdentifier.highest else { throw ContactsError.identifiersExhausted(path: nil) }
                 result.entries[index] = Entry(
                     identifier: MultiValueIdentifier(rawValue: counter), label: entry.label,
                     value: entry.value, unknownFields: entry.unknownFields)
                 counter += 1
             } else {
-                counter = Swift.max(counter, entry.identifier.rawValue + 1)
+                counter = Swift.max(counter, MultiValueIdentifier.successor(of: entry.identifier.rawValue))
             }
         }
         counter = Swift.max(counter, nextIdentifier)

@@ -200,7 +200,7 @@ final class VCardBookImport {
             originalStates[id] = (target, target.state)
         }
         let hadUID = VCardRecordFields.uid(of: target.state) != nil
-        VCardMerge.merge(imported.person, into: target)
+        try VCardMerge.merge(imported.person, into: target)
         if !hadUID, let uid = imported.uid {
             let key = VCardRecordFields.matchKey(uid)
             if peopleByUID[key] == nil { peopleByUID[key] = target }

@@ -87,6 +87,22 @@ import Testing
         #expect(merged.nextValueIdentifier == 3)
     }
 
+    @Test func entriesAddedOnBothSidesWithNoIdentifierLeftConflict() throws {
+        var base = try katie()
+        base.values[.phones] = nil
+        base.nextValueIdentifier = 2147483646
+        var ours = base
+        ours.values[.phones] = .multiString(MultiValue(
+            entries: [.init(identifier: MultiValueIdentifier(rawValue: 2147483646), label: nil, value: "555-0111")], nextIdentifier: 0))
+        var theirs = base
+        theirs.values[.phones] = .multiString(MultiValue(
+            entries: [.init(identifier: MultiValueIdentifier(rawValue: 2147483646), label: nil, value: "555-0222")], nextIdentifier: 0))
+
+        let result = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path)
+
+        #expect(result.conflicts == ["phones"])
+    }
+
     @Test func aPropertyChangedDifferentlyIsMarkedWithBothSides() throws {
         let base = try katie()
         var ours = base

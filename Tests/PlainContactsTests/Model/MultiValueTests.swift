@@ -147,3 +147,42 @@ import Testing
         #expect(a == b)
     }
 }
+
+@Suite struct MultiValueIdentifierRangeTests {
+    private func exhausted() -> MultiValue<String> {
+        MultiValue(entries: [.init(identifier: MultiValueIdentifier(rawValue: 2147483646), label: nil, value: "a")], nextIdentifier: 0)
+    }
+
+    @Test func addingPastTheLastIdentifierAddsNothing() {
+        var phones = exhausted()
+        #expect(phones.add("b") == .invalid)
+        #expect(phones.insert("c", at: 0) == .invalid)
+        #expect(phones.values == ["a"])
+    }
+
+    @Test func reconcilingANewcomerPastTheLastIdentifierThrows() throws {
+        var counter = Int32.max
+        let newcomer = MultiValue<String>([(value: "b", label: nil)])
+        #expect(throws: ContactsError.self) { try newcomer.reconciled(with: exhausted(), recordCounter: &counter) }
+        do {
+            _ = try newcomer.reconciled(with: exhausted(), recordCounter: &counter)
+        } catch let error as ContactsError {
+            #expect(error.code == .identifiersExhausted)
+        }
+    }
+
+    @Test func settingAValueOnAnExhaustedPersonThrows() throws {
+        let person = Person()
+        person.phones = exhausted()
+        #expect(person.phones.values == ["a"])
+        var phones = person.phones
+        #expect(phones.add("b") == .invalid)
+        do {
+            try person.setValue(.multiString(MultiValue([(value: "b", label: nil)])), for: .phones)
+            Issue.record("no error")
+        } catch let error as ContactsError {
+            #expect(error.code == .identifiersExhausted)
+        }
+        #expect(person.phones.values == ["a"])
+    }
+}
