@@ -451,4 +451,18 @@ import Testing
         }
         #expect(try peopleFiles(store) == before)
     }
+
+    @Test func aCardWithAnOversizedNameIsImportedWithoutItAndAWarning() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let long = String(repeating: "é", count: 1_000_000)
+        let text = card(["FN:\(long)", "N:\(long);Katie;;;", "TEL:555-0100"])
+        let report = try importText(text, into: book)
+        #expect(report.added.count == 1)
+        #expect(report.warnings.map(\.line) == [3, 4])
+        #expect(report.warnings.allSatisfy { $0.code == .invalidValue && $0.path == "test.vcf" })
+        let person = try #require(book.allPeople().first)
+        #expect(person.phones.values == ["555-0100"])
+        #expect(person.lastName == nil)
+    }
 }
