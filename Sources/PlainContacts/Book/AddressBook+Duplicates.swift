@@ -201,7 +201,12 @@ extension AddressBook {
     ) throws -> MultiValue<Value> {
         var entries = mine?.entries ?? []
         var next = max(counter, mine?.nextIdentifier ?? 0, MultiValueIdentifier.successor(of: entries.map(\.identifier.rawValue).max() ?? -1))
+        var jumps = true  // the survivor is saved: clones rarely pick the same identifiers
         for entry in theirs.entries where !entries.contains(where: { same($0.value, entry.value) }) {
+            if jumps {
+                next = MultiValueIdentifier.spreadStart(from: next)
+                jumps = false
+            }
             guard next <= MultiValueIdentifier.highest else { throw ContactsError.identifiersExhausted(path: nil) }
             entries.append(.init(
                 identifier: MultiValueIdentifier(rawValue: next), label: entry.label, value: entry.value,
