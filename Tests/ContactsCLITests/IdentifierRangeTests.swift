@@ -48,4 +48,19 @@ import Testing
         #expect(result.status == 65)
         #expect(try sandbox.snapshot() == before)
     }
+
+    /// Damage the fuzz target also makes, through the command: a typed error, exit 65.
+    @Test(arguments: [
+        #""id": 1e309"#, #""nextValueID": -1"#, #""phones": [{"id": 2147483648, "value": "x"}]"#,
+        #""note": "\#(String(repeating: "[", count: 5000))""#, #""x": \#(String(repeating: "[", count: 5000))"#,
+        "<<<<<<< ours\n\"note\": \"a\"\n=======\n\"note\": \"b\"\n>>>>>>> theirs\n\"x\": 1",
+    ])
+    func damagedPersonFileIsExit65(_ damage: String) throws {
+        let sandbox = try CLISandbox()
+        try storeWithPerson(sandbox, extra: damage)
+        let before = try sandbox.snapshot()
+        let result = try sandbox.run(["list"])
+        #expect(result.status == 65 || (result.status == 0 && damage.hasPrefix(#""note""#)), "\(result)")
+        #expect(try sandbox.snapshot() == before)
+    }
 }
