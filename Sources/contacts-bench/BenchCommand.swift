@@ -28,6 +28,8 @@ enum BenchCommand {
                 characters += person.compositeName?.utf8.count ?? 0
             }
             print(book.personCount, characters)
+        case .fuzz(let cases):
+            try FuzzRun.run(cases: cases, seed: options.seed)
         case .timeChild(let file, let program, let arguments):
             exit(try PeakMemoryProbe.timeChild(writingTo: file, program, arguments))
         case .measure:

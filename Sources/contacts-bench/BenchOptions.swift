@@ -17,6 +17,8 @@ struct BenchOptions {
         /// Run a program, write its peak memory to a file, exit with its status (the memory
         /// probe's intermediary when `/usr/bin/time` is missing).
         case timeChild(URL, program: String, arguments: [String])
+        /// Run the store fuzzer for this many cases and exit.
+        case fuzz(cases: Int)
         /// Print the usage.
         case help
     }
@@ -40,6 +42,7 @@ struct BenchOptions {
                contacts-bench --create-store DIR --from-vcf FILE
                contacts-bench --generate-vcf FILE [--people N]
                contacts-bench --generate-vdir DIR [--people N]
+               contacts-bench --fuzz N [--seed S]
 
         Measures PlainContacts on a generated store of N people (default 10000), or on a copy
         of an existing store, and prints a Markdown table (median, min and max of R runs, and
@@ -67,6 +70,10 @@ struct BenchOptions {
                                import FILE into a new store in DIR and exit
           --generate-vcf FILE  write the generated cards into FILE and exit
           --generate-vdir DIR  write one FILE.vcf per generated person into DIR and exit
+          --fuzz N             run N cases of the store fuzzer (damaged record, membership
+                               and manifest files, merge-driver inputs, set arguments, a store
+                               on disk) from seed S, print cases per second and any failure;
+                               exit 1 when a case fails
           --child-list DIR, --time-child FILE PROGRAM ARGS...
                                used by the memory figures: open and list DIR; run PROGRAM
                                and write its peak memory (kB) to FILE, as /usr/bin/time -o
@@ -117,6 +124,7 @@ struct BenchOptions {
             case "--from-vcf": fromFile = URL(fileURLWithPath: try value(argument))
             case "--generate-vcf": mode = .generateFile(URL(fileURLWithPath: try value(argument)))
             case "--generate-vdir": mode = .generateDirectory(URL(fileURLWithPath: try value(argument)))
+            case "--fuzz": mode = .fuzz(cases: try Self.count(try value(argument), argument))
             case "--child-list": mode = .childList(URL(fileURLWithPath: try value(argument)))
             case "--time-child":
                 let file = URL(fileURLWithPath: try value(argument))

@@ -177,6 +177,19 @@ extension CLISandbox {
         #expect((report["added"] as? [Int])?.count == 2)
     }
 
+    @Test func anOversizedFieldIsLeftOutWithAWarningNamingItsLine() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let path = try sandbox.file("long.vcf", card("Kim", "Lee", "NOTE:" + String(repeating: "é", count: 40_000)))
+        let result = try sandbox.run(["import", "long.vcf"])
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("long.vcf:5: "), "\(result)")
+        let report = try sandbox.jsonObject(["import", path, "--on-match", "new", "--json"])
+        let warnings = try #require(report["warnings"] as? [[String: Any]])
+        #expect(warnings.map { $0["line"] as? Int } == [5])
+        #expect((report["added"] as? [Int])?.count == 1)
+    }
+
     @Test func skipInvalidWithNothingImportableIsExit65() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()

@@ -75,6 +75,8 @@ extension AddressBook {
     ///   of this book; ``ContactsError/Code/recordInAnotherBook`` when either belongs to another
     ///   book; ``ContactsError/Code/invalidValue`` when both are the same person;
     ///   ``ContactsError/Code/io`` when the duplicate's image cannot be read;
+    ///   ``ContactsError/Code/identifiersExhausted`` when the survivor has no multi-value
+    ///   identifier left for a value it takes;
     ///   ``ContactsError/Code/operationNotPermittedByUser`` when the book may not be changed.
     public func mergePerson(_ duplicate: Person, into survivor: Person) throws {
         try checkWritable()
@@ -88,7 +90,7 @@ extension AddressBook {
         var counter = state.nextValueIdentifier
         for property in PropertyID.personProperties where !property.isReadOnly && property != .kind {
             guard let value = other.values[property] else { continue }
-            state.values[property] = AddressBook.united(state.values[property], value, property: property, counter: &counter)
+            state.values[property] = try AddressBook.united(state.values[property], value, property: property, counter: &counter)
         }
         state.nextValueIdentifier = counter
         if case .none = state.image {
@@ -156,7 +158,7 @@ extension AddressBook {
     }
 
     /// The survivor's value of a property united with the duplicate's.
-    private static func united(_ mine: PropertyValue?, _ theirs: PropertyValue, property: PropertyID, counter: inout Int32) -> PropertyValue {
+    private static func united(_ mine: PropertyValue?, _ theirs: PropertyValue, property: PropertyID, counter: inout Int32) throws -> PropertyValue {
         switch theirs {
         case .multiString(let values):
             var existing: MultiValue<String>?
@@ -170,23 +172,23 @@ extension AddressBook {
                 case .emails: { $0.trimmingCharacters(in: .whitespaces).lowercased() == $1.trimmingCharacters(in: .whitespaces).lowercased() }
                 default: { $0 == $1 }
                 }
-            return .multiString(united(existing, values, counter: &counter, same: same))
+            return .multiString(try united(existing, values, counter: &counter, same: same))
         case .multiDate(let values):
             var existing: MultiValue<ContactDate>?
             if case .multiDate(let value)? = mine { existing = value }
-            return .multiDate(united(existing, values, counter: &counter, same: ==))
+            return .multiDate(try united(existing, values, counter: &counter, same: ==))
         case .multiAddress(let values):
             var existing: MultiValue<PostalAddress>?
             if case .multiAddress(let value)? = mine { existing = value }
-            return .multiAddress(united(existing, values, counter: &counter, same: ==))
+            return .multiAddress(try united(existing, values, counter: &counter, same: ==))
         case .multiInstantMessage(let values):
             var existing: MultiValue<InstantMessage>?
             if case .multiInstantMessage(let value)? = mine { existing = value }
-            return .multiInstantMessage(united(existing, values, counter: &counter, same: ==))
+            return .multiInstantMessage(try united(existing, values, counter: &counter, same: ==))
         case .multiSocialProfile(let values):
             var existing: MultiValue<SocialProfile>?
             if case .multiSocialProfile(let value)? = mine { existing = value }
-            return .multiSocialProfile(united(existing, values, counter: &counter, same: ==))
+            return .multiSocialProfile(try united(existing, values, counter: &counter, same: ==))
         case .string, .timestamp, .date, .kind:
             return mine ?? theirs
         }
@@ -196,10 +198,16 @@ extension AddressBook {
     /// with a new identifier of the survivor.
     private static func united<Value>(
         _ mine: MultiValue<Value>?, _ theirs: MultiValue<Value>, counter: inout Int32, same: (Value, Value) -> Bool
-    ) -> MultiValue<Value> {
+    ) throws -> MultiValue<Value> {
         var entries = mine?.entries ?? []
-        var next = max(counter, mine?.nextIdentifier ?? 0, (entries.map(\.identifier.rawValue).max() ?? -1) + 1)
+        var next = max(counter, mine?.nextIdentifier ?? 0, MultiValueIdentifier.successor(of: entries.map(\.identifier.rawValue).max() ?? -1))
+        var jumps = true  // the survivor is saved: clones rarely pick the same identifiers
         for entry in theirs.entries where !entries.contains(where: { same($0.value, entry.value) }) {
+            if jumps {
+                next = MultiValueIdentifier.spreadStart(from: next)
+                jumps = false
+            }
+            guard next <= MultiValueIdentifier.highest else { throw ContactsError.identifiersExhausted(path: nil) }
             entries.append(.init(
                 identifier: MultiValueIdentifier(rawValue: next), label: entry.label, value: entry.value,
                 unknownFields: entry.unknownFields))

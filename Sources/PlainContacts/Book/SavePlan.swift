@@ -62,6 +62,22 @@ struct SavePlan {
         if allocates { try session.recordHighestIDs(ids) }
     }
 
+    /// The record ID after the highest handed out, which it becomes.
+    ///
+    /// - Throws: ``ContactsError/Code/identifiersExhausted`` when the highest is already the last
+    ///   ID below ``DuplicateIDResolver/settledIDs`` (999999999).
+    private static func recordID(after highest: inout Int32, recordType: String) throws -> RecordID {
+        let last = DuplicateIDResolver.settledIDs.lowerBound - 1
+        guard highest < last else {
+            throw ContactsError(
+                .identifiersExhausted,
+                "every \(recordType) record ID up to \(last) has been handed out (higher IDs are kept for settling "
+                    + "duplicates); no new \(recordType) can be saved")
+        }
+        highest = max(highest, 0) + 1
+        return RecordID(highest)
+    }
+
     private mutating func planManifest(book: AddressBook) throws {
         guard book.manifest != book.savedManifest else { return }
         var merged = book.manifest
@@ -120,8 +136,7 @@ struct SavePlan {
         }
         var takenKeys = Set(book.people.keys).union(book.removedPeople.keys)
         for person in book.addedPeople {
-            ids.person += 1
-            let id = RecordID(ids.person)
+            let id = try SavePlan.recordID(after: &ids.person, recordType: "person")
             let name = SavePlan.keyName(of: person.state)
             var key = RecordKey.make(name: name, fallback: "person")
             while takenKeys.contains(key) || FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.personPath(key)).path) {
@@ -205,8 +220,7 @@ struct SavePlan {
         }
         var takenKeys = Set(book.groups.keys).union(book.removedGroups.keys)
         for group in book.addedGroups {
-            ids.group += 1
-            let id = RecordID(ids.group)
+            let id = try SavePlan.recordID(after: &ids.group, recordType: "group")
             var key = RecordKey.make(name: group.name, fallback: "group")
             while takenKeys.contains(key) || FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.groupPath(key)).path) {
                 key = RecordKey.make(name: group.name, fallback: "group")

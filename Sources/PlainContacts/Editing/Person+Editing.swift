@@ -72,7 +72,8 @@ extension Person {
         var newState = state
         var counter = state.nextValueIdentifier
         for (property, value) in decoded {
-            newState.values[property] = value?.reconciled(with: state.values[property], recordCounter: &counter)
+            newState.values[property] = try value?.reconciled(
+                with: state.values[property], recordCounter: &counter, spreading: key != nil)
         }
         newState.nextValueIdentifier = counter
         if newState != state { state = newState }

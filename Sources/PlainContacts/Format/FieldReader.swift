@@ -34,6 +34,14 @@ package struct FieldReader {
         return Int32(number)
     }
 
+    /// A multi-value identifier from 0 to ``MultiValueIdentifier/highest``.
+    private func multiValueIdentifier(_ value: JSONValue, key: String) throws -> Int32 {
+        guard let number = value.int, number >= 0, number <= Int(MultiValueIdentifier.highest) else {
+            throw failure(key, "a whole number from 0 to \(MultiValueIdentifier.highest)")
+        }
+        return Int32(number)
+    }
+
     package func stringArray(_ value: JSONValue, key: String) throws -> [String] {
         guard case .array(let items) = value else { throw failure(key, "an array of strings") }
         return try items.map { item in
@@ -105,7 +113,7 @@ package struct FieldReader {
             }
             var identifier = MultiValueIdentifier.invalid
             if let idValue = fields.removeValue(forKey: "id") {
-                let number = try int32(idValue, key: "\(key).id")
+                let number = try multiValueIdentifier(idValue, key: "\(key).id")
                 if seen.insert(number).inserted {
                     identifier = MultiValueIdentifier(rawValue: number)
                 }
@@ -118,8 +126,9 @@ package struct FieldReader {
             entries.append(.init(identifier: identifier, label: label, value: try decode(rawValue), unknownFields: fields))
         }
         // Entries added by hand without an "id" (or with a repeated one) get fresh identifiers.
-        var next = max(counter, (seen.max() ?? -1) + 1)
+        var next = max(counter, MultiValueIdentifier.successor(of: seen.max() ?? -1))
         for index in unnumbered {
+            guard next <= MultiValueIdentifier.highest else { throw ContactsError.identifiersExhausted(path: path) }
             let entry = entries[index]
             entries[index] = .init(
                 identifier: MultiValueIdentifier(rawValue: next), label: entry.label, value: entry.value,

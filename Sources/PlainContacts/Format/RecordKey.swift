@@ -61,10 +61,27 @@ package struct RecordKey: RawRepresentable, Hashable, Comparable, Sendable, Cust
         "ø": "o", "ł": "l", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th", "ð": "d", "ı": "i", "ħ": "h",
     ]
 
+    /// How many Unicode scalars of a name its slug is made from: enough for 40 letters and the
+    /// spaces, marks and punctuation between them, and a bound on the transliteration, whose
+    /// time grows faster than the length of its input (a million accented letters took 28 s).
+    static let slugSourceLimit = 160
+
+    /// The start of a name that its slug is made from: at most ``slugSourceLimit`` scalars.
+    static func slugSource(of name: String) -> String {
+        let scalars = name.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: slugSourceLimit, limitedBy: scalars.endIndex),
+            end != scalars.endIndex
+        else { return name }
+        var source = String.UnicodeScalarView()
+        source.append(contentsOf: scalars[..<end])
+        return String(source)
+    }
+
     /// Lowercase ASCII letters and digits joined by single hyphens, at most 40 characters;
-    /// other scripts are transliterated to Latin first.
+    /// other scripts are transliterated to Latin first. Only the start of the name counts (see
+    /// ``slugSource(of:)``), so the time taken is bounded whatever the name's length.
     package static func slug(of name: String) -> String {
-        var text = name
+        var text = slugSource(of: name)
         if !text.allSatisfy(\.isASCII) {
             text = text.applyingTransform(.toLatin, reverse: false) ?? text
             text = text.applyingTransform(.stripDiacritics, reverse: false) ?? text

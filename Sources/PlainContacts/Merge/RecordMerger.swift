@@ -6,7 +6,8 @@ import FoundationEssentials
 /// Properties merge one by one: a property changed on one side only takes that side's value;
 /// changed identically on both sides is fine; changed differently is a conflict. Multi-values
 /// merge entry by entry through their identifiers; two entries added on both sides under the
-/// same identifier both survive, ours under a fresh identifier. The modification date is
+/// same identifier both survive, ours under a fresh identifier (a conflict when the record has
+/// no identifier left). The modification date is
 /// bookkeeping and takes the later value, never conflicting. Unknown keys merge like
 /// properties.
 package enum RecordMerger {
@@ -170,7 +171,7 @@ package enum RecordMerger {
         let baseByID = Dictionary(b.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         let oursByID = Dictionary(o.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         let theirsByID = Dictionary(t.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
-        for entry in b + o + t { counter = Swift.max(counter, entry.identifier.rawValue + 1) }
+        for entry in b + o + t { counter = Swift.max(counter, MultiValueIdentifier.successor(of: entry.identifier.rawValue)) }
 
         var result: [MultiValue<Value>.Entry] = []
         // Theirs, in their order, with our edits and removals applied.
@@ -198,6 +199,7 @@ package enum RecordMerger {
         for entry in o where baseByID[entry.identifier] == nil {
             if let theirEntry = theirsByID[entry.identifier] {
                 if theirEntry == entry { continue }
+                guard counter <= MultiValueIdentifier.highest else { return nil }  // no identifier left: a conflict
                 result.append(.init(identifier: MultiValueIdentifier(rawValue: counter), label: entry.label, value: entry.value, unknownFields: entry.unknownFields))
                 counter += 1
             } else {

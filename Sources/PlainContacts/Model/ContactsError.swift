@@ -65,6 +65,9 @@ public struct ContactsError: Error, Sendable, CustomStringConvertible {
         /// Reading or writing a file failed for another reason; ``ContactsError/underlying``
         /// holds the failed call and its `errno` as a ``SystemCallError`` when there was one.
         public static let io = Code(rawValue: "io")
+        /// Every record ID, or every multi-value identifier of a record, has been handed out:
+        /// the next one would pass 2147483647, the top of their 32-bit range.
+        public static let identifiersExhausted = Code(rawValue: "identifiersExhausted")
     }
 
     /// What went wrong, as a stable code.
@@ -115,5 +118,15 @@ public struct ContactsError: Error, Sendable, CustomStringConvertible {
             text += " (\(underlying))"
         }
         return text
+    }
+}
+
+extension ContactsError {
+    /// A record that needs a new multi-value identifier after handing out all of them.
+    package static func identifiersExhausted(path: String?) -> ContactsError {
+        ContactsError(
+            .identifiersExhausted,
+            "every multi-value identifier of this record has been handed out (\"nextValueID\" is 2147483647)",
+            path: path)
     }
 }

@@ -1,7 +1,11 @@
 /// The stable identifier of one value within a multi-value property.
 ///
 /// It stays the same across saves, reloads, and the insertion or removal of other values, and
-/// is never given to a new value of the same property of the same record.
+/// is never given to a new value of the same property of the same record. Identifiers run
+/// from 0 to 2,147,483,646. The first value added in one edit of a saved record lands a random
+/// amount (below 65,536) above the record's counter, so that clones of a store adding values
+/// to the same record rarely pick the same identifier; a record never saved, and a
+/// multi-value made on its own, number their values 0, 1, 2…
 ///
 /// The AddressBook equivalent is `ABMultiValueIdentifier`, with ``invalid`` for
 /// `kABMultiValueInvalidIdentifier`.
@@ -16,6 +20,39 @@ public struct MultiValueIdentifier: RawRepresentable, Hashable, Comparable, Send
 
     /// No value (`kABMultiValueInvalidIdentifier`).
     public static let invalid = MultiValueIdentifier(rawValue: -1)
+
+    /// The highest identifier a value can receive, 2147483646: one below `Int32.max`, so that a
+    /// record's counter (`"nextValueID"`) of 2147483647 can say that every identifier has been
+    /// handed out.
+    package static let highest: Int32 = Int32.max - 1
+
+    /// The identifier after `rawValue`, or `Int32.max` (none left) past ``highest``.
+    package static func successor(of rawValue: Int32) -> Int32 {
+        rawValue < Int32.max ? rawValue + 1 : Int32.max
+    }
+
+    /// How far ahead of a saved record's counter the first value added in one edit may land:
+    /// 65,536 identifiers, so that two clones adding values to the same record before they
+    /// pull each other pick the same identifier once in 65,536 times. A record can take
+    /// about 65,000 such edits (2^31 / the mean jump of 32,768) before the jumps shrink.
+    package static let spreadWidth: Int64 = 65_536
+
+    /// The first identifier to hand out in an edit of a saved record whose counter is
+    /// `counter`: the counter plus a random jump below ``spreadWidth``, or below a sixteenth of
+    /// the identifiers left near the top of the range, down to no jump at all. `counter` itself
+    /// when none is left.
+    package static func spreadStart<G: RandomNumberGenerator>(from counter: Int32, using generator: inout G) -> Int32 {
+        guard counter >= 0, counter <= highest else { return counter }
+        let left = Int64(highest) - Int64(counter) + 1
+        let width = Swift.max(1, Swift.min(spreadWidth, left / 16))
+        return counter + Int32(Int64.random(in: 0..<width, using: &generator))
+    }
+
+    /// ``spreadStart(from:using:)`` with the system's random numbers.
+    package static func spreadStart(from counter: Int32) -> Int32 {
+        var generator = SystemRandomNumberGenerator()
+        return spreadStart(from: counter, using: &generator)
+    }
 
     public static func < (lhs: MultiValueIdentifier, rhs: MultiValueIdentifier) -> Bool {
         lhs.rawValue < rhs.rawValue
@@ -60,8 +97,15 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
 
     /// The entries in order.
     public private(set) var entries: [Entry]
-    /// The identifier the next added value receives.
+    /// The identifier the next added value receives (before the jump, when
+    /// ``spreadsNextIdentifier``).
     package private(set) var nextIdentifier: Int32
+    /// Whether this multi-value was read from a person through ``continuing(from:spreading:)``,
+    /// so that values it adds take identifiers the person has not handed out.
+    private var continuesRecord = false
+    /// Whether the next added value jumps ahead of ``nextIdentifier`` (see
+    /// ``MultiValueIdentifier/spreadStart(from:using:)``); later ones continue from it.
+    private var spreadsNextIdentifier = false
 
     /// Creates an empty multi-value.
     ///
@@ -80,7 +124,7 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
     package init(entries: [Entry], nextIdentifier: Int32) {
         self.entries = entries
         let highest = entries.map(\.identifier.rawValue).max() ?? -1
-        self.nextIdentifier = Swift.max(nextIdentifier, highest + 1)
+        self.nextIdentifier = Swift.max(nextIdentifier, MultiValueIdentifier.successor(of: highest))
     }
 
     public var startIndex: Int { entries.startIndex }
@@ -110,6 +154,9 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
     }
 
     /// Appends a value and returns its new identifier (`ABMultiValueAddValueAndLabel`).
+    ///
+    /// When every identifier has been handed out (2,147,483,647 of them), nothing is added and
+    /// the result is ``MultiValueIdentifier/invalid``, as the AddressBook function returns false.
     @discardableResult
     public mutating func add(_ value: Value, label: Label? = nil) -> MultiValueIdentifier {
         insert(value, label: label, at: entries.count)
@@ -117,8 +164,16 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
 
     /// Inserts a value at an index and returns its new identifier
     /// (`ABMultiValueInsertValueAndLabelAtIndex`).
+    ///
+    /// When every identifier has been handed out (2,147,483,647 of them), nothing is inserted
+    /// and the result is ``MultiValueIdentifier/invalid``.
     @discardableResult
     public mutating func insert(_ value: Value, label: Label? = nil, at index: Int) -> MultiValueIdentifier {
+        if spreadsNextIdentifier {
+            nextIdentifier = MultiValueIdentifier.spreadStart(from: nextIdentifier)
+            spreadsNextIdentifier = false
+        }
+        guard nextIdentifier <= MultiValueIdentifier.highest else { return .invalid }
         let identifier = MultiValueIdentifier(rawValue: nextIdentifier)
         nextIdentifier += 1
         entries.insert(Entry(identifier: identifier, label: label, value: value), at: index)
@@ -153,10 +208,14 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
     }
 
     /// This multi-value with its counter moved up to a record's counter, so that values added to
-    /// it never reuse an identifier the record has handed out.
-    package func continuing(from recordCounter: Int32) -> MultiValue<Value> {
+    /// it never reuse an identifier the record has handed out. For a saved record
+    /// (`spreading`), the first value added jumps ahead of the counter by a random amount, so
+    /// that clones adding values to the same record rarely pick the same identifier.
+    package func continuing(from recordCounter: Int32, spreading: Bool = false) -> MultiValue<Value> {
         var copy = self
         copy.nextIdentifier = Swift.max(nextIdentifier, recordCounter)
+        copy.continuesRecord = true
+        copy.spreadsNextIdentifier = spreading
         return copy
     }
 
@@ -164,24 +223,41 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
     ///
     /// Entries whose identifier exists in `previous` keep it; an entry whose identifier is below
     /// the record's counter but not in `previous` is a newcomer and gets a fresh identifier.
-    package func reconciled(with previous: MultiValue<Value>?, recordCounter: inout Int32) -> MultiValue<Value> {
+    /// For a saved record (`spreading`), every newcomer of a multi-value made on its own (not
+    /// read from the person) gets a fresh identifier too, and the first fresh identifier jumps
+    /// ahead of the counter (see ``MultiValueIdentifier/spreadStart(from:using:)``).
+    ///
+    /// - Throws: ``ContactsError/Code/identifiersExhausted`` when a newcomer needs an
+    ///   identifier and the record has handed out every one.
+    package func reconciled(
+        with previous: MultiValue<Value>?, recordCounter: inout Int32, spreading: Bool = false
+    ) throws -> MultiValue<Value> {
         let kept = Set(previous?.entries.map(\.identifier) ?? [])
         var counter = Swift.max(recordCounter, previous?.nextIdentifier ?? 0)
+        let renumbersEveryNewcomer = spreading && !continuesRecord
+        var jumps = spreading
         var result = self
         for index in result.entries.indices {
             let entry = result.entries[index]
             if kept.contains(entry.identifier) { continue }
-            if entry.identifier.rawValue < counter {
+            if renumbersEveryNewcomer || entry.identifier.rawValue < counter {
+                if jumps {
+                    counter = MultiValueIdentifier.spreadStart(from: counter)
+                    jumps = false
+                }
+                guard counter <= MultiValueIdentifier.highest else { throw ContactsError.identifiersExhausted(path: nil) }
                 result.entries[index] = Entry(
                     identifier: MultiValueIdentifier(rawValue: counter), label: entry.label,
                     value: entry.value, unknownFields: entry.unknownFields)
                 counter += 1
             } else {
-                counter = Swift.max(counter, entry.identifier.rawValue + 1)
+                counter = Swift.max(counter, MultiValueIdentifier.successor(of: entry.identifier.rawValue))
             }
         }
         counter = Swift.max(counter, nextIdentifier)
         result.nextIdentifier = counter
+        result.continuesRecord = false
+        result.spreadsNextIdentifier = false
         recordCounter = counter
         return result
     }

@@ -135,7 +135,7 @@ extension Person {
 
     private func multi<Value>(_ property: PropertyID, _ extract: (PropertyValue) -> MultiValue<Value>?) -> MultiValue<Value> {
         let stored = state.values[property].flatMap(extract) ?? MultiValue<Value>()
-        return stored.continuing(from: state.nextValueIdentifier)
+        return stored.continuing(from: state.nextValueIdentifier, spreading: key != nil)
     }
 
     private func setMulti(_ value: PropertyValue, _ property: PropertyID) {

@@ -73,7 +73,8 @@ public final class Person {
     /// - Throws: ``ContactsError/Code/propertyTypeMismatch`` when the value's type is not the
     ///   property's declared type; ``ContactsError/Code/unknownProperty`` for a group property;
     ///   ``ContactsError/Code/invalidValue`` for the store-maintained creation and modification
-    ///   dates.
+    ///   dates; ``ContactsError/Code/identifiersExhausted`` when a new value needs an identifier
+    ///   and the record has handed out all of them.
     public func setValue(_ value: PropertyValue, for property: PropertyID) throws {
         guard property.recordType == .person else {
             throw ContactsError(.unknownProperty, "'\(property.key)' is not a person property")
@@ -91,7 +92,7 @@ public final class Person {
             return
         }
         var counter = state.nextValueIdentifier
-        let reconciled = value.reconciled(with: state.values[property], recordCounter: &counter)
+        let reconciled = try value.reconciled(with: state.values[property], recordCounter: &counter, spreading: key != nil)
         var newState = state
         newState.values[property] = reconciled
         newState.nextValueIdentifier = counter
@@ -112,34 +113,35 @@ public final class Person {
 }
 
 extension PropertyValue {
-    /// This value with multi-value identifiers reconciled against the previous value.
-    func reconciled(with previous: PropertyValue?, recordCounter: inout Int32) -> PropertyValue {
+    /// This value with multi-value identifiers reconciled against the previous value (see
+    /// ``MultiValue/reconciled(with:recordCounter:spreading:)``).
+    func reconciled(with previous: PropertyValue?, recordCounter: inout Int32, spreading: Bool) throws -> PropertyValue {
         switch self {
         case .multiString(let values):
             guard case .multiString(let old)? = previous else {
-                return .multiString(values.reconciled(with: nil, recordCounter: &recordCounter))
+                return .multiString(try values.reconciled(with: nil, recordCounter: &recordCounter, spreading: spreading))
             }
-            return .multiString(values.reconciled(with: old, recordCounter: &recordCounter))
+            return .multiString(try values.reconciled(with: old, recordCounter: &recordCounter, spreading: spreading))
         case .multiDate(let values):
             guard case .multiDate(let old)? = previous else {
-                return .multiDate(values.reconciled(with: nil, recordCounter: &recordCounter))
+                return .multiDate(try values.reconciled(with: nil, recordCounter: &recordCounter, spreading: spreading))
             }
-            return .multiDate(values.reconciled(with: old, recordCounter: &recordCounter))
+            return .multiDate(try values.reconciled(with: old, recordCounter: &recordCounter, spreading: spreading))
         case .multiAddress(let values):
             guard case .multiAddress(let old)? = previous else {
-                return .multiAddress(values.reconciled(with: nil, recordCounter: &recordCounter))
+                return .multiAddress(try values.reconciled(with: nil, recordCounter: &recordCounter, spreading: spreading))
             }
-            return .multiAddress(values.reconciled(with: old, recordCounter: &recordCounter))
+            return .multiAddress(try values.reconciled(with: old, recordCounter: &recordCounter, spreading: spreading))
         case .multiInstantMessage(let values):
             guard case .multiInstantMessage(let old)? = previous else {
-                return .multiInstantMessage(values.reconciled(with: nil, recordCounter: &recordCounter))
+                return .multiInstantMessage(try values.reconciled(with: nil, recordCounter: &recordCounter, spreading: spreading))
             }
-            return .multiInstantMessage(values.reconciled(with: old, recordCounter: &recordCounter))
+            return .multiInstantMessage(try values.reconciled(with: old, recordCounter: &recordCounter, spreading: spreading))
         case .multiSocialProfile(let values):
             guard case .multiSocialProfile(let old)? = previous else {
-                return .multiSocialProfile(values.reconciled(with: nil, recordCounter: &recordCounter))
+                return .multiSocialProfile(try values.reconciled(with: nil, recordCounter: &recordCounter, spreading: spreading))
             }
-            return .multiSocialProfile(values.reconciled(with: old, recordCounter: &recordCounter))
+            return .multiSocialProfile(try values.reconciled(with: old, recordCounter: &recordCounter, spreading: spreading))
         case .string, .timestamp, .date, .kind:
             return self
         }

@@ -18,6 +18,28 @@ package struct VCard: Sendable, Hashable {
     package var properties: [VCardProperty]
     /// The 1-based line of the input holding `BEGIN:VCARD`; 0 for a card not read from text.
     package var startLine: Int
+    /// The properties the reader left out of this card because their values were too long
+    /// (see ``VCardParser/maximumTextValueBytes``).
+    package var leftOut: [LeftOutProperty] = []
+
+    /// A property left out of a card because its value was too long.
+    package struct LeftOutProperty: Sendable, Hashable {
+        /// The property name in upper case.
+        package var name: String
+        /// The length of its value as written, in bytes.
+        package var byteCount: Int
+        /// The 1-based line where it starts.
+        package var line: Int
+
+        /// The warning to report, naming the input and the line; never the value.
+        package func warning(source: String) -> ContactsError {
+            ContactsError(
+                .invalidValue,
+                "the \(name) value is \(byteCount) bytes, over the limit of \(VCardParser.maximumTextValueBytes) "
+                    + "bytes for a text value; the property was left out",
+                path: source, line: line)
+        }
+    }
 
     /// Creates a card.
     package init(version: String, properties: [VCardProperty] = [], startLine: Int = 0) {

@@ -34,6 +34,7 @@ final class VCardBookImport {
     private var skipped: [Person] = []
     private var skippedIDs: Set<ObjectIdentifier> = []
     private var invalidCards: [ContactsError] = []
+    private var warnings: [ContactsError] = []
     private var createdGroups: [Group] = []
     /// Memberships to add once the people are saved.
     private var memberships: [(person: Person, group: Group)] = []
@@ -72,7 +73,7 @@ final class VCardBookImport {
         }
         var report = VCardImportReport(
             added: added.map(\.recordID), updated: updated.map(\.recordID), skipped: skipped.map(\.recordID),
-            invalidCards: invalidCards, groupsCreated: createdGroups.compactMap(\.name))
+            invalidCards: invalidCards, warnings: warnings, groupsCreated: createdGroups.compactMap(\.name))
         do {
             try addMemberships()
             try book.save()
@@ -127,6 +128,7 @@ final class VCardBookImport {
             guard let card = next else { return }
             // The rest of a card that held a syntax error is not imported.
             if card.startLine <= lastSyntaxErrorLine { continue }
+            warnings += card.leftOut.map { $0.warning(source: source) }
             let imported: ImportedCard
             do {
                 imported = try VCardImporter.map(card, source: source)
@@ -200,7 +202,7 @@ final class VCardBookImport {
             originalStates[id] = (target, target.state)
         }
         let hadUID = VCardRecordFields.uid(of: target.state) != nil
-        VCardMerge.merge(imported.person, into: target)
+        try VCardMerge.merge(imported.person, into: target)
         if !hadUID, let uid = imported.uid {
             let key = VCardRecordFields.matchKey(uid)
             if peopleByUID[key] == nil { peopleByUID[key] = target }

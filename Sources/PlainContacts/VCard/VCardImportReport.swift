@@ -4,6 +4,7 @@
 /// let report = try book.importVCards(contentsOf: url)
 /// print("\(report.added.count) added, \(report.updated.count) updated, \(report.skipped.count) skipped")
 /// for error in report.invalidCards { print(error) }
+/// for warning in report.warnings { print(warning) }
 /// ```
 public struct VCardImportReport: Sendable {
     /// The record IDs of the people added, in the order of their cards.
@@ -15,6 +16,10 @@ public struct VCardImportReport: Sendable {
     /// The malformed cards left out (only with ``VCardImportOptions/skipInvalid``), each an
     /// error with code ``ContactsError/Code/malformedVCard``, the file and the line.
     public var invalidCards: [ContactsError]
+    /// The properties left out of the cards that were read, because a text value was longer
+    /// than 64 KiB: each an error with code ``ContactsError/Code/invalidValue``, the file and
+    /// the line of the property. The rest of such a card is imported.
+    public var warnings: [ContactsError]
     /// The names of the groups the import created, in the order they were first needed.
     public var groupsCreated: [String]
     /// The error of the second save, which writes group memberships, when it failed; the people
@@ -24,12 +29,14 @@ public struct VCardImportReport: Sendable {
     /// Creates a report.
     public init(
         added: [RecordID] = [], updated: [RecordID] = [], skipped: [RecordID] = [],
-        invalidCards: [ContactsError] = [], groupsCreated: [String] = [], membershipError: ContactsError? = nil
+        invalidCards: [ContactsError] = [], warnings: [ContactsError] = [], groupsCreated: [String] = [],
+        membershipError: ContactsError? = nil
     ) {
         self.added = added
         self.updated = updated
         self.skipped = skipped
         self.invalidCards = invalidCards
+        self.warnings = warnings
         self.groupsCreated = groupsCreated
         self.membershipError = membershipError
     }

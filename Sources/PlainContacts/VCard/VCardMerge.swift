@@ -12,23 +12,27 @@ import FoundationEssentials
 /// - The kept vCard lines are united; the card's UID fills a missing one and never replaces it.
 ///
 /// ```swift
-/// VCardMerge.merge(imported.person, into: katie)
+/// try VCardMerge.merge(imported.person, into: katie)
 /// ```
 enum VCardMerge {
-    static func merge(_ card: Person, into target: Person) {
+    /// Merges a card into a person, as described above.
+    ///
+    /// - Throws: ``ContactsError/Code/identifiersExhausted`` when the person has no multi-value
+    ///   identifier left for a card's value.
+    static func merge(_ card: Person, into target: Person) throws {
         let incoming = card.state
         for property in PropertyID.personProperties where property.type == .string || property.type == .date {
             if let value = incoming.values[property] { try? target.setValue(value, for: property) }
         }
         if card.kind == .organization { target.kind = .organization }
-        target.phones = united(target.phones, card.phones, same: samePhone)
-        target.emails = united(target.emails, card.emails) { $0.lowercased() == $1.lowercased() }
-        target.urls = united(target.urls, card.urls, same: ==)
-        target.relatedNames = united(target.relatedNames, card.relatedNames, same: ==)
-        target.dates = united(target.dates, card.dates, same: ==)
-        target.addresses = united(target.addresses, card.addresses, same: ==)
-        target.instantMessages = united(target.instantMessages, card.instantMessages, same: ==)
-        target.socialProfiles = united(target.socialProfiles, card.socialProfiles, same: ==)
+        target.phones = try united(target.phones, card.phones, same: samePhone)
+        target.emails = try united(target.emails, card.emails) { $0.lowercased() == $1.lowercased() }
+        target.urls = try united(target.urls, card.urls, same: ==)
+        target.relatedNames = try united(target.relatedNames, card.relatedNames, same: ==)
+        target.dates = try united(target.dates, card.dates, same: ==)
+        target.addresses = try united(target.addresses, card.addresses, same: ==)
+        target.instantMessages = try united(target.instantMessages, card.instantMessages, same: ==)
+        target.socialProfiles = try united(target.socialProfiles, card.socialProfiles, same: ==)
         if case .pending(let data) = incoming.image, (try? target.imageData()) != data {
             target.setImageData(data)
         }
@@ -46,10 +50,10 @@ enum VCardMerge {
     /// The existing values followed by each incoming value that none of them equals.
     static func united<Value>(
         _ existing: MultiValue<Value>, _ incoming: MultiValue<Value>, same: (Value, Value) -> Bool
-    ) -> MultiValue<Value> {
+    ) throws -> MultiValue<Value> {
         var result = existing
         for entry in incoming where !result.values.contains(where: { same($0, entry.value) }) {
-            result.add(entry.value, label: entry.label)
+            if result.add(entry.value, label: entry.label) == .invalid { throw ContactsError.identifiersExhausted(path: nil) }
         }
         return result
     }

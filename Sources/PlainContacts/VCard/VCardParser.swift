@@ -25,6 +25,15 @@ struct VCardParser {
     private var version: String?
     /// The open card's properties so far.
     private var properties: [VCardProperty] = []
+    /// The open card's properties left out so far.
+    private var leftOut: [VCard.LeftOutProperty] = []
+
+    /// The longest text value a property may have, in bytes as written: 64 KiB, sixteen times
+    /// a long note, so that a card cannot make every later step (names, keys, search words,
+    /// the record file) work on megabytes. A longer property is left out of its card with a
+    /// warning. Binary values (base64 `ENCODING`, and `PHOTO`, `LOGO`, `SOUND`, `KEY`, which
+    /// vCard 4 writes as `data:` URIs) are not text and are not limited here.
+    static let maximumTextValueBytes = 65_536
     /// How many `BEGIN:VCARD` lines of a nested `AGENT` card are open.
     private var agentDepth = 0
     /// The logical lines of the nested `AGENT` card so far.
@@ -128,6 +137,7 @@ struct VCardParser {
         guard cardStart != 0 else {
             guard content.name == "BEGIN", Self.isWord("VCARD", value) else { throw outsideCard(number) }
             cardStart = number
+            leftOut = []
             return nil
         }
         switch content.name {
@@ -149,7 +159,9 @@ struct VCardParser {
                     line: number
                 )
             }
-            let card = VCard(version: version ?? "", properties: properties, startLine: cardStart)
+            var card = VCard(version: version ?? "", properties: properties, startLine: cardStart)
+            card.leftOut = leftOut
+            leftOut = []
             cardStart = 0
             version = nil
             properties = []
@@ -159,9 +171,19 @@ struct VCardParser {
             version = String(VCardText.trimmingWhitespace(Substring(String(decoding: value, as: UTF8.self))))
             return nil
         default:
+            if value.count > Self.maximumTextValueBytes, !Self.holdsBinaryData(content) {
+                leftOut.append(VCard.LeftOutProperty(name: content.name, byteCount: value.count, line: number))
+                return nil
+            }
             properties.append(try makeProperty(content, value: value, number: number))
             return nil
         }
+    }
+
+    /// Whether a property's value is binary data rather than text (see ``maximumTextValueBytes``).
+    private static func holdsBinaryData(_ content: VCardContentLine) -> Bool {
+        if content.encoding == .base64 { return true }
+        return ["PHOTO", "LOGO", "SOUND", "KEY"].contains(content.name)
     }
 
     /// Decodes the value and builds the property.

@@ -58,6 +58,7 @@ enum ImportCommand: Command {
             : try importJoined(names, options: options, terminal: terminal, context: context)
 
         for error in invalidCards { context.console.note(error.description) }
+        for warning in report.warnings { context.console.note(warning.description) }
         if arguments.flag("json") {
             context.console.printJSON(json(report, invalidCards: invalidCards))
         } else {
@@ -87,7 +88,8 @@ enum ImportCommand: Command {
             }
         }
         do {
-            let report = try book.importVCards(contentsOf: url, options: options, decide: decide)
+            var report = try book.importVCards(contentsOf: url, options: options, decide: decide)
+            report.warnings = report.warnings.map(named)
             return (report, report.invalidCards.map(named))
         } catch let error as ContactsError {
             throw named(error)
@@ -109,7 +111,8 @@ enum ImportCommand: Command {
             }
         }
         do {
-            let report = try book.importVCards(from: joined.data, source: joined.source, options: options, decide: decide)
+            var report = try book.importVCards(from: joined.data, source: joined.source, options: options, decide: decide)
+            report.warnings = report.warnings.map(joined.relocated)
             return (report, joined.invalidCards)
         } catch let error as ContactsError {
             throw joined.relocated(error)
@@ -214,7 +217,7 @@ enum ImportCommand: Command {
         func ids(_ ids: [RecordID]) -> JSONValue {
             .array(ids.map { .number(JSONNumber(Int($0.rawValue))) })
         }
-        let invalid = invalidCards.map { error -> JSONValue in
+        func located(_ error: ContactsError) -> JSONValue {
             var fields: [String: JSONValue] = ["message": .string(error.message)]
             if let path = error.path { fields["file"] = .string(path) }
             if let line = error.line { fields["line"] = .number(JSONNumber(line)) }
@@ -224,7 +227,8 @@ enum ImportCommand: Command {
             "added": ids(report.added),
             "updated": ids(report.updated),
             "skipped": ids(report.skipped),
-            "invalid": .array(invalid),
+            "invalid": .array(invalidCards.map(located)),
+            "warnings": .array(report.warnings.map(located)),
             "groupsCreated": .array(report.groupsCreated.map(JSONValue.string)),
         ])
     }

@@ -8,7 +8,8 @@ enum ExitStatus: Int32, Sendable {
     case failure = 1
     /// The command line is wrong (`EX_USAGE`).
     case usage = 64
-    /// A record file, a vCard or a JSON value is malformed (`EX_DATAERR`).
+    /// A record file, a vCard or a JSON value is malformed, or the store's IDs have reached the
+    /// top of their range (`EX_DATAERR`).
     case dataError = 65
     /// No such store, record, group or input file (`EX_NOINPUT`).
     case noInput = 66
@@ -23,7 +24,7 @@ enum ExitStatus: Int32, Sendable {
         case .notAStore, .recordNotFound:
             self = .noInput
         case .malformedFile, .conflictMarkers, .malformedVCard, .unsupportedFormatVersion, .invalidValue,
-            .propertyTypeMismatch:
+            .propertyTypeMismatch, .identifiersExhausted:
             self = .dataError
         case .unknownProperty:
             self = .usage

@@ -227,4 +227,26 @@ import Testing
             try book.mergePerson(saved, into: saved)
         } throws: { ($0 as? ContactsError)?.code == .invalidValue }
     }
+
+    @Test func mergingIntoAPersonWithoutIdentifiersLeftIsAnExhaustedRange() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let survivor = makePerson("Katie", "Bell")
+        survivor.phones = MultiValue([(value: "555-0100", label: nil)])
+        let duplicate = makePerson("Katie", "Bell")
+        duplicate.phones = MultiValue([(value: "555-0199", label: nil)])
+        try save([survivor, duplicate], in: book)
+        try editJSONFile(store.path(try store.personFile(survivor))) { $0["nextValueID"] = 2147483647 }
+
+        let reopened = try store.openBook()
+        let keep = try #require(reopened.person(withID: survivor.recordID))
+        let other = try #require(reopened.person(withID: duplicate.recordID))
+        do {
+            try reopened.mergePerson(other, into: keep)
+            Issue.record("no error")
+        } catch let error as ContactsError {
+            #expect(error.code == .identifiersExhausted)
+        }
+        #expect(reopened.person(withID: duplicate.recordID) != nil)
+    }
 }

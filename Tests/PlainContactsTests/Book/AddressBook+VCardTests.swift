@@ -431,4 +431,38 @@ import Testing
         let error = VCardTesting.contactsError { _ = try book.exportVCards([stranger]) }
         #expect(error?.code == .recordInAnotherBook)
     }
+
+    @Test func mergingACardIntoAPersonWithoutIdentifiersLeftIsAnExhaustedRange() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let person = makePerson("Katie", "Bell")
+        person.phones = MultiValue([(value: "555-0100", label: nil)])
+        try book.add(person)
+        try book.save()
+        try editJSONFile(store.path(try store.personFile(person))) { $0["nextValueID"] = 2147483647 }
+        let before = try peopleFiles(store)
+
+        let reopened = try store.openBook()
+        do {
+            _ = try importText(card(["FN:Katie Bell", "N:Bell;Katie;;;", "TEL:555-0199"]), into: reopened)
+            Issue.record("no error")
+        } catch let error as ContactsError {
+            #expect(error.code == .identifiersExhausted)
+        }
+        #expect(try peopleFiles(store) == before)
+    }
+
+    @Test func aCardWithAnOversizedNameIsImportedWithoutItAndAWarning() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let long = String(repeating: "é", count: 1_000_000)
+        let text = card(["FN:\(long)", "N:\(long);Katie;;;", "TEL:555-0100"])
+        let report = try importText(text, into: book)
+        #expect(report.added.count == 1)
+        #expect(report.warnings.map(\.line) == [3, 4])
+        #expect(report.warnings.allSatisfy { $0.code == .invalidValue && $0.path == "test.vcf" })
+        let person = try #require(book.allPeople().first)
+        #expect(person.phones.values == ["555-0100"])
+        #expect(person.lastName == nil)
+    }
 }

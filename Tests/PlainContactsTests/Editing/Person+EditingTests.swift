@@ -147,4 +147,16 @@ import Testing
         try person.replaceEditableProperties(with: .object(fields), path: nil)
         #expect(person.kind == .person)
     }
+
+    @Test func identifierAtTheTopOfItsRangeIsRefused() throws {
+        let store = try TemporaryStore()
+        let (_, person) = try savedPerson(in: store)
+        do {
+            try person.apply([PropertyEdit(key: "phones", text: #"[{"id": 2147483647, "value": "x"}]"#)])
+            Issue.record("no error")
+        } catch let error as ContactsError {
+            #expect(error.code == .malformedFile)
+        }
+        #expect(person.phones.values == ["555-0100", "555-0199"])
+    }
 }

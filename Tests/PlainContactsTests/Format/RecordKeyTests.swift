@@ -19,4 +19,21 @@ import Testing
         let lower = try #require(RecordKey(rawValue: "anna-abc123"))
         #expect(upper < lower)
     }
+
+    @Test func aSlugIsMadeFromTheStartOfTheNameOnly() {
+        let long = String(repeating: "é", count: 1_000_000)
+        let source = RecordKey.slugSource(of: long)
+        #expect(source.unicodeScalars.count == RecordKey.slugSourceLimit)
+        #expect(RecordKey.slugSource(of: "Katie Bell") == "Katie Bell")
+        let decomposed = String(repeating: "e\u{301}", count: 1_000_000)
+        #expect(RecordKey.slugSource(of: decomposed).unicodeScalars.count == RecordKey.slugSourceLimit)
+    }
+
+    @Test func aMillionAccentedLettersMakeAKeyOfBoundedLength() {
+        let name = String(repeating: "é", count: 1_000_000)
+        #expect(RecordKey.slug(of: name) == String(repeating: "e", count: 40))
+        let key = RecordKey.make(name: name, fallback: "person")
+        #expect(key.rawValue.utf8.count == 40 + 7)
+        #expect(RecordKey.slug(of: String(repeating: "e\u{301}", count: 1_000_000)) == String(repeating: "e", count: 40))
+    }
 }

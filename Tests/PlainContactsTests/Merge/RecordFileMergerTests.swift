@@ -87,6 +87,61 @@ import Testing
         #expect(merged.nextValueIdentifier == 3)
     }
 
+    @Test func entriesAddedOnBothSidesWithNoIdentifierLeftConflict() throws {
+        var base = try katie()
+        base.values[.phones] = nil
+        base.nextValueIdentifier = 2147483646
+        var ours = base
+        ours.values[.phones] = .multiString(MultiValue(
+            entries: [.init(identifier: MultiValueIdentifier(rawValue: 2147483646), label: nil, value: "555-0111")], nextIdentifier: 0))
+        var theirs = base
+        theirs.values[.phones] = .multiString(MultiValue(
+            entries: [.init(identifier: MultiValueIdentifier(rawValue: 2147483646), label: nil, value: "555-0222")], nextIdentifier: 0))
+
+        let result = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path)
+
+        #expect(result.conflicts == ["phones"])
+    }
+
+    /// The bytes of a person file after `change`, made by a book on a store holding `data`.
+    private func edited(_ data: Data, in store: TemporaryStore, _ change: (Person) throws -> Void) throws -> Data {
+        let name = try #require(try store.files(in: "people").first)
+        try data.write(to: store.path("people/\(name)"), options: .atomic)
+        let book = try store.openBook()
+        let person = try #require(book.allPeople().first)
+        try change(person)
+        try book.save()
+        return try Data(contentsOf: store.path("people/\(name)"))
+    }
+
+    @Test func anIdentifierPulledByAnotherCloneKeepsItsNumberThroughMerges() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        try book.add(makePerson("Katie", "Bell"))
+        try book.save()
+        let base = try Data(contentsOf: store.path("people/\(try #require(try store.files(in: "people").first))"))
+        func adding(_ phone: String) -> (Person) -> Void {
+            { person in
+                var phones = person.phones
+                phones.add(phone)
+                person.phones = phones
+            }
+        }
+
+        let a1 = try edited(base, in: store, adding("111"))  // A adds 111; D pulls A
+        let b1 = try edited(base, in: store, adding("222"))  // B adds 222
+        let a2 = try RecordFileMerger.merge(base: base, ours: a1, theirs: b1, path: path)  // A pulls B
+        #expect(a2.conflicts.isEmpty)
+        let d2 = try edited(a1, in: store) { $0.phones = MultiValue() }  // D removes 111
+        let d3 = try RecordFileMerger.merge(base: a1, ours: d2, theirs: a2.merged, path: path)  // D pulls A
+
+        #expect(d3.conflicts.isEmpty)
+        let merged = try PersonRecordCoder.decode(d3.merged, path: path).state
+        #expect(merged.phonesEntries?.map(\.value) == ["222"])
+        let fromB = try PersonRecordCoder.decode(b1, path: path).state
+        #expect(merged.phonesEntries?.map(\.identifier) == fromB.phonesEntries?.map(\.identifier))
+    }
+
     @Test func aPropertyChangedDifferentlyIsMarkedWithBothSides() throws {
         let base = try katie()
         var ours = base

@@ -147,3 +147,128 @@ import Testing
         #expect(a == b)
     }
 }
+
+@Suite struct MultiValueIdentifierRangeTests {
+    private func exhausted() -> MultiValue<String> {
+        MultiValue(entries: [.init(identifier: MultiValueIdentifier(rawValue: 2147483646), label: nil, value: "a")], nextIdentifier: 0)
+    }
+
+    @Test func addingPastTheLastIdentifierAddsNothing() {
+        var phones = exhausted()
+        #expect(phones.add("b") == .invalid)
+        #expect(phones.insert("c", at: 0) == .invalid)
+        #expect(phones.values == ["a"])
+    }
+
+    @Test func reconcilingANewcomerPastTheLastIdentifierThrows() throws {
+        var counter = Int32.max
+        let newcomer = MultiValue<String>([(value: "b", label: nil)])
+        #expect(throws: ContactsError.self) { try newcomer.reconciled(with: exhausted(), recordCounter: &counter) }
+        do {
+            _ = try newcomer.reconciled(with: exhausted(), recordCounter: &counter)
+        } catch let error as ContactsError {
+            #expect(error.code == .identifiersExhausted)
+        }
+    }
+
+    @Test func settingAValueOnAnExhaustedPersonThrows() throws {
+        let person = Person()
+        person.phones = exhausted()
+        #expect(person.phones.values == ["a"])
+        var phones = person.phones
+        #expect(phones.add("b") == .invalid)
+        do {
+            try person.setValue(.multiString(MultiValue([(value: "b", label: nil)])), for: .phones)
+            Issue.record("no error")
+        } catch let error as ContactsError {
+            #expect(error.code == .identifiersExhausted)
+        }
+        #expect(person.phones.values == ["a"])
+    }
+}
+
+@Suite struct MultiValueIdentifierSpreadTests {
+    /// A saved person with one phone, read back by a fresh book.
+    private func savedPerson(in store: TemporaryStore) throws -> (AddressBook, Person) {
+        let book = try store.makeBook()
+        let person = makePerson("Katie", "Bell")
+        person.phones = MultiValue([(value: "555-0100", label: .mobile)])
+        try book.add(person)
+        try book.save()
+        let reopened = try store.openBook()
+        return (reopened, try #require(reopened.person(withID: person.recordID)))
+    }
+
+    @Test func clonesAddingToTheSameSavedRecordRarelyPickTheSameIdentifier() throws {
+        let store = try TemporaryStore()
+        let (book, person) = try savedPerson(in: store)
+        defer { withExtendedLifetime(book) {} }
+        var clashes = 0
+        for _ in 0..<200 {
+            var ours = person.phones
+            var theirs = person.phones
+            let a = ours.add("555-0111")
+            let b = theirs.add("555-0222")
+            #expect(a.rawValue >= 1 && b.rawValue >= 1)
+            if a == b { clashes += 1 }
+        }
+        #expect(clashes <= 2)
+    }
+
+    @Test func valuesAddedInOneEditTakeConsecutiveIdentifiers() throws {
+        let store = try TemporaryStore()
+        let (book, person) = try savedPerson(in: store)
+        defer { withExtendedLifetime(book) {} }
+        var phones = person.phones
+        let first = phones.add("555-0111")
+        let second = phones.add("555-0222")
+        #expect(second.rawValue == first.rawValue + 1)
+        person.phones = phones
+        #expect(person.phones.identifier(at: 1) == first)
+        #expect(person.phones.identifier(at: 2) == second)
+    }
+
+    @Test func aRemovedIdentifierIsNeverHandedOutAgain() throws {
+        let store = try TemporaryStore()
+        let (book, person) = try savedPerson(in: store)
+        var handedOut: Set<MultiValueIdentifier> = [person.phones.identifier(at: 0)]
+        for round in 0..<20 {
+            var phones = person.phones
+            let added = phones.add("555-01\(round)")
+            #expect(!handedOut.contains(added))
+            handedOut.insert(added)
+            person.phones = phones
+            try book.save()
+            phones = person.phones
+            phones.remove(at: try #require(phones.index(for: added)))
+            person.phones = phones
+            try book.save()
+        }
+        #expect(handedOut.count == 21)
+    }
+
+    @Test func anUnsavedPersonNumbersItsValuesFromZero() {
+        let person = Person()
+        var phones = person.phones
+        phones.add("555-0100")
+        phones.add("555-0101")
+        person.phones = phones
+        #expect(person.phones.map(\.identifier.rawValue) == [0, 1])
+    }
+
+    @Test(arguments: [Int32(0), 1_000_000, MultiValueIdentifier.highest - (1 << 20), MultiValueIdentifier.highest - 16,
+        MultiValueIdentifier.highest - 15, MultiValueIdentifier.highest - 1, MultiValueIdentifier.highest, Int32.max])
+    func jumpsStayWithinTheIdentifiersLeft(_ counter: Int32) {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1000 {
+            let start = MultiValueIdentifier.spreadStart(from: counter, using: &generator)
+            #expect(start >= counter)
+            if counter <= MultiValueIdentifier.highest {
+                #expect(start <= MultiValueIdentifier.highest)
+                #expect(Int64(start) - Int64(counter) < MultiValueIdentifier.spreadWidth)
+            } else {
+                #expect(start == counter)
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The seeds and the cases that need no store on disk.
+extension StoreFuzzer {
+    static let personSeed = """
+        {
+          "addresses": [{"id": 2, "label": "home", "value": {"city": "Atlanta", "countryCode": "us", "street": "1 Main St"}}],
+          "birthday": "1987-04-12",
+          "created": "2026-11-23T08:07:36Z",
+          "dates": [{"id": 5, "label": "anniversary", "value": "--06-01"}],
+          "emails": [{"id": 1, "label": "work", "value": "katie@example.com"}],
+          "firstName": "Katie",
+          "id": 1,
+          "instantMessages": [{"id": 3, "value": {"service": "xmpp", "username": "katie"}}],
+          "lastName": "Bell",
+          "modified": "2026-11-23T08:07:36Z",
+          "nameHash": "618fd5820d400360",
+          "nextValueID": 6,
+          "phones": [{"id": 0, "label": "mobile", "value": "555-555-1234"}, {"value": "555-0100"}],
+          "socialProfiles": [{"id": 4, "value": {"service": "x", "url": "https://x.example/katie"}}],
+          "x-kept": {"list": [1, 2.5, null, true]}
+        }
+
+        """
+
+    static func makeSeeds() -> [Target: (data: Data, path: String)] {
+        let group = "{\n  \"created\": \"2026-11-23T08:07:36Z\",\n  \"id\": 3,\n  \"name\": \"Friends\"\n}\n"
+        return [
+            .personFile: (Data(personSeed.utf8), "people/katie-bell-9dw42k.json"),
+            .groupFile: (Data(group.utf8), "groups/friends-q97zpt.json"),
+            .membersFile: (Data("ada-l-abc123\nkatie-bell-9dw42k\n".utf8), "groups/friends-q97zpt.members"),
+            .manifest: (Manifest().data, StoreLayout.manifestName),
+        ]
+    }
+
+    /// Reads a damaged file as its kind; when it reads, writes it and reads it back, which must work.
+    static func readAndRewrite(_ data: Data, target: Target, path: String) throws -> String? {
+        switch target {
+        case .personFile:
+            let decoded = try PersonRecordCoder.decode(data, path: path)
+            let person = Person()
+            person.state = decoded.state
+            var phones = person.phones
+            phones.add("555-0199")
+            person.phones = phones
+            _ = person.compositeName
+            return rereads { _ = try PersonRecordCoder.decode(PersonRecordCoder.encode(id: decoded.id, state: person.state), path: path) }
+        case .groupFile:
+            let decoded = try GroupRecordCoder.decode(data, path: path)
+            return rereads { _ = try GroupRecordCoder.decode(GroupRecordCoder.encode(id: decoded.id, state: decoded.state), path: path) }
+        case .membersFile:
+            let keys = try MembershipFile.decode(data, path: path)
+            return rereads { _ = try MembershipFile.decode(MembershipFile.encode(keys), path: path) }
+        default:
+            let manifest = try Manifest(data: data, path: path)
+            return rereads { _ = try Manifest(data: manifest.data, path: path) }
+        }
+    }
+
+    /// `nil` when `body` succeeds, else why what the store wrote cannot be read back.
+    private static func rereads(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return "what the store wrote cannot be read back: \(error)"
+        }
+    }
+
+    /// Three versions of one file, each valid or damaged, through the merge driver; a clean
+    /// merge must be readable.
+    mutating func mergeCase(input: inout Data) throws -> String? {
+        let kinds: [Target] = [.personFile, .personFile, .groupFile, .membersFile, .manifest]
+        let kind = kinds[mutator.below(kinds.count)]
+        guard let seed = seeds[kind] else { return nil }
+        var versions: [Data] = []
+        for _ in 0..<3 { versions.append(mutator.below(3) == 0 ? seed.data : mutator.mutate(seed.data)) }
+        input = versions.joined(separator: Data("\n----\n".utf8)).reduce(into: Data()) { $0.append($1) }
+        let base: Data? = mutator.below(6) == 0 ? nil : versions[0]
+        let result = try RecordFileMerger.merge(base: base, ours: versions[1], theirs: versions[2], path: seed.path)
+        guard result.conflicts.isEmpty else { return nil }
+        do {
+            _ = try Self.readAndRewrite(result.merged, target: kind, path: seed.path)
+            return nil
+        } catch {
+            return "a clean merge wrote a file that cannot be read: \(error)"
+        }
+    }
+
+    /// A damaged `KEY=VALUE` argument of `contacts set`, applied to a person.
+    mutating func setCase(input: inout Data) throws -> String? {
+        let keys = PropertyEdit.editableKeys + ["id", "created", "nextValueID", "", "phones.id", "x-kept"]
+        let key = keys[mutator.below(keys.count)]
+        let samples = [
+            #"[{"id": 0, "label": "mobile", "value": "555-0100"}, {"label": "home", "value": "555-0101"}]"#,
+            #"[{"value": {"city": "Atlanta", "street": "1 Main St"}}]"#, #"[{"value": "--06-01"}]"#,
+            #"[{"value": {"service": "xmpp", "username": "k"}}]"#, "1987-04-12", "organization", "Katie",
+        ]
+        input = mutator.mutate(Data(samples[mutator.below(samples.count)].utf8))
+        let text = String(decoding: input, as: UTF8.self)
+        let person = Person()
+        person.state = try PersonRecordCoder.decode(Data(Self.personSeed.utf8), path: "seed.json").state
+        try person.apply([try PropertyEdit(key: key, text: text)])
+        return nil
+    }
+}
