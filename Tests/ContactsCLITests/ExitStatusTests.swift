@@ -82,6 +82,27 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    @Test func aDamagedMemberFileIsAnErrorNotAMissingMember() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let ada = try sandbox.add(["Ada Lovelace"])
+        let ben = try sandbox.add(["Ben Bee"])
+        try sandbox.succeed(["group", "create", "Friends"])
+        try sandbox.succeed(["group", "add", "Friends", ada, ben])
+        let reference = try #require(try sandbox.json(ada)["ref"] as? String)
+        let file = try #require(try sandbox.storeFiles(in: "people").first { $0.hasPrefix("ada-") })
+        // Damaged in place, as an editor that writes over the file would leave it.
+        let handle = try FileHandle(forWritingTo: sandbox.storeFile("people/\(file)"))
+        try handle.write(contentsOf: Data("{ damaged".utf8))
+        try handle.truncate(atOffset: 9)
+        try handle.close()
+        for command in [["group", "members", "Friends"], ["export", "--group", "Friends"], ["resolve", reference]] {
+            let result = try sandbox.run(command)
+            #expect(result.status == 65, "\(command): \(result)")
+            #expect(result.stdout.isEmpty, "\(command)")
+        }
+    }
+
     @Test func aFileWhereThePeopleFolderShouldBeExits65InsteadOfListingNoOne() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()

@@ -73,7 +73,7 @@ extension AddressBook {
 
     package func members(of group: Group) -> [Person] {
         guard let key = group.key, let members = memberships[key] else { return [] }
-        return members.compactMap { try? materialize($0) }
+        return members.compactMap { materializeQuietly($0) }
     }
 
     package func addMember(_ person: Person, to group: Group) throws {

@@ -125,6 +125,19 @@ extension AddressBook {
         return person
     }
 
+    /// The live person with a key, for an operation that cannot throw: a file that cannot be
+    /// read is kept in ``lastLoadError`` (never taken for a missing person) and gives `nil`.
+    func materializeQuietly(_ key: RecordKey) -> Person? {
+        do {
+            return try materialize(key)
+        } catch let error as ContactsError {
+            loadError = error
+        } catch {
+            loadError = ContactsError(.io, "cannot read a person file", path: layout.root.appending(path: StoreLayout.personPath(key)).path)
+        }
+        return nil
+    }
+
     /// Every saved key of a person, from the catalog.
     package var catalogKeys: [RecordKey] {
         ensureCatalogQuietly()

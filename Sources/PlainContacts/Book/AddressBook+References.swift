@@ -15,13 +15,16 @@ extension AddressBook {
     /// 3. Otherwise people whose stored name hash equals the referenced hash: one is
     ///    ``ReferenceResolution/reidentified(_:_:)``, several are
     ///    ``ReferenceResolution/ambiguous(_:)``, none is ``ReferenceResolution/notFound``.
+    ///
+    /// A person file that cannot be read is passed over and reported by ``lastLoadError``;
+    /// check it before trusting an answer other than ``ReferenceResolution/found(_:)``.
     public func resolve(_ reference: PersonReference) -> ReferenceResolution {
         if let person = person(withID: reference.recordID),
             person.key?.rawValue == reference.key || person.state.nameHash == reference.nameHash
         {
             return .found(person)
         }
-        if let key = RecordKey(rawValue: reference.key), let person = try? materialize(key) {
+        if let key = RecordKey(rawValue: reference.key), let person = materializeQuietly(key) {
             return reidentified(person)
         }
         ensureCatalogQuietly()
@@ -36,10 +39,10 @@ extension AddressBook {
                 if summary.nameHash == reference.nameHash { sameName.append(key) }
             }
         }
-        if let key = merged.sorted().first, let person = try? materialize(key) {
+        if let key = merged.sorted().first, let person = materializeQuietly(key) {
             return reidentified(person)
         }
-        let candidates = sorted(sameName.compactMap { try? materialize($0) }, by: sortOrdering)
+        let candidates = sorted(sameName.compactMap { materializeQuietly($0) }, by: sortOrdering)
         switch candidates.count {
         case 0: return .notFound
         case 1: return reidentified(candidates[0])

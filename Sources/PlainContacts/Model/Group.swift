@@ -86,6 +86,9 @@ public final class Group {
     }
 
     /// The group's members in no particular order (`ABGroupCopyArrayOfAllMembers`).
+    ///
+    /// A member whose file cannot be read is left out and reported by
+    /// ``AddressBook/lastLoadError``.
     public func members() -> [Person] {
         book?.members(of: self) ?? []
     }

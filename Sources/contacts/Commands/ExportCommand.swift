@@ -35,6 +35,7 @@ enum ExportCommand: Command {
             people = try PersonLookup.people(ids: ids, in: book)
         } else if let group = arguments.value("group") {
             people = book.sorted(try GroupLookup.group(group, in: book).members(), by: book.sortOrdering)
+            try PersonLookup.checkReads(book)
         } else {
             people = book.allPeople(sortedBy: nil)
             try PersonLookup.checkReads(book)

@@ -24,7 +24,12 @@ enum ResolveCommand: Command {
         let book = try context.openBook()
         let json = arguments.flag("json")
         let console = context.console
-        switch book.resolve(reference) {
+        let resolution = book.resolve(reference)
+        if case .found = resolution {} else {
+            // A file that could not be read may hold the person referred to.
+            try PersonLookup.checkReads(book)
+        }
+        switch resolution {
         case .found(let person):
             print(status: "found", person: person, book: book, json: json, console: console)
         case .reidentified(let person, let fresh):

@@ -11,6 +11,7 @@ enum GroupMembersCommand: Command {
         let book = try context.openBook()
         let group = try GroupLookup.group(text, in: book)
         let members = group.members(sortedBy: ordering ?? book.sortOrdering)
+        try PersonLookup.checkReads(book)
         PersonLine.print(members, in: book, json: arguments.flag("json"), console: context.console)
     }
 }
