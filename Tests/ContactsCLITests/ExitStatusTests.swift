@@ -82,6 +82,30 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    @Test(.enabled(if: canDropPrivileges, "needs root and setpriv to run the command as another user"))
+    func anUnreadableRecordOfHandedOutIDsStopsAnAddInsteadOfReusingAnID() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        try sandbox.add(["Katie Bell"])
+        let john = try sandbox.add(["John Appleseed"])
+        try sandbox.succeed(["rm", john])
+        // The store belongs to nobody, except the device's record of handed-out IDs.
+        let manager = FileManager.default
+        let base = sandbox.store.path(percentEncoded: false)
+        try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.root.path(percentEncoded: false))
+        let enumerator = try #require(manager.enumerator(atPath: base))
+        for relative in [""] + enumerator.compactMap({ $0 as? String }) {
+            try manager.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: base + "/" + relative)
+        }
+        let ids = base + "/.contacts/ids.json"
+        try manager.setAttributes([.ownerAccountID: 0, .groupOwnerAccountID: 0, .posixPermissions: 0o600], ofItemAtPath: ids)
+
+        let result = try runAsNobody(sandbox, ["add", "Ann Lee"])
+        #expect(result.status == 77, "\(result)")
+        #expect(result.stdout != "\(john)\n")
+        #expect(try sandbox.storeFiles(in: "people").count == 1)
+    }
+
     @Test func aDamagedMemberFileIsAnErrorNotAMissingMember() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()

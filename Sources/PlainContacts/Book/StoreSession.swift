@@ -55,7 +55,10 @@ struct StoreSession {
         func note(_ id: Int32, in highest: inout Int32) {
             if DuplicateIDResolver.isAllocatable(id) { highest = max(highest, id) }
         }
-        if let data = FileManager.default.contents(atPath: idsFile.path),
+        // A device-local file that cannot be read must not read as "nothing handed out", which
+        // could give a deleted person's ID to someone new; a damaged one is ignored (the store's
+        // own records still bound the IDs) and rewritten by this save.
+        if let data = try StoreReader(layout: layout).read(idsFile),
             case .object(let fields)? = try? JSONParser.parse(data, path: idsFile.path)
         {
             note(Int32(clamping: fields["person"]?.int ?? 0), in: &ids.person)
