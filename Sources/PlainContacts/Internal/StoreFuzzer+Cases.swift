@@ -75,7 +75,11 @@ extension StoreFuzzer {
         guard let seed = seeds[kind] else { return nil }
         var versions: [Data] = []
         for _ in 0..<3 { versions.append(mutator.below(3) == 0 ? seed.data : mutator.mutate(seed.data)) }
-        input = versions.joined(separator: Data("\n----\n".utf8)).reduce(into: Data()) { $0.append($1) }
+        input = Data()
+        for (number, version) in versions.enumerated() {
+            if number > 0 { input.append(contentsOf: "\n----\n".utf8) }
+            input.append(version)
+        }
         let base: Data? = mutator.below(6) == 0 ? nil : versions[0]
         let result = try RecordFileMerger.merge(base: base, ours: versions[1], theirs: versions[2], path: seed.path)
         guard result.conflicts.isEmpty else { return nil }
