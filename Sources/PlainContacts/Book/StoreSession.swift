@@ -89,11 +89,14 @@ struct StoreSession {
     }
 
     /// Remembers the highest IDs handed out, so that IDs of deleted records are never reused
-    /// on this device.
+    /// on this device. Call only inside ``write(_:)``.
     func recordHighestIDs(_ ids: HighestIDs) throws {
         let json = JSONValue.object([
             "person": .number(JSONNumber(Int(ids.person))), "group": .number(JSONNumber(Int(ids.group))),
         ])
+        // Saves write this file only under the exclusive lock, so a temporary copy found now was
+        // left by a save that was killed.
+        try DurableFile.removeLeftovers(of: idsFile)
         try DurableFile.writeIfChanged(CanonicalJSON.encode(json), to: idsFile)
     }
 }

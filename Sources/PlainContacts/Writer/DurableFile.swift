@@ -45,6 +45,23 @@ enum DurableFile {
         try PosixFileSystem.syncFolder(folder.isEmpty ? "/" : folder)
     }
 
+    /// Removes the temporary files that writes of `url` killed before their rename left beside
+    /// it (`.<name>.tmp-…`). Call it only while no other process can be writing `url`, such as
+    /// under the store's exclusive lock for a file only saves write.
+    ///
+    /// - Throws: `ContactsError` when the folder cannot be listed or a leftover removed.
+    static func removeLeftovers(of url: URL) throws {
+        let target = StorePaths.path(of: url)
+        let folder = PosixFileSystem.parent(of: target)
+        let prefix = "." + PosixFileSystem.lastComponent(of: target) + ".tmp-"
+        var removed = false
+        for name in try PosixFileSystem.entries(of: folder.isEmpty ? "/" : folder) where name.hasPrefix(prefix) {
+            try PosixFileSystem.removeFile(folder + "/" + name)
+            removed = true
+        }
+        if removed { try PosixFileSystem.syncFolder(folder.isEmpty ? "/" : folder) }
+    }
+
     /// Replaces the file at `url` with `data` unless it already holds exactly these bytes.
     ///
     /// - Returns: `true` if the file was written, `false` if it was left untouched.

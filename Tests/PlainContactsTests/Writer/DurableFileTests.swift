@@ -67,4 +67,28 @@ struct DurableFileTests {
         #expect(try DurableFile.writeIfChanged(Data("newer and longer".utf8), to: fixture.url("store.json")))
         #expect(fixture.text(at: "store.json") == "newer and longer")
     }
+
+    @Test func removeLeftoversRemovesOnlyTheFilesTemporaryCopies() throws {
+        let fixture = try WriterFixture()
+        try fixture.put("{}", at: "ids.json")
+        try fixture.put("half", at: ".ids.json.tmp-0123456789abcdef")
+        try fixture.put("other", at: ".store.json.tmp-0123456789abcdef")
+        try DurableFile.removeLeftovers(of: fixture.url("ids.json"))
+        #expect(fixture.files() == [".store.json.tmp-0123456789abcdef", "ids.json"])
+    }
+}
+
+@Suite struct HandedOutIDsTests {
+    @Test func aSaveClearsTheTemporaryFileAKilledSaveLeftBesideIDs() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        try book.add(makePerson("Katie", "Bell"))
+        try book.save()
+        let leftover = store.path(".contacts/.ids.json.tmp-0123456789abcdef")
+        try Data("{\"person\": 1".utf8).write(to: leftover)
+        try book.add(makePerson("John", "Appleseed"))
+        try book.save()
+        #expect(!FileManager.default.fileExists(atPath: leftover.path(percentEncoded: false)))
+        #expect(FileManager.default.fileExists(atPath: store.path(".contacts/ids.json").path(percentEncoded: false)))
+    }
 }
