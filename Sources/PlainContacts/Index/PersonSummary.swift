@@ -20,11 +20,17 @@ package struct PersonSummary: Sendable, Hashable {
     var body: ArraySlice<UInt8> { storage[range] }
 
     /// The string fields after the flags, in order.
-    private enum Text: Int {
+    private enum Text: Int, CaseIterable {
         case prefix, firstName, middleName, lastName, suffix, nickname
         case firstNamePhonetic, middleNamePhonetic, lastNamePhonetic, organization
         case firstPhone, firstEmail, uid
     }
+
+    /// How many string fields ``Text`` names (13): readers skip them all to reach the lists.
+    private static let textCount = Text.allCases.count
+
+    /// The orderings whose sort keys an entry stores, in the order they are written.
+    private static let sortKeyOrderings: [SortOrdering] = [.lastName, .firstName]
 
     init(key: RecordKey, storage: [UInt8], range: Range<Int>) {
         self.key = key
@@ -73,7 +79,7 @@ package struct PersonSummary: Sendable, Hashable {
         let searchWords = body.bytes.count
         body.strings(NameSearch.searchWords(parts))
         let sortKeys = body.bytes.count
-        for ordering in [SortOrdering.lastName, .firstName] {
+        for ordering in Self.sortKeyOrderings {
             let sortKey = SortKey(parts, ordering: ordering)
             body.byte(sortKey.hasName ? 1 : 0)
             body.string(sortKey.primary)
@@ -128,12 +134,12 @@ package struct PersonSummary: Sendable, Hashable {
         try string(optional: false)  // the key
         try string(optional: true)  // the name hash
         try reader.skip(1)  // the organization flag
-        for _ in 0..<13 { try string(optional: true) }  // the texts
+        for _ in 0..<textCount { try string(optional: true) }
         try strings()  // the merged keys
         guard reader.offset == body.lowerBound + searchWords else { throw IndexReader.Damaged() }
         try strings()
         guard reader.offset == body.lowerBound + sortKeys else { throw IndexReader.Damaged() }
-        for _ in 0..<2 {
+        for _ in sortKeyOrderings {
             try reader.skip(1)
             try string(optional: false)
             try string(optional: false)
@@ -187,7 +193,7 @@ package struct PersonSummary: Sendable, Hashable {
     /// A reader placed at the merged keys.
     private func atLists() -> IndexReader {
         var reader = atTexts()
-        for _ in 0..<13 { skipString(&reader) }
+        for _ in 0..<Self.textCount { skipString(&reader) }
         return reader
     }
 
@@ -276,7 +282,8 @@ package struct PersonSummary: Sendable, Hashable {
 
     package func sortKey(_ ordering: SortOrdering) -> SortKey {
         var reader = reader(at: Int(uint32(at: Layout.sortKeys)))
-        if ordering == .firstName {
+        // Skip the keys stored before this ordering's: a flag and two strings each.
+        for _ in 0..<(Self.sortKeyOrderings.firstIndex(of: ordering) ?? 0) {
             try? reader.skip(1)
             skipString(&reader)
             skipString(&reader)

@@ -30,8 +30,9 @@ package struct StoreIndex: Sendable {
     static let magic: [UInt8] = Array("PCINDEX1".utf8)
     static let logMagic: [UInt8] = Array("PCINDLG1".utf8)
     /// Bumped whenever summaries would be computed differently (normalization, sort keys) or
-    /// the layout changes. Version 2 added the ID table and per-section checksums.
-    static let version: UInt32 = 2
+    /// the layout changes. Version 2 added the ID table and per-section checksums; version 3
+    /// leaves settled duplicate IDs out of the highest ID.
+    static let version: UInt32 = 3
     /// The fixed header: magic, version, generation, build time, two folder signatures,
     /// count, highest ID, duplicate flag, and the length and checksum of both sections;
     /// followed by the header's own checksum.
@@ -178,12 +179,12 @@ package struct StoreIndex: Sendable {
             var check = IndexReader(log, offset: start + Int(length))
             guard let sum = try? check.int64(), UInt64(bitPattern: sum) == StoreIndex.checksum(log[start..<(start + Int(length))]) else { return }
             var record = IndexReader(Array(log[start..<(start + Int(length))]))
-            if let type = log[start..<(start + Int(length))].first {
-                if type == 4 { count += 1 } else if type == 2 { count -= 1 }
-            }
+            let kind = log[start..<(start + Int(length))].first.flatMap(LogRecordKind.init(rawValue:))
+            if kind == .added { count += 1 } else if kind == .removed { count -= 1 }
             do {
-                switch try record.byte() {
-                case 1, 4:
+                _ = try record.byte()
+                switch kind {
+                case .updated?, .added?:
                     let checked = try record.int64()
                     let summary = try PersonSummary.decode(&record, sharing: record.bytes)
                     overrides[summary.key.rawValue] = .some(summary)
@@ -191,13 +192,13 @@ package struct StoreIndex: Sendable {
                     if DuplicateIDResolver.isAllocatable(summary.id.rawValue) {
                         highestID = Swift.max(highestID, summary.id.rawValue)
                     }
-                case 2:
+                case .removed?:
                     let key = try record.requiredString()
                     overrides[key] = .some(nil)
-                case 3:
+                case .folders?:
                     peopleFolder = try record.signature()
                     groupsFolder = try record.signature()
-                default:
+                case nil:
                     return
                 }
             } catch {
@@ -328,6 +329,18 @@ package struct StoreIndex: Sendable {
         return duplicates
     }
 
+    /// What one record of the log says, as its first byte.
+    enum LogRecordKind: UInt8 {
+        /// A person file rewritten: the time its summary was taken, then the summary.
+        case updated = 1
+        /// A person file gone: its key.
+        case removed = 2
+        /// The `people/` and `groups/` folders' signatures after the change.
+        case folders = 3
+        /// A person file created: as ``updated``, and the index's count grows by one.
+        case added = 4
+    }
+
     /// Appends changes to the log: rewritten people, added people (new files) and removed
     /// people, with the folders' signatures after them. A save calls it under the store's
     /// exclusive lock. A scan calls it under the shared lock with `onlyIfUnchanged`: the log is
@@ -341,10 +354,10 @@ package struct StoreIndex: Sendable {
         groupsFolder: FileSignature?, checkedAt: Int64, onlyIfUnchanged: Bool = false, layout: StoreLayout
     ) throws -> Bool {
         var records: [[UInt8]] = []
-        for (type, summaries) in [(UInt8(1), updated), (UInt8(4), added)] {
+        for (kind, summaries) in [(LogRecordKind.updated, updated), (.added, added)] {
             for summary in summaries {
                 var record = IndexWriter()
-                record.byte(type)
+                record.byte(kind.rawValue)
                 record.int64(checkedAt)
                 summary.encode(into: &record)
                 records.append(record.bytes)
@@ -352,12 +365,12 @@ package struct StoreIndex: Sendable {
         }
         for key in removed {
             var record = IndexWriter()
-            record.byte(2)
+            record.byte(LogRecordKind.removed.rawValue)
             record.string(key.rawValue)
             records.append(record.bytes)
         }
         var folders = IndexWriter()
-        folders.byte(3)
+        folders.byte(LogRecordKind.folders.rawValue)
         folders.signature(peopleFolder ?? FileSignature(inode: 0, size: 0, modified: 0, changed: 0))
         folders.signature(groupsFolder ?? FileSignature(inode: 0, size: 0, modified: 0, changed: 0))
         records.append(folders.bytes)
