@@ -23,7 +23,7 @@ import FoundationEssentials
 /// ```swift
 /// let (merged, conflicts) = try RecordFileMerger.merge(
 ///     base: base, ours: ours, theirs: theirs, path: "people/katie-bell-9dw42k.json")
-/// try merged.write(to: oursURL)
+/// try RecordFileMerger.writeMerged(merged, to: oursPath)
 /// exit(conflicts.isEmpty ? 0 : 1)
 /// ```
 package enum RecordFileMerger {

@@ -62,10 +62,10 @@ enum LogCommand: Command {
         for revision in [commit, commit + "^"] {
             for candidate in paths {
                 let shown = try GitRunner.run(["show", "\(revision):\(candidate)"], in: store)
-                guard shown.status == 0, let decoded = try? PersonRecordCoder.decode(shown.output, path: candidate) else {
-                    continue
-                }
-                return CompositeName.make(decoded.state.nameParts, format: book.compositeNameFormat) ?? "(no name)"
+                guard shown.status == 0,
+                    let read = RecordFileName(personFile: shown.output, path: candidate, format: book.compositeNameFormat)
+                else { continue }
+                return read.name ?? "(no name)"
             }
         }
         return "(unknown)"

@@ -39,7 +39,7 @@ enum MergeDriverCommand: Command {
             throw CLIError.failure("\(error.description); merged line by line instead, resolve the conflict by hand")
         }
         do {
-            try result.merged.write(to: URL(filePath: oursPath))
+            try RecordFileMerger.writeMerged(result.merged, to: oursPath)
         } catch {
             throw CLIError.failure("cannot write the merged file \(oursPath) (\(error))")
         }

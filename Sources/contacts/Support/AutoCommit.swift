@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import PlainContacts
 
 extension OptionSpec {
@@ -12,13 +11,13 @@ extension OptionSpec {
 /// given or the store's `store.json` says `"autoCommit": true`.
 ///
 /// The dispatcher calls ``prepare(chain:arguments:context:)`` before running a command and
-/// ``commit(context:)`` after it succeeded. The files of the store (`store.json`, `people/`,
-/// `groups/`) are compared before and after by size, modification time and inode, so exactly
-/// the files this command changed are staged and committed, with a message naming the
-/// people and groups changed: `contacts: add Katie Bell; edit John Appleseed`. The store's
-/// own files (`store.json`, `.gitattributes`, `.gitignore`) go with the commit when they were
-/// never committed, so that a clone of the repository is a store. Other uncommitted changes
-/// are left alone. Nothing happens outside a Git work tree.
+/// ``commit(context:)`` after it succeeded. The store's files are compared before and after
+/// (see ``StoreSnapshot``), so exactly the files this command changed are staged and committed,
+/// with a message naming the people and groups changed (see ``StoreCommitMessage``):
+/// `contacts: add Katie Bell; edit John Appleseed`. The store's own files (`store.json`,
+/// `.gitattributes`, `.gitignore`) go with the commit when they were never committed, so that
+/// a clone of the repository is a store. Other uncommitted changes are left alone. Nothing
+/// happens outside a Git work tree.
 struct AutoCommit {
     /// Commands that never commit: they do not change the store, run inside Git, or watch
     /// other programs' changes.
@@ -26,16 +25,9 @@ struct AutoCommit {
         "init", "git-setup", "merge-driver", "textconv", "log", "watch", "help", "completion", "access",
     ]
 
-    private struct Signature: Equatable {
-        var size: Int64
-        var seconds: Int
-        var nanoseconds: Int
-        var inode: UInt
-    }
-
     private let store: URL
     private let explicit: Bool
-    private let before: [String: Signature]
+    private let before: StoreSnapshot
 
     /// Notes the store's files before a command runs, or `nil` when nothing is to be committed.
     static func prepare(chain: [any Command.Type], arguments: ParsedArguments, context: CommandContext) -> AutoCommit? {
@@ -43,7 +35,7 @@ struct AutoCommit {
         let store = context.storeURL
         let explicit = arguments.flag(OptionSpec.commit.name)
         guard explicit || isEnabled(in: store) else { return nil }
-        return AutoCommit(store: store, explicit: explicit, before: signatures(of: store))
+        return AutoCommit(store: store, explicit: explicit, before: StoreSnapshot(of: store))
     }
 
     /// Whether the store's manifest says `"autoCommit": true`.
@@ -58,8 +50,8 @@ struct AutoCommit {
     /// Commits the files the command changed. A failing `git commit` is reported but does not
     /// fail the command: its change is saved either way.
     func commit(context: CommandContext) throws(CLIError) {
-        let after = AutoCommit.signatures(of: store)
-        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+        let after = StoreSnapshot(of: store)
+        let changed = after.changedPaths(since: before)
         guard !changed.isEmpty else { return }
         guard try GitRunner.isWorkTree(store) else {
             if explicit { context.console.note("The store is not in a Git repository; nothing was committed.") }
@@ -69,7 +61,7 @@ struct AutoCommit {
         // created and removed without ever being added), so such paths are left out.
         let tracked = try GitRunner.run(["ls-files", "-z", "--"] + changed, in: store).output
             .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        let addable = changed.filter { after[$0] != nil || tracked.contains($0) } + (try uncommittedSkeleton(excluding: changed))
+        let addable = changed.filter { after.contains($0) || tracked.contains($0) } + (try uncommittedSkeleton(excluding: changed))
         guard !addable.isEmpty else { return }
         let added = try GitRunner.run(["add", "-A", "--"] + addable, in: store)
         guard added.status == 0 else {
@@ -80,7 +72,7 @@ struct AutoCommit {
             ["diff", "--cached", "--name-status", "--no-renames", "--relative", "-z", "--"] + addable, in: store)
         let entries = AutoCommit.entries(staged.output)
         guard !entries.isEmpty else { return }
-        let message = try summary(entries)
+        let message = try StoreCommitMessage.make(entries, contents: contents)
         let committed = try GitRunner.run(["commit", "--quiet", "-m", message, "--"] + entries.map(\.path), in: store)
         if committed.status != 0 {
             context.console.error("the change was saved but not committed: \(committed.firstError)")
@@ -104,24 +96,6 @@ struct AutoCommit {
         return skeleton.filter { !committed.contains($0) }
     }
 
-    private static func signatures(of store: URL) -> [String: Signature] {
-        var result: [String: Signature] = [:]
-        let root = store.path(percentEncoded: false)
-        func add(_ relative: String) {
-            var status = stat()
-            guard lstat(root + "/" + relative, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
-            result[relative] = Signature(
-                size: Int64(status.st_size), seconds: status.st_mtim.tv_sec, nanoseconds: status.st_mtim.tv_nsec,
-                inode: UInt(status.st_ino))
-        }
-        add(StoreLayout.manifestName)
-        for folder in [StoreLayout.peopleFolderName, StoreLayout.groupsFolderName] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? []
-            for name in names where !name.hasPrefix(".") { add(folder + "/" + name) }
-        }
-        return result
-    }
-
     /// The entries of `git diff --name-status -z`: a status letter and a path each.
     private static func entries(_ output: Data) -> [(status: Character, path: String)] {
         let fields = output.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
@@ -134,45 +108,6 @@ struct AutoCommit {
         return result
     }
 
-    // MARK: Message
-
-    /// `contacts: add Katie Bell; edit John Appleseed`, people first, then groups, then
-    /// settings, listing every change in the body when there are many.
-    private func summary(_ entries: [(status: Character, path: String)]) throws(CLIError) -> String {
-        let paths = Set(entries.map(\.path))
-        func rank(_ path: String) -> Int {
-            path.hasPrefix(StoreLayout.peopleFolderName + "/") ? 0 : path.hasPrefix(StoreLayout.groupsFolderName + "/") ? 1 : 2
-        }
-        var items: [String] = []
-        for (status, path) in entries.enumerated().sorted(by: { (rank($0.element.path), $0.offset) < (rank($1.element.path), $1.offset) }).map(\.element) {
-            let verb = status == "A" ? "add" : status == "D" ? "remove" : "edit"
-            let name = URL(filePath: path).lastPathComponent
-            let stem = URL(filePath: name).deletingPathExtension().lastPathComponent
-            var item: String?
-            if path == StoreLayout.manifestName {
-                item = status == "A" ? "create the store" : "change settings"
-            } else if path.hasPrefix(StoreLayout.peopleFolderName + "/") {
-                let record = StoreLayout.peopleFolderName + "/" + stem + ".json"
-                if path == record {
-                    item = "\(verb) \(try personName(record, deleted: status == "D"))"
-                } else if !paths.contains(record) {
-                    item = "edit \(try personName(record, deleted: false))"
-                }
-            } else if path.hasPrefix(StoreLayout.groupsFolderName + "/") {
-                let record = StoreLayout.groupsFolderName + "/" + stem + ".json"
-                if path == record {
-                    item = "\(verb) group \(try groupName(record, deleted: status == "D"))"
-                } else if !paths.contains(record) {
-                    item = "edit group \(try groupName(record, deleted: false))"
-                }
-            }
-            if let item, !items.contains(item) { items.append(item) }
-        }
-        let shown = items.prefix(5).joined(separator: "; ")
-        guard items.count > 5 else { return "contacts: " + shown }
-        return "contacts: \(shown); and \(items.count - 5) more\n\n" + items.joined(separator: "\n")
-    }
-
     /// The bytes of a store file now, or as last committed when it was deleted.
     private func contents(_ path: String, deleted: Bool) throws(CLIError) -> Data? {
         if !deleted, let data = FileManager.default.contents(atPath: store.appending(path: path).path(percentEncoded: false)) {
@@ -180,21 +115,5 @@ struct AutoCommit {
         }
         let shown = try GitRunner.run(["show", "HEAD:./" + path], in: store)
         return shown.status == 0 ? shown.output : nil
-    }
-
-    private func personName(_ path: String, deleted: Bool) throws(CLIError) -> String {
-        let format = (try? Manifest(data: contents(StoreLayout.manifestName, deleted: false) ?? Data(), path: path))?
-            .compositeNameFormat ?? .firstNameFirst
-        guard let data = try contents(path, deleted: deleted), let decoded = try? PersonRecordCoder.decode(data, path: path),
-            let name = CompositeName.make(decoded.state.nameParts, format: format)
-        else { return URL(filePath: path).deletingPathExtension().lastPathComponent }
-        return name
-    }
-
-    private func groupName(_ path: String, deleted: Bool) throws(CLIError) -> String {
-        guard let data = try contents(path, deleted: deleted), let decoded = try? GroupRecordCoder.decode(data, path: path),
-            let name = decoded.state.name
-        else { return URL(filePath: path).deletingPathExtension().lastPathComponent }
-        return name
     }
 }
