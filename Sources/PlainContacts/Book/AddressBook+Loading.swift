@@ -71,7 +71,7 @@ extension AddressBook {
     /// Builds the catalog if it has not been built: lists and checks every person file.
     ///
     /// - Throws: reading errors of files that changed since the index was written.
-    package func ensureCatalog() throws {
+    func ensureCatalog() throws {
         guard catalog == nil, !accessPending else { return }
         let scanned = try StoreSession(layout: layout, options: options).read {
             try PersonCatalog.scan(layout: layout, index: index)
@@ -106,7 +106,7 @@ extension AddressBook {
     }
 
     /// The live person with a key, reading its file on first use; `nil` when there is none.
-    package func materialize(_ key: RecordKey) throws -> Person? {
+    func materialize(_ key: RecordKey) throws -> Person? {
         if let person = people[key] { return person }
         if removedPeople[key] != nil { return nil }
         let file: StoreReader.PersonFile
@@ -139,7 +139,7 @@ extension AddressBook {
     }
 
     /// Every saved key of a person, from the catalog.
-    package var catalogKeys: [RecordKey] {
+    var catalogKeys: [RecordKey] {
         ensureCatalogQuietly()
         var keys = Set(people.keys)
         if let catalog { keys.formUnion(catalog.keys) }

@@ -25,7 +25,7 @@ public final class AddressBook {
     package let options: AddressBookOptions
 
     package var manifest: Manifest
-    package var savedManifest: Manifest
+    var savedManifest: Manifest
 
     // People are read lazily. The catalog (a summary of every saved person, checked against the
     // files) is built when an operation needs all people; until then the index finds people by
@@ -34,44 +34,44 @@ public final class AddressBook {
     package var catalog: [RecordKey: PersonSummary]?
     package var index: StoreIndex?
     /// The number of saved people, known without the catalog.
-    package var savedPersonCount = 0
+    var savedPersonCount = 0
     /// Files the catalog scan already parsed, taken when those people are first used.
-    package var freshlyRead: [RecordKey: StoreReader.PersonFile] = [:]
+    var freshlyRead: [RecordKey: StoreReader.PersonFile] = [:]
     /// New IDs of people whose ID another person also has (after merging clones).
-    package var renumbered: [RecordKey: RecordID] = [:]
+    var renumbered: [RecordKey: RecordID] = [:]
     /// A reading error met by an operation that cannot throw; see ``lastLoadError``.
-    package var loadError: ContactsError?
+    var loadError: ContactsError?
     package var people: [RecordKey: Person] = [:]
-    package var savedPeople: [RecordKey: SavedPerson] = [:]
-    package var peopleByID: [RecordID: RecordKey] = [:]
+    var savedPeople: [RecordKey: SavedPerson] = [:]
+    var peopleByID: [RecordID: RecordKey] = [:]
     package var addedPeople: [Person] = []
     package var removedPeople: [RecordKey: Person] = [:]
-    package var touchedPeople: Set<RecordKey> = []
+    var touchedPeople: Set<RecordKey> = []
     /// The groups each removed person left, given back if the removal is undone before a save.
-    package var groupsLeftByRemovedPeople: [RecordKey: Set<RecordKey>] = [:]
+    var groupsLeftByRemovedPeople: [RecordKey: Set<RecordKey>] = [:]
 
     // Groups, likewise, and memberships as sets of person keys per group key.
     package var groups: [RecordKey: Group] = [:]
-    package var savedGroups: [RecordKey: SavedGroup] = [:]
-    package var groupsByID: [RecordID: RecordKey] = [:]
+    var savedGroups: [RecordKey: SavedGroup] = [:]
+    var groupsByID: [RecordID: RecordKey] = [:]
     package var addedGroups: [Group] = []
     package var removedGroups: [RecordKey: Group] = [:]
     package var memberships: [RecordKey: Set<RecordKey>] = [:]
     /// The members each removed group had, given back if the removal is undone before a save.
-    package var membersOfRemovedGroups: [RecordKey: Set<RecordKey>] = [:]
+    var membersOfRemovedGroups: [RecordKey: Set<RecordKey>] = [:]
 
     /// External-change callbacks and their watcher.
-    package let changeCenter = ExternalChangeCenter()
+    let changeCenter = ExternalChangeCenter()
 
     /// Set when a client opened the store before the user decided on its access: the book is
     /// empty and every write fails.
-    package let accessPending: Bool
+    let accessPending: Bool
 
     /// A person as last saved or loaded.
     package struct SavedPerson: Sendable {
         package var id: RecordID
         package var state: PersonState
-        package var fingerprint: Fingerprint?
+        var fingerprint: Fingerprint?
     }
 
     /// A group as last saved or loaded.
@@ -79,8 +79,8 @@ public final class AddressBook {
         package var id: RecordID
         package var state: GroupState
         package var members: Set<RecordKey>
-        package var fingerprint: Fingerprint?
-        package var membersFingerprint: Fingerprint?
+        var fingerprint: Fingerprint?
+        var membersFingerprint: Fingerprint?
     }
 
     /// Opens the store in a folder (`ABAddressBookCreateWithOptions`).
@@ -147,7 +147,7 @@ public final class AddressBook {
     }
 
     /// Fails when the book was opened by a client the user has not yet allowed.
-    package func checkWritable() throws {
+    func checkWritable() throws {
         guard !accessPending else {
             throw ContactsError(
                 .operationNotPermittedByUser,
@@ -157,7 +157,7 @@ public final class AddressBook {
     }
 
     /// Records that a live person may have changed, so that the change check looks at it.
-    package func noteTouched(_ person: Person) {
+    func noteTouched(_ person: Person) {
         if let key = person.key, people[key] === person { touchedPeople.insert(key) }
     }
 

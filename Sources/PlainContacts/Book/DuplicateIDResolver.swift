@@ -16,10 +16,10 @@ package enum DuplicateIDResolver {
     /// The IDs given to records whose ID another record also has. New records never get them:
     /// their IDs count up below (see ``isAllocatable(_:)``), so a settled ID does not move
     /// when people are added, as a count from the highest ID would.
-    package static let settledIDs: ClosedRange<Int32> = 1_000_000_000...Int32.max
+    static let settledIDs: ClosedRange<Int32> = 1_000_000_000...Int32.max
 
     /// Whether new records may be numbered after `id`: false for settled IDs.
-    package static func isAllocatable(_ id: Int32) -> Bool {
+    static func isAllocatable(_ id: Int32) -> Bool {
         id < settledIDs.lowerBound
     }
 
@@ -36,7 +36,7 @@ package enum DuplicateIDResolver {
     }
 
     /// The new ID of every record that must change; records keeping their ID are absent.
-    package static func assign(_ claims: [Claim]) -> [RecordKey: RecordID] {
+    static func assign(_ claims: [Claim]) -> [RecordKey: RecordID] {
         var created: [RecordKey: Date] = [:]
         for claim in claims { created[claim.key] = claim.created }
         return assign(claims.lazy.map { ($0.key, $0.id) }, created: { created[$0] })
@@ -44,7 +44,7 @@ package enum DuplicateIDResolver {
 
     /// The new ID of every record that must change, asking for creation dates only of the
     /// records that share an ID: a store of 100,000 people with no duplicates costs one set.
-    package static func assign(
+    static func assign(
         _ records: some Sequence<(key: RecordKey, id: RecordID)>, created: (RecordKey) -> Date?
     ) -> [RecordKey: RecordID] {
         var seen = Set<RecordID>(minimumCapacity: records.underestimatedCount)

@@ -27,7 +27,7 @@ package struct FieldReader {
         }
     }
 
-    package func int32(_ value: JSONValue, key: String) throws -> Int32 {
+    func int32(_ value: JSONValue, key: String) throws -> Int32 {
         guard let number = value.int, number >= 0, number <= Int(Int32.max) else {
             throw failure(key, "a whole number from 0 to 2147483647")
         }
@@ -42,7 +42,7 @@ package struct FieldReader {
         return Int32(number)
     }
 
-    package func stringArray(_ value: JSONValue, key: String) throws -> [String] {
+    func stringArray(_ value: JSONValue, key: String) throws -> [String] {
         guard case .array(let items) = value else { throw failure(key, "an array of strings") }
         return try items.map { item in
             guard case .string(let text) = item else { throw failure(key, "an array of strings") }
@@ -66,7 +66,7 @@ package struct FieldReader {
     }
 
     /// Decodes a property's value; `nil` for JSON null (treated as unset).
-    package func propertyValue(_ value: JSONValue, property: PropertyID, counter: inout Int32) throws -> PropertyValue? {
+    func propertyValue(_ value: JSONValue, property: PropertyID, counter: inout Int32) throws -> PropertyValue? {
         if case .null = value { return nil }
         let key = property.key
         switch property.type {

@@ -6,7 +6,7 @@ package enum GroupRecordCoder {
     /// Parses a group file.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``.
-    package static func decode(_ data: Data, path: String) throws -> (id: RecordID, state: GroupState) {
+    static func decode(_ data: Data, path: String) throws -> (id: RecordID, state: GroupState) {
         let json = try JSONParser.parse(data, path: path)
         guard case .object(var fields) = json else {
             throw ContactsError(.malformedFile, "a group file must hold one JSON object", path: path)
@@ -47,7 +47,7 @@ package enum MembershipFile {
     /// ends are tolerated; lines that are not valid keys are ignored.
     ///
     /// - Throws: ``ContactsError/Code/conflictMarkers`` when the file holds Git conflict markers.
-    package static func decode(_ data: Data, path: String) throws -> Set<RecordKey> {
+    static func decode(_ data: Data, path: String) throws -> Set<RecordKey> {
         let bytes = [UInt8](data)
         var keys = Set<RecordKey>(minimumCapacity: bytes.lazy.filter { $0 == UInt8(ascii: "\n") }.count + 1)
         var lineNumber = 0

@@ -26,7 +26,7 @@ import FoundationEssentials
 package struct JSONParser {
     /// The deepest nesting of arrays and objects that ``parse(_:path:)`` accepts; the top-level
     /// array or object is depth 1.
-    package static let maximumDepth = 512
+    static let maximumDepth = 512
 
     /// A syntax error at a byte offset, before it is turned into a ``ContactsError``.
     struct Failure: Error {

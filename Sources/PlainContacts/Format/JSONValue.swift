@@ -43,7 +43,7 @@ extension JSONValue {
 
     /// The integer, when this value is a number written as an integer that fits in `Int`
     /// (see ``JSONNumber/int``); otherwise `nil`.
-    package var int: Int? {
+    var int: Int? {
         number?.int
     }
 
@@ -72,7 +72,7 @@ extension JSONValue {
     }
 
     /// Whether this value is `null`.
-    package var isNull: Bool {
+    var isNull: Bool {
         if case .null = self { return true }
         return false
     }

@@ -11,7 +11,7 @@ import FoundationEssentials
 /// ```
 package struct Manifest: Sendable, Hashable {
     /// The newest format this version reads and writes.
-    package static let currentFormat = 1
+    static let currentFormat = 1
 
     package var format: Int = Manifest.currentFormat
     package var sortOrdering: SortOrdering = .lastName

@@ -13,7 +13,7 @@ package enum PersonRecordCoder {
         package var id: RecordID
         package var state: PersonState
         /// The name hash written in the file, which may be stale after a hand edit.
-        package var storedNameHash: NameHash?
+        var storedNameHash: NameHash?
     }
 
     private static let bookkeepingKeys: Set<String> = ["id", "nameHash", "nextValueID", "image", "mergedKeys"]
@@ -22,12 +22,12 @@ package enum PersonRecordCoder {
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` (with line and column for JSON syntax, or
     ///   naming the key whose value has the wrong shape) or ``ContactsError/Code/conflictMarkers``.
-    package static func decode(_ data: Data, path: String) throws -> Decoded {
+    static func decode(_ data: Data, path: String) throws -> Decoded {
         let json = try JSONParser.parse(data, path: path)
         return try decode(json, path: path)
     }
 
-    package static func decode(_ json: JSONValue, path: String) throws -> Decoded {
+    static func decode(_ json: JSONValue, path: String) throws -> Decoded {
         guard case .object(var fields) = json else {
             throw ContactsError(.malformedFile, "a person file must hold one JSON object", path: path)
         }
@@ -131,14 +131,14 @@ package enum FieldWriter {
         return .object(fields)
     }
 
-    package static func instantMessage(_ account: InstantMessage, keepingUnknownFields keep: Bool = true) -> JSONValue {
+    static func instantMessage(_ account: InstantMessage, keepingUnknownFields keep: Bool = true) -> JSONValue {
         var fields = keep ? account.unknownFields : [:]
         fields["service"] = account.service.map(JSONValue.string)
         fields["username"] = account.username.map(JSONValue.string)
         return .object(fields)
     }
 
-    package static func socialProfile(_ profile: SocialProfile, keepingUnknownFields keep: Bool = true) -> JSONValue {
+    static func socialProfile(_ profile: SocialProfile, keepingUnknownFields keep: Bool = true) -> JSONValue {
         var fields = keep ? profile.unknownFields : [:]
         fields["url"] = profile.url.map(JSONValue.string)
         fields["service"] = profile.service.map(JSONValue.string)

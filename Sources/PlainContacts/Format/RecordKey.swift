@@ -80,7 +80,7 @@ package struct RecordKey: RawRepresentable, Hashable, Comparable, Sendable, Cust
     /// Lowercase ASCII letters and digits joined by single hyphens, at most 40 characters;
     /// other scripts are transliterated to Latin first. Only the start of the name counts (see
     /// ``slugSource(of:)``), so the time taken is bounded whatever the name's length.
-    package static func slug(of name: String) -> String {
+    static func slug(of name: String) -> String {
         var text = slugSource(of: name)
         if !text.allSatisfy(\.isASCII) {
             text = text.applyingTransform(.toLatin, reverse: false) ?? text

@@ -17,25 +17,25 @@ package struct StoreLayout: Sendable {
     }
 
     package static let manifestName = "store.json"
-    package static let peopleFolderName = "people"
-    package static let groupsFolderName = "groups"
-    package static let privateFolderName = ".contacts"
+    static let peopleFolderName = "people"
+    static let groupsFolderName = "groups"
+    static let privateFolderName = ".contacts"
 
     package var manifest: URL { root.appending(path: StoreLayout.manifestName) }
-    package var peopleFolder: URL { root.appending(path: StoreLayout.peopleFolderName, directoryHint: .isDirectory) }
-    package var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
-    package var privateFolder: URL { root.appending(path: StoreLayout.privateFolderName, directoryHint: .isDirectory) }
+    var peopleFolder: URL { root.appending(path: StoreLayout.peopleFolderName, directoryHint: .isDirectory) }
+    var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
+    var privateFolder: URL { root.appending(path: StoreLayout.privateFolderName, directoryHint: .isDirectory) }
     package var gitignore: URL { root.appending(path: ".gitignore") }
     package var gitattributes: URL { root.appending(path: ".gitattributes") }
 
     /// Path of a person file relative to the root, as the writer takes it.
     package static func personPath(_ key: RecordKey) -> String { "people/\(key.rawValue).json" }
-    package static func imagePath(_ fileName: String) -> String { "people/\(fileName)" }
-    package static func groupPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).json" }
-    package static func membersPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).members" }
+    static func imagePath(_ fileName: String) -> String { "people/\(fileName)" }
+    static func groupPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).json" }
+    static func membersPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).members" }
 
     /// What the store's own `.gitignore` holds.
-    package static let gitignoreContents = """
+    static let gitignoreContents = """
         # Device-local state of the PlainContacts store: lock, journal, caches, access consent.
         /.contacts/
 
@@ -60,7 +60,7 @@ package struct StoreLayout: Sendable {
 
     /// What earlier versions wrote into `.gitattributes`, which `contacts git-setup` replaces
     /// with ``gitattributesContents``; a file with any other contents was edited and is kept.
-    package static let earlierGitattributesContents = [
+    static let earlierGitattributesContents = [
         """
         # Membership files are sets of lines: a union merge never conflicts.
         groups/*.members merge=union text eol=lf

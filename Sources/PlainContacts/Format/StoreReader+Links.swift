@@ -7,7 +7,7 @@ extension StoreReader {
     /// never follows a link out of its folder. A missing file passes (the caller reports it).
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` naming the link.
-    package func refuseSymbolicLink(_ url: URL) throws {
+    func refuseSymbolicLink(_ url: URL) throws {
         let path = url.path(percentEncoded: false)
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return }

@@ -6,8 +6,8 @@ package struct StoreReader {
     /// A person file as read.
     package struct PersonFile: Sendable {
         package var key: RecordKey
-        package var decoded: PersonRecordCoder.Decoded
-        package var fingerprint: Fingerprint
+        var decoded: PersonRecordCoder.Decoded
+        var fingerprint: Fingerprint
     }
 
     /// A group file and its membership file as read.
@@ -16,8 +16,8 @@ package struct StoreReader {
         package var id: RecordID
         package var state: GroupState
         package var members: Set<RecordKey>
-        package var fingerprint: Fingerprint
-        package var membersFingerprint: Fingerprint?
+        var fingerprint: Fingerprint
+        var membersFingerprint: Fingerprint?
     }
 
     /// The whole store.
@@ -43,7 +43,7 @@ package struct StoreReader {
     /// - Throws: ``ContactsError/Code/notAStore``, ``ContactsError/Code/malformedFile`` (also
     ///   when the manifest is a symbolic link), ``ContactsError/Code/unsupportedFormatVersion``;
     ///   the codes of ``read(_:)`` when the manifest exists but cannot be read.
-    package func readManifest() throws -> Manifest {
+    func readManifest() throws -> Manifest {
         let path = layout.manifest.path
         guard let data = try read(layout.manifest) else {
             throw ContactsError(
@@ -71,7 +71,7 @@ package struct StoreReader {
     }
 
     /// Reads one person file, or `nil` when it does not exist.
-    package func readPerson(key: RecordKey) throws -> PersonFile? {
+    func readPerson(key: RecordKey) throws -> PersonFile? {
         let url = layout.root.appending(path: StoreLayout.personPath(key))
         guard let data = try read(url) else { return nil }
         let decoded = try PersonRecordCoder.decode(data, path: url.path)
@@ -79,7 +79,7 @@ package struct StoreReader {
     }
 
     /// Reads one group file and its members, or `nil` when the group file does not exist.
-    package func readGroup(key: RecordKey) throws -> GroupFile? {
+    func readGroup(key: RecordKey) throws -> GroupFile? {
         let url = layout.root.appending(path: StoreLayout.groupPath(key))
         guard let data = try read(url) else { return nil }
         let (id, state) = try GroupRecordCoder.decode(data, path: url.path)
@@ -101,7 +101,7 @@ package struct StoreReader {
     /// - Throws: ``ContactsError/Code/malformedFile`` when a file stands where the folder should;
     ///   ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when the folder
     ///   exists but cannot be listed: a folder that cannot be read never looks empty.
-    package func fileNames(in folder: URL, withExtension suffix: String) throws -> [String] {
+    func fileNames(in folder: URL, withExtension suffix: String) throws -> [String] {
         guard let names = try StoreReader.entries(ofFolder: folder.path) else { return [] }
         return names.filter { $0.hasSuffix(suffix) && !$0.hasPrefix(".") }.sorted()
     }

@@ -8,7 +8,7 @@ import Glibc
 /// an unchanged file, except for a write in the same clock tick as the signature was taken,
 /// which the index treats as "racily clean" and re-reads (see ``StoreIndex``).
 package struct FileSignature: Hashable, Sendable {
-    package var inode: UInt64
+    var inode: UInt64
     package var size: Int64
     package var modified: Int64
     package var changed: Int64
@@ -43,5 +43,5 @@ package struct FileSignature: Hashable, Sendable {
     }
 
     /// The later of the two times.
-    package var latest: Int64 { Swift.max(modified, changed) }
+    var latest: Int64 { Swift.max(modified, changed) }
 }

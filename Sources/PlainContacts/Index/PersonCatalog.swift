@@ -10,13 +10,13 @@ import Glibc
 /// scan could otherwise look unchanged); every other file is read and parsed. The result is
 /// therefore exactly what reading every file would give, at the cost of one `stat` per file.
 package struct PersonCatalog: Sendable {
-    package var summaries: [RecordKey: PersonSummary]
+    var summaries: [RecordKey: PersonSummary]
     /// Files the scan had to read, already parsed, so that the book need not read them twice.
-    package var freshlyRead: [RecordKey: StoreReader.PersonFile]
+    var freshlyRead: [RecordKey: StoreReader.PersonFile]
     /// Whether the scan found the index missing or out of date (and wrote a new one).
-    package var rebuiltIndex: Bool
+    var rebuiltIndex: Bool
     /// Whether two people might share a record ID; `false` only when the index proves not.
-    package var mayShareIDs = true
+    var mayShareIDs = true
 
     /// How long before its summary was taken a file must have last changed to be trusted.
     static let racyWindow: Int64 = 2_000_000_000
@@ -31,7 +31,7 @@ package struct PersonCatalog: Sendable {
     ///   ``ContactsError/Code/malformedFile`` for a symbolic link in `people/` or a file in its
     ///   place; ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when
     ///   `people/` exists but cannot be opened or listed.
-    package static func scan(layout: StoreLayout, index: StoreIndex?) throws -> PersonCatalog {
+    static func scan(layout: StoreLayout, index: StoreIndex?) throws -> PersonCatalog {
         let peopleFolder = FileSignature.of(layout.peopleFolder.path)
         let groupsFolder = FileSignature.of(layout.groupsFolder.path)
         let startedAt = now()

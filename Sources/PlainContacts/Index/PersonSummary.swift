@@ -204,7 +204,7 @@ package struct PersonSummary: Sendable, Hashable {
     }
 
     /// The signature of the person's file when the summary was made.
-    package var signature: FileSignature {
+    var signature: FileSignature {
         var reader = reader(at: Layout.signature)
         return (try? reader.signature()) ?? FileSignature(inode: 0, size: -1, modified: 0, changed: 0)
     }
@@ -244,12 +244,12 @@ package struct PersonSummary: Sendable, Hashable {
     package var firstEmail: String? { text(.firstEmail) }
     package var uid: String? { text(.uid) }
 
-    package var mergedKeys: [String] {
+    var mergedKeys: [String] {
         var reader = atLists()
         return (try? reader.strings()) ?? []
     }
 
-    package var searchWords: [String] {
+    var searchWords: [String] {
         var reader = reader(at: Int(uint32(at: Layout.searchWords)))
         return (try? reader.strings()) ?? []
     }
@@ -280,7 +280,7 @@ package struct PersonSummary: Sendable, Hashable {
         }
     }
 
-    package func sortKey(_ ordering: SortOrdering) -> SortKey {
+    func sortKey(_ ordering: SortOrdering) -> SortKey {
         var reader = reader(at: Int(uint32(at: Layout.sortKeys)))
         // Skip the keys stored before this ordering's: a flag and two strings each.
         for _ in 0..<(Self.sortKeyOrderings.firstIndex(of: ordering) ?? 0) {
@@ -294,8 +294,8 @@ package struct PersonSummary: Sendable, Hashable {
         return SortKey(storedHasName: hasName, primary: primary, secondary: secondary)
     }
 
-    package var lastNameKey: SortKey { sortKey(.lastName) }
-    package var firstNameKey: SortKey { sortKey(.firstName) }
+    var lastNameKey: SortKey { sortKey(.lastName) }
+    var firstNameKey: SortKey { sortKey(.firstName) }
 
     package static func == (lhs: PersonSummary, rhs: PersonSummary) -> Bool {
         lhs.body.elementsEqual(rhs.body)

@@ -41,15 +41,15 @@ package struct StoreIndex: Sendable {
     static let rowSize = 12
 
     /// When the base was written, in nanoseconds since 1970.
-    package private(set) var builtAt: Int64
+    private(set) var builtAt: Int64
     /// The folders' signatures after the last scan or save that updated the index.
-    package private(set) var peopleFolder: FileSignature?
-    package private(set) var groupsFolder: FileSignature?
+    private(set) var peopleFolder: FileSignature?
+    private(set) var groupsFolder: FileSignature?
     /// Whether two people shared a record ID at the last scan.
-    package private(set) var hasDuplicateIDs: Bool
+    private(set) var hasDuplicateIDs: Bool
     /// The highest record ID in the index that new people may be numbered after (settled
     /// duplicate IDs do not count; see ``DuplicateIDResolver/settledIDs``).
-    package private(set) var highestID: Int32
+    private(set) var highestID: Int32
     /// The number of people.
     package private(set) var count: Int
 
@@ -67,7 +67,7 @@ package struct StoreIndex: Sendable {
     private var baseSize: Int
 
     /// How much of the base was read (see ``load(_:including:)``).
-    package let extent: Extent
+    let extent: Extent
 
     static func baseURL(_ layout: StoreLayout) -> URL { layout.privateFolder.appending(path: "index") }
     static func logURL(_ layout: StoreLayout) -> URL { layout.privateFolder.appending(path: "index.log") }
@@ -246,14 +246,14 @@ package struct StoreIndex: Sendable {
     /// When the summary of a person was taken, in nanoseconds since 1970: a file that last
     /// changed less than ``PersonCatalog/racyWindow`` before this might have changed again
     /// unseen, and is read again.
-    package func checkTime(of key: RecordKey) -> Int64 {
+    func checkTime(of key: RecordKey) -> Int64 {
         checkedAt.isEmpty ? builtAt : checkedAt[key.rawValue] ?? builtAt
     }
 
     /// Every summary, base and log together, by key; empty for an index loaded without its
     /// summaries, `nil` when a summary is damaged (the whole index must then be ignored:
     /// an empty answer would make every person look new, a partial one some look deleted).
-    package func allSummaries() -> [RecordKey: PersonSummary]? {
+    func allSummaries() -> [RecordKey: PersonSummary]? {
         guard let entries else { return [:] }
         var result: [RecordKey: PersonSummary] = [:]
         result.reserveCapacity(count)
@@ -267,7 +267,7 @@ package struct StoreIndex: Sendable {
     }
 
     /// Whether the log has grown enough that the next save should rewrite the base.
-    package var needsCompaction: Bool {
+    var needsCompaction: Bool {
         logSize > 4 << 20 || logSize > Swift.max(baseSize / 4, 256 << 10)
     }
 

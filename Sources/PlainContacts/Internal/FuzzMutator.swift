@@ -46,7 +46,7 @@ package struct FuzzMutator {
 
     /// `data` with a few mutations: mostly of its JSON structure (a value replaced by an edge
     /// case) followed by at most one of its bytes, otherwise of one to four of its bytes.
-    package mutating func mutate(_ data: Data) -> Data {
+    mutating func mutate(_ data: Data) -> Data {
         var result = data
         var byteMutations = 1 + below(4)
         if below(3) != 0, let json = try? JSONParser.parse(data, path: "seed") {
@@ -199,7 +199,7 @@ package struct FuzzMutator {
 
     /// A short, printable view of an input for a failure report: its length and first bytes
     /// with non-printable ones escaped.
-    package static func preview(_ data: Data, limit: Int = 300) -> String {
+    static func preview(_ data: Data, limit: Int = 300) -> String {
         var text = ""
         for byte in data.prefix(limit) {
             if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") {

@@ -27,7 +27,7 @@ package struct StoreFuzzer {
 
     /// A case that ended other than in success or a ``ContactsError``.
     package struct Failure: Sendable, CustomStringConvertible {
-        package var caseNumber: Int
+        var caseNumber: Int
         package var target: Target
         package var message: String
         package var input: Data
@@ -46,9 +46,9 @@ package struct StoreFuzzer {
     }
 
     /// The longest a case may take before it counts as a hang.
-    package static let slowCase: Duration = .seconds(10)
+    static let slowCase: Duration = .seconds(10)
     /// One case in this many works on a store on disk (slower than the others).
-    package var storeEvery = 8
+    var storeEvery = 8
 
     var mutator: FuzzMutator
     let seeds: [Target: (data: Data, path: String)]

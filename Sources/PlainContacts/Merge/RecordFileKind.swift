@@ -19,13 +19,13 @@ package enum RecordFileKind: Sendable, Hashable {
     /// that does not start with `{` is a membership list; an object with `"format"` and no
     /// `"id"` is a manifest; an object with `"name"` and neither `"nameHash"` nor any person
     /// property is a group; any other object is a person.
-    package static func detect(_ data: Data, path: String) -> RecordFileKind {
+    static func detect(_ data: Data, path: String) -> RecordFileKind {
         if let kind = fromPath(path) { return kind }
         return fromContents(data)
     }
 
     /// The kind the path names, or `nil` when it names none (a temporary file, say).
-    package static func fromPath(_ path: String) -> RecordFileKind? {
+    static func fromPath(_ path: String) -> RecordFileKind? {
         let components = path.split(separator: "/").map(String.init)
         guard let name = components.last else { return nil }
         if name.hasSuffix(".members") { return .members }
@@ -49,7 +49,7 @@ package enum RecordFileKind: Sendable, Hashable {
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` naming `path` when a version is neither,
     ///   or when the versions disagree: the merge is then left to Git as a conflict.
-    package static func agreed(_ versions: [Data], path: String) throws -> RecordFileKind {
+    static func agreed(_ versions: [Data], path: String) throws -> RecordFileKind {
         var kinds: Set<RecordFileKind> = []
         for data in versions where !isBlank(data) {
             guard let kind = strictlyFromContents(data) else {

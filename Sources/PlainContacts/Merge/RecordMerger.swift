@@ -19,7 +19,7 @@ package enum RecordMerger {
 
     /// The merged person with this side's value for every conflicting property, image and
     /// unknown key, and the sorted keys of those conflicts (empty when the merge is clean).
-    package static func mergeKeepingOurs(base: PersonState, ours: PersonState, theirs: PersonState) -> (merged: PersonState, conflicts: [String]) {
+    static func mergeKeepingOurs(base: PersonState, ours: PersonState, theirs: PersonState) -> (merged: PersonState, conflicts: [String]) {
         var merged = theirs
         var conflicts: [String] = []
         var counter = Swift.max(base.nextValueIdentifier, ours.nextValueIdentifier, theirs.nextValueIdentifier)
@@ -73,7 +73,7 @@ package enum RecordMerger {
 
     /// The merged group with this side's value for every conflicting key, and the sorted keys
     /// of those conflicts (empty when the merge is clean).
-    package static func mergeKeepingOurs(base: GroupState, ours: GroupState, theirs: GroupState) -> (merged: GroupState, conflicts: [String]) {
+    static func mergeKeepingOurs(base: GroupState, ours: GroupState, theirs: GroupState) -> (merged: GroupState, conflicts: [String]) {
         var merged = theirs
         var conflicts: [String] = []
         if ours.name != base.name, theirs.name != base.name, ours.name != theirs.name {
@@ -101,7 +101,7 @@ package enum RecordMerger {
     }
 
     /// Merges unknown keys one by one.
-    package static func mergeFields(
+    static func mergeFields(
         base: [String: JSONValue], ours: [String: JSONValue], theirs: [String: JSONValue]
     ) -> Result<[String: JSONValue], Conflicts> {
         let (merged, conflicts) = mergeFieldsKeepingOurs(base: base, ours: ours, theirs: theirs)
@@ -110,7 +110,7 @@ package enum RecordMerger {
 
     /// Merges unknown keys one by one, taking this side's value for each conflicting key; the
     /// conflicting keys come back sorted.
-    package static func mergeFieldsKeepingOurs(
+    static func mergeFieldsKeepingOurs(
         base: [String: JSONValue], ours: [String: JSONValue], theirs: [String: JSONValue]
     ) -> (merged: [String: JSONValue], conflicts: [String]) {
         var merged = theirs

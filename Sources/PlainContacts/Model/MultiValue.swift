@@ -24,10 +24,10 @@ public struct MultiValueIdentifier: RawRepresentable, Hashable, Comparable, Send
     /// The highest identifier a value can receive, 2147483646: one below `Int32.max`, so that a
     /// record's counter (`"nextValueID"`) of 2147483647 can say that every identifier has been
     /// handed out.
-    package static let highest: Int32 = Int32.max - 1
+    static let highest: Int32 = Int32.max - 1
 
     /// The identifier after `rawValue`, or `Int32.max` (none left) past ``highest``.
-    package static func successor(of rawValue: Int32) -> Int32 {
+    static func successor(of rawValue: Int32) -> Int32 {
         rawValue < Int32.max ? rawValue + 1 : Int32.max
     }
 
@@ -35,13 +35,13 @@ public struct MultiValueIdentifier: RawRepresentable, Hashable, Comparable, Send
     /// 65,536 identifiers, so that two clones adding values to the same record before they
     /// pull each other pick the same identifier once in 65,536 times. A record can take
     /// about 65,000 such edits (2^31 / the mean jump of 32,768) before the jumps shrink.
-    package static let spreadWidth: Int64 = 65_536
+    static let spreadWidth: Int64 = 65_536
 
     /// The first identifier to hand out in an edit of a saved record whose counter is
     /// `counter`: the counter plus a random jump below ``spreadWidth``, or below a sixteenth of
     /// the identifiers left near the top of the range, down to no jump at all. `counter` itself
     /// when none is left.
-    package static func spreadStart<G: RandomNumberGenerator>(from counter: Int32, using generator: inout G) -> Int32 {
+    static func spreadStart<G: RandomNumberGenerator>(from counter: Int32, using generator: inout G) -> Int32 {
         guard counter >= 0, counter <= highest else { return counter }
         let left = Int64(highest) - Int64(counter) + 1
         let width = Swift.max(1, Swift.min(spreadWidth, left / 16))
@@ -49,7 +49,7 @@ public struct MultiValueIdentifier: RawRepresentable, Hashable, Comparable, Send
     }
 
     /// ``spreadStart(from:using:)`` with the system's random numbers.
-    package static func spreadStart(from counter: Int32) -> Int32 {
+    static func spreadStart(from counter: Int32) -> Int32 {
         var generator = SystemRandomNumberGenerator()
         return spreadStart(from: counter, using: &generator)
     }
@@ -99,7 +99,7 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
     public private(set) var entries: [Entry]
     /// The identifier the next added value receives (before the jump, when
     /// ``spreadsNextIdentifier``).
-    package private(set) var nextIdentifier: Int32
+    private(set) var nextIdentifier: Int32
     /// Whether this multi-value was read from a person through ``continuing(from:spreading:)``,
     /// so that values it adds take identifiers the person has not handed out.
     private var continuesRecord = false
@@ -211,7 +211,7 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
     /// it never reuse an identifier the record has handed out. For a saved record
     /// (`spreading`), the first value added jumps ahead of the counter by a random amount, so
     /// that clones adding values to the same record rarely pick the same identifier.
-    package func continuing(from recordCounter: Int32, spreading: Bool = false) -> MultiValue<Value> {
+    func continuing(from recordCounter: Int32, spreading: Bool = false) -> MultiValue<Value> {
         var copy = self
         copy.nextIdentifier = Swift.max(nextIdentifier, recordCounter)
         copy.continuesRecord = true
@@ -229,7 +229,7 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
     ///
     /// - Throws: ``ContactsError/Code/identifiersExhausted`` when a newcomer needs an
     ///   identifier and the record has handed out every one.
-    package func reconciled(
+    func reconciled(
         with previous: MultiValue<Value>?, recordCounter: inout Int32, spreading: Bool = false
     ) throws -> MultiValue<Value> {
         let kept = Set(previous?.entries.map(\.identifier) ?? [])

@@ -43,7 +43,7 @@ public final class Person {
 
     /// The store the person was loaded from or saved to, kept after its book is gone so that a
     /// saved image can still be read.
-    package var storeLayout: StoreLayout?
+    var storeLayout: StoreLayout?
 
     /// Creates an empty person that belongs to no address book (`ABPersonCreate`).
     public init() {

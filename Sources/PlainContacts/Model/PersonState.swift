@@ -6,11 +6,11 @@ package struct PersonState: Sendable, Hashable {
     /// The set properties; an absent key means the property is not set.
     package var values: [PropertyID: PropertyValue] = [:]
     /// The identifier the next new multi-value entry of this record receives.
-    package var nextValueIdentifier: Int32 = 0
+    var nextValueIdentifier: Int32 = 0
     /// The image, if any.
     package var image: ImageState = .none
     /// Record keys of people merged into this one; references to them re-identify here.
-    package var mergedKeys: [String] = []
+    var mergedKeys: [String] = []
     /// Keys found in the file that this version does not know; kept on rewrite.
     package var unknownFields: [String: JSONValue] = [:]
 
@@ -22,13 +22,13 @@ package struct PersonState: Sendable, Hashable {
     }
 
     /// When the person was first saved.
-    package var creationDate: Date? {
+    var creationDate: Date? {
         if case .timestamp(let date)? = values[.creationDate] { return date }
         return nil
     }
 
     /// The name parts that naming, search and sorting look at.
-    package var nameParts: NameParts {
+    var nameParts: NameParts {
         var parts = NameParts()
         parts.prefix = string(.prefix)
         parts.firstName = string(.firstName)
@@ -63,8 +63,8 @@ package enum ImageState: Sendable, Hashable {
 /// Everything a group record holds, as a value.
 package struct GroupState: Sendable, Hashable {
     package var name: String?
-    package var creationDate: Date?
-    package var modificationDate: Date?
+    var creationDate: Date?
+    var modificationDate: Date?
     package var unknownFields: [String: JSONValue] = [:]
 
     package init() {}

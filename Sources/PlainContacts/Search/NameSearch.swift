@@ -24,7 +24,7 @@ package enum NameSearch {
     /// These are the words of ``NameNormalizer/words(_:)``, except that a word mixing Chinese,
     /// Japanese or Korean script with other scripts is split where the script changes
     /// ("taro山田" gives `["taro", "山田"]`), and repeated words are kept once.
-    package static func queryWords(_ query: String) -> [String] {
+    static func queryWords(_ query: String) -> [String] {
         var words: [String] = []
         for token in NameNormalizer.tokens(ofNormalized: NameNormalizer.normalize(query)) {
             for run in NameNormalizer.scriptRuns(of: token) {
@@ -45,7 +45,7 @@ package enum NameSearch {
     /// middle and last names present are at least two and all written in those scripts,
     /// their words joined in the order last, first, middle are one more word ("山田太郎"),
     /// and likewise for the phonetic names ("やまだたろう").
-    package static func searchWords(_ parts: NameParts) -> [String] {
+    static func searchWords(_ parts: NameParts) -> [String] {
         let last = NameNormalizer.normalize(parts.lastName ?? "")
         let first = NameNormalizer.normalize(parts.firstName ?? "")
         let middle = NameNormalizer.normalize(parts.middleName ?? "")

@@ -31,11 +31,11 @@
 /// people with equal keys by record ID.
 package struct SortKey: Sendable, Hashable, Comparable {
     /// Whether the record has any name to sort by; records without one sort last.
-    package let hasName: Bool
+    let hasName: Bool
     /// The normalized string compared first; empty when ``hasName`` is `false`.
-    package let primary: String
+    let primary: String
     /// The normalized string compared when the primary strings are equal; may be empty.
-    package let secondary: String
+    let secondary: String
 
     /// Creates the sort key of the record named by `parts` for `ordering`.
     package init(_ parts: NameParts, ordering: SortOrdering) {

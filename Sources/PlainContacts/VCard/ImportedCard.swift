@@ -34,7 +34,7 @@ package struct ImportedGroup {
     package var uid: String?
     /// The UIDs of the members as written, such as `urn:uuid:…` (`MEMBER` or
     /// `X-ADDRESSBOOKSERVER-MEMBER`).
-    package var memberUIDs: [String]
+    var memberUIDs: [String]
     /// The 1-based line of the card's `BEGIN:VCARD`.
     package var line: Int
 }

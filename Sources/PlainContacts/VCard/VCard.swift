@@ -20,7 +20,7 @@ package struct VCard: Sendable, Hashable {
     package var startLine: Int
     /// The properties the reader left out of this card because their values were too long
     /// (see ``VCardParser/maximumTextValueBytes``).
-    package var leftOut: [LeftOutProperty] = []
+    var leftOut: [LeftOutProperty] = []
 
     /// A property left out of a card because its value was too long.
     package struct LeftOutProperty: Sendable, Hashable {

@@ -81,7 +81,7 @@ package struct VCardProperty: Sendable, Hashable {
     /// // EMAIL;type=INTERNET;type=HOME:…
     /// email.parameter(named: "TYPE")   // ["INTERNET", "HOME"]
     /// ```
-    package func parameter(named name: String) -> [String] {
+    func parameter(named name: String) -> [String] {
         let wanted = VCardText.asciiUppercased(name)
         var values: [String] = []
         for parameter in parameters where parameter.name == wanted {
@@ -91,7 +91,7 @@ package struct VCardProperty: Sendable, Hashable {
     }
 
     /// Whether a parameter with this name is present (matched case-insensitively).
-    package func hasParameter(named name: String) -> Bool {
+    func hasParameter(named name: String) -> Bool {
         let wanted = VCardText.asciiUppercased(name)
         return parameters.contains { $0.name == wanted }
     }
@@ -99,7 +99,7 @@ package struct VCardProperty: Sendable, Hashable {
     /// Every `TYPE` value in upper case, including values written inside one quoted string
     /// (`TYPE="work,voice"`) and vCard 2.1 bare parameters such as `CELL` in `TEL;CELL;HOME:…`.
     /// Bare encoding words (`BASE64`, `QUOTED-PRINTABLE`, `8BIT`, `7BIT`) are not types.
-    package var types: Set<String> {
+    var types: Set<String> {
         var result: Set<String> = []
         for parameter in parameters {
             if parameter.name == "TYPE" {
@@ -118,12 +118,12 @@ package struct VCardProperty: Sendable, Hashable {
 
     /// Whether the property is marked preferred: a `PREF` type (vCard 2.1 and 3.0) or a
     /// `PREF` parameter (vCard 4.0, `PREF=1`).
-    package var isPreferred: Bool {
+    var isPreferred: Bool {
         hasParameter(named: "PREF") || types.contains("PREF")
     }
 
     /// Whether ``rawValue`` is base64 text (`ENCODING=b`, `ENCODING=BASE64` or a bare `BASE64`).
-    package var isBase64Encoded: Bool {
+    var isBase64Encoded: Bool {
         parameters.contains { parameter in
             if parameter.name == "ENCODING" {
                 return parameter.values.contains { value in
@@ -146,12 +146,12 @@ package struct VCardProperty: Sendable, Hashable {
     }
 
     /// The value split on unescaped `,`, each part unescaped; for lists like `NICKNAME` and `CATEGORIES`.
-    package var listValues: [String] {
+    var listValues: [String] {
         VCardText.listValues(rawValue)
     }
 
     /// The value split on unescaped `;` and each component on unescaped `,`, all unescaped.
-    package var structuredValues: [[String]] {
+    var structuredValues: [[String]] {
         VCardText.structuredValues(rawValue)
     }
 

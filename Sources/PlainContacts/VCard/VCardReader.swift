@@ -34,7 +34,7 @@ package enum VCardReader {
     /// }
     /// ```
     /// - Throws: What ``parse(_:source:)`` throws, and what `body` throws.
-    package static func forEachCard(in data: Data, source: String, _ body: (VCard) throws -> Void) throws {
+    static func forEachCard(in data: Data, source: String, _ body: (VCard) throws -> Void) throws {
         var reader = VCardStreamReader(data: data, source: source)
         try reader.forEachCard(body)
     }

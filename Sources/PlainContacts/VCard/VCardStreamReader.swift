@@ -96,7 +96,7 @@ package struct VCardStreamReader {
 
     /// Calls `body` with each card in order.
     /// - Throws: What ``next()`` throws, and what `body` throws.
-    package mutating func forEachCard(_ body: (VCard) throws -> Void) throws {
+    mutating func forEachCard(_ body: (VCard) throws -> Void) throws {
         while let card = try next() {
             try body(card)
         }

@@ -54,7 +54,7 @@ package enum VCardText {
     /// ```swift
     /// VCardText.structured([[""], [""], ["1 Main St"], ["Springfield"]])  // ";;1 Main St;Springfield"
     /// ```
-    package static func structured(_ components: [[String]]) -> String {
+    static func structured(_ components: [[String]]) -> String {
         components.map { items in items.map(escape).joined(separator: ",") }.joined(separator: ";")
     }
 
@@ -64,7 +64,7 @@ package enum VCardText {
     /// ```swift
     /// VCardText.unescape("Line 1\\nLine 2\\, more")   // "Line 1\nLine 2, more"
     /// ```
-    package static func unescape(_ raw: some StringProtocol) -> String {
+    static func unescape(_ raw: some StringProtocol) -> String {
         let utf8 = raw.utf8
         guard utf8.contains(backslash) else { return String(raw) }
         var out: [UInt8] = []
@@ -106,7 +106,7 @@ package enum VCardText {
     /// ```swift
     /// VCardText.listValues("work,home\\, garden")   // ["work", "home, garden"]
     /// ```
-    package static func listValues(_ raw: some StringProtocol) -> [String] {
+    static func listValues(_ raw: some StringProtocol) -> [String] {
         split(raw, on: comma).map { unescape($0) }
     }
 
@@ -116,7 +116,7 @@ package enum VCardText {
     /// ```swift
     /// VCardText.structuredValues("Doe;John;Q.,R.;;")   // [["Doe"], ["John"], ["Q.", "R."], [""], [""]]
     /// ```
-    package static func structuredValues(_ raw: some StringProtocol) -> [[String]] {
+    static func structuredValues(_ raw: some StringProtocol) -> [[String]] {
         split(raw, on: semicolon).map { component in
             split(component, on: comma).map { unescape($0) }
         }

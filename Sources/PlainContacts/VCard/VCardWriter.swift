@@ -15,10 +15,10 @@
 /// ```
 package enum VCardWriter {
     /// The longest line in octets, without its CRLF (RFC 6350 section 3.2).
-    package static let maximumLineLength = 75
+    static let maximumLineLength = 75
 
     /// Serializes the cards one after another.
-    package static func serialize(_ cards: [VCard]) -> String {
+    static func serialize(_ cards: [VCard]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(cards.count * 512)
         for card in cards { write(card, to: &out) }
@@ -26,7 +26,7 @@ package enum VCardWriter {
     }
 
     /// Serializes one card.
-    package static func serialize(_ card: VCard) -> String {
+    static func serialize(_ card: VCard) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(512)
         write(card, to: &out)
@@ -40,7 +40,7 @@ package enum VCardWriter {
     ///                                       rawValue: "+1 555 0100"))
     /// // "item1.TEL;TYPE=cell:+1 555 0100"
     /// ```
-    package static func contentLine(_ property: VCardProperty) -> String {
+    static func contentLine(_ property: VCardProperty) -> String {
         var line: [UInt8] = []
         appendContentLine(property, to: &line)
         return String(decoding: line, as: UTF8.self)

@@ -37,7 +37,7 @@ package struct FaultInjection: Sendable {
         case afterJournalRemoved
 
         /// Whether the point comes after the commit point, so that recovery rolls forward.
-        package var isCommitted: Bool {
+        var isCommitted: Bool {
             switch self {
             case .afterStagingSomeFiles, .afterStaging, .afterJournalTemp: false
             case .afterJournal, .afterSomeRenames, .afterRenames, .afterFolderSync, .afterJournalRemoved: true
@@ -48,7 +48,7 @@ package struct FaultInjection: Sendable {
     /// The error ``crashing(at:)`` throws: a commit that sees it stops at once and cleans nothing up.
     package struct SimulatedCrash: Error, Sendable, Equatable {
         /// Where the crash was simulated.
-        package var point: Point
+        var point: Point
     }
 
     private let hook: @Sendable (Point) throws -> Void
@@ -62,14 +62,14 @@ package struct FaultInjection: Sendable {
     package static let none = FaultInjection { _ in }
 
     /// Throws `error` at `point`, as a failing disk would; the commit cleans up what it staged.
-    package static func throwing(_ error: any Error & Sendable, at point: Point) -> FaultInjection {
+    static func throwing(_ error: any Error & Sendable, at point: Point) -> FaultInjection {
         FaultInjection { reached in
             if reached == point { throw error }
         }
     }
 
     /// Stops the commit at `point` as if the process had been killed there: nothing is cleaned up.
-    package static func crashing(at point: Point) -> FaultInjection {
+    static func crashing(at point: Point) -> FaultInjection {
         FaultInjection { reached in
             if reached == point { throw SimulatedCrash(point: point) }
         }

@@ -78,7 +78,7 @@ package final class StoreLock {
     /// - Returns: What `body` returns.
     /// - Throws: `ContactsError` `.busy` if an exclusive holder keeps the lock past `timeout`;
     ///   `.io` if the lock file cannot be created, opened or locked; whatever `body` throws.
-    package func withShared<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
+    func withShared<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
         try withLock(.shared, timeout: timeout, body)
     }
 

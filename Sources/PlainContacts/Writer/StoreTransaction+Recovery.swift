@@ -17,7 +17,7 @@ extension StoreTransaction {
     ///
     /// Cheap (three `lstat` calls) and safe under the shared lock; when it returns `true`, take
     /// the exclusive lock and call ``recover(storeRoot:)`` before reading the store's files.
-    package static func needsRecovery(storeRoot: URL) -> Bool {
+    static func needsRecovery(storeRoot: URL) -> Bool {
         needsRecovery(StorePaths(root: storeRoot))
     }
 
@@ -41,7 +41,7 @@ extension StoreTransaction {
     ///
     /// - Throws: `ContactsError` `.io` if a file operation fails; recovery can then be run again.
     @discardableResult
-    package static func recover(storeRoot: URL) throws -> RecoveryOutcome {
+    static func recover(storeRoot: URL) throws -> RecoveryOutcome {
         try recover(StorePaths(root: storeRoot))
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import PlainContacts
+@testable import PlainContacts
 import Testing
 
 @Suite("VCardReader")
