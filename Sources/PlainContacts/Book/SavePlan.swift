@@ -24,7 +24,7 @@ struct SavePlan {
     private(set) var changes: [FileChange] = []
     private(set) var writtenPeople: [WrittenPerson] = []
     private(set) var writtenGroups: [WrittenGroup] = []
-    private(set) var writtenMembers: [RecordKey: Fingerprint?] = [:]
+    private(set) var writtenMembers: [RecordKey: Fingerprint] = [:]
     private(set) var deletedPeople: [RecordKey] = []
     private(set) var deletedGroups: [RecordKey] = []
     /// The membership each changed group ends up with, after merging with the disk.

@@ -25,8 +25,15 @@ package struct StoreLayout: Sendable {
     var peopleFolder: URL { root.appending(path: StoreLayout.peopleFolderName, directoryHint: .isDirectory) }
     var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
     var privateFolder: URL { root.appending(path: StoreLayout.privateFolderName, directoryHint: .isDirectory) }
-    package var gitignore: URL { root.appending(path: ".gitignore") }
-    package var gitattributes: URL { root.appending(path: ".gitattributes") }
+    package var gitignore: URL { root.appending(path: StoreLayout.gitignoreName) }
+    package var gitattributes: URL { root.appending(path: StoreLayout.gitattributesName) }
+
+    static let gitignoreName = ".gitignore"
+    static let gitattributesName = ".gitattributes"
+
+    /// The store's own files, which a clone of its repository needs to be a store, relative to
+    /// its root: the manifest, `.gitattributes` and `.gitignore`.
+    package static let skeletonNames = [manifestName, gitattributesName, gitignoreName]
 
     /// Path of a person file relative to the root, as the writer takes it.
     package static func personPath(_ key: RecordKey) -> String { "people/\(key.rawValue).json" }

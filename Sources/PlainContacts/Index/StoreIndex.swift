@@ -179,10 +179,9 @@ package struct StoreIndex: Sendable {
             var check = IndexReader(log, offset: start + Int(length))
             guard let sum = try? check.int64(), UInt64(bitPattern: sum) == StoreIndex.checksum(log[start..<(start + Int(length))]) else { return }
             var record = IndexReader(Array(log[start..<(start + Int(length))]))
-            let kind = log[start..<(start + Int(length))].first.flatMap(LogRecordKind.init(rawValue:))
-            if kind == .added { count += 1 } else if kind == .removed { count -= 1 }
             do {
-                _ = try record.byte()
+                let kind = LogRecordKind(rawValue: try record.byte())
+                if kind == .added { count += 1 } else if kind == .removed { count -= 1 }
                 switch kind {
                 case .updated?, .added?:
                     let checked = try record.int64()

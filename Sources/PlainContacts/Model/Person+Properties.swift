@@ -139,7 +139,9 @@ extension Person {
     }
 
     private func setMulti(_ value: PropertyValue, _ property: PropertyID) {
-        // The value's type always matches the property here, so setting cannot fail.
+        // The value's type always matches the property here. Setting fails only when a new
+        // value needs an identifier and the record has handed out all 2,147,483,647 of them;
+        // the property is then left as it was (``setValue(_:for:)`` throws the error).
         do { try setValue(value, for: property) } catch {}
     }
 

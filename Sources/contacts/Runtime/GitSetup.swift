@@ -43,14 +43,11 @@ enum GitSetup {
         case failed(String)
     }
 
-    /// The store's own files, which a clone needs to be a store.
-    static let skeleton = [StoreLayout.manifestName, ".gitattributes", ".gitignore"]
-
     /// Commits the store's own files (and only them) as `contacts: create the store`.
     static func commitSkeleton(_ store: URL) throws(CLIError) -> SkeletonCommit {
-        let added = try GitRunner.run(["add", "--"] + skeleton, in: store)
+        let added = try GitRunner.run(["add", "--"] + StoreLayout.skeletonNames, in: store)
         guard added.status == 0 else { return .failed(added.firstError) }
-        let committed = try GitRunner.run(["commit", "--quiet", "-m", "contacts: create the store", "--"] + skeleton, in: store)
+        let committed = try GitRunner.run(["commit", "--quiet", "-m", "contacts: create the store", "--"] + StoreLayout.skeletonNames, in: store)
         guard committed.status != 0 else { return .committed }
         for variable in ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"] where try GitRunner.run(["var", variable], in: store).status != 0 {
             return .noIdentity

@@ -85,7 +85,7 @@ struct AutoCommit {
     /// not in the last commit, as after `contacts init` in a repository that has never
     /// committed them: a clone without them is not a store, so they go with the first commit.
     private func uncommittedSkeleton(excluding changed: [String]) throws(CLIError) -> [String] {
-        let skeleton = GitSetup.skeleton.filter {
+        let skeleton = StoreLayout.skeletonNames.filter {
             !changed.contains($0) && FileManager.default.fileExists(atPath: store.appending(path: $0).path(percentEncoded: false))
         }
         guard !skeleton.isEmpty else { return [] }
