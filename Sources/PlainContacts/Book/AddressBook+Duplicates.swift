@@ -104,9 +104,7 @@ extension AddressBook {
         state.mergedKeys = Array(Set(state.mergedKeys).union(other.mergedKeys).union([duplicateKey.rawValue])).sorted()
 
         survivor.state = state
-        for (groupKey, members) in memberships where members.contains(duplicateKey) {
-            memberships[groupKey]?.insert(survivorKey)
-        }
+        memberships.addToGroups(of: duplicateKey, survivorKey)
         try remove(duplicate)
     }
 
@@ -115,7 +113,7 @@ extension AddressBook {
         if let owner = person.book, owner !== self {
             throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
         }
-        guard person.book === self, let key = person.key, people[key] === person, person.recordID.isValid else {
+        guard person.book === self, let key = person.key, people.holds(person), person.recordID.isValid else {
             throw ContactsError(.personNotSaved, "only saved people of this address book can be merged; save first")
         }
         return key

@@ -1,11 +1,11 @@
 /// Adding, removing and finding groups, and group membership.
 extension AddressBook {
     /// The number of groups (`ABAddressBookGetGroupCount`).
-    public var groupCount: Int { groups.count + addedGroups.count }
+    public var groupCount: Int { groups.byKey.count + groups.added.count }
 
     /// Every group, sorted by name then record ID (`ABAddressBookCopyArrayOfAllGroups`).
     public func allGroups() -> [Group] {
-        (Array(groups.values) + addedGroups).sorted { a, b in
+        (Array(groups.byKey.values) + groups.added).sorted { a, b in
             let aName = NameNormalizer.normalize(a.name ?? "")
             let bName = NameNormalizer.normalize(b.name ?? "")
             if aName != bName { return aName.unicodeScalars.lexicographicallyPrecedes(bName.unicodeScalars) }
@@ -15,7 +15,7 @@ extension AddressBook {
 
     /// The saved group with a record ID, or `nil` (`ABAddressBookGetGroupWithRecordID`).
     public func group(withID id: RecordID) -> Group? {
-        groupsByID[id].flatMap { groups[$0] }
+        groups.key(forID: id).flatMap { groups.byKey[$0] }
     }
 
     /// The groups whose name equals `name` exactly.
@@ -31,16 +31,9 @@ extension AddressBook {
         if let owner = group.book, owner !== self {
             throw ContactsError(.recordInAnotherBook, "the group belongs to another address book")
         }
-        if let key = group.key, removedGroups[key] === group {
-            removedGroups[key] = nil
-            groups[key] = group
-            groupsByID[group.recordID] = key
-            memberships[key] = membersOfRemovedGroups.removeValue(forKey: key) ?? savedGroups[key]?.members ?? []
-            return
+        if case .restored(let key) = groups.add(group, to: self) {
+            memberships.groupRestored(key, saved: groups.saved[key]?.members ?? [])
         }
-        if group.book === self { return }
-        group.book = self
-        addedGroups.append(group)
     }
 
     /// Removes a group (`ABAddressBookRemoveRecord`); its members stay in the book.
@@ -51,49 +44,42 @@ extension AddressBook {
         guard group.book === self else {
             throw ContactsError(.recordInAnotherBook, "the group is not in this address book")
         }
-        if let index = addedGroups.firstIndex(where: { $0 === group }) {
-            addedGroups.remove(at: index)
-            group.book = nil
-            return
+        if case .removed(let key) = groups.remove(group) {
+            memberships.groupRemoved(key)
         }
-        guard let key = group.key, groups[key] === group else { return }
-        groups[key] = nil
-        groupsByID[group.recordID] = nil
-        membersOfRemovedGroups[key] = memberships.removeValue(forKey: key) ?? []
-        removedGroups[key] = group
     }
 
     /// The groups a person belongs to, sorted by name (`ABPersonCopyArrayOfAllGroups` in spirit).
     public func groups(containing person: Person) -> [Group] {
         guard let key = person.key else { return [] }
         return allGroups().filter { group in
-            group.key.map { memberships[$0]?.contains(key) ?? false } ?? false
+            group.key.map { memberships.contains(key, in: $0) } ?? false
         }
     }
 
     package func members(of group: Group) -> [Person] {
-        guard let key = group.key, let members = memberships[key] else { return [] }
+        guard let key = group.key, let members = memberships.members(of: key) else { return [] }
         return members.compactMap { materializeQuietly($0) }
     }
 
     package func addMember(_ person: Person, to group: Group) throws {
         try checkWritable()
-        guard let groupKey = group.key, groups[groupKey] === group else {
+        guard let groupKey = group.key, groups.holds(group) else {
             throw ContactsError(.groupNotSaved, "save the group to this address book before adding members")
         }
         guard person.book === self || person.book == nil else {
             throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
         }
-        guard let personKey = person.key, people[personKey] === person, person.recordID.isValid else {
+        guard let personKey = person.key, people.holds(person), person.recordID.isValid else {
             throw ContactsError(
                 .personNotSaved,
                 "save the person before adding it to a group: add the person, save, add it to the group, save")
         }
-        memberships[groupKey, default: []].insert(personKey)
+        memberships.insert(personKey, into: groupKey)
     }
 
     package func removeMember(_ person: Person, from group: Group) {
         guard let groupKey = group.key, let personKey = person.key else { return }
-        memberships[groupKey]?.remove(personKey)
+        memberships.remove(personKey, from: groupKey)
     }
 }

@@ -28,11 +28,11 @@ extension AddressBook {
         }
         var rows: [(sortKey: SortKey, id: RecordID, key: String, listing: PersonListing)] = []
         rows.reserveCapacity(personCount)
-        for (key, person) in people where keeps(person) {
+        for (key, person) in people.byKey where keeps(person) {
             rows.append((SortKey(person.state.nameParts, ordering: ordering), person.recordID, key.rawValue, listing(of: person)))
         }
-        let everySummary = people.isEmpty && removedPeople.isEmpty
-        for (key, summary) in catalog ?? [:] where everySummary || (people[key] == nil && removedPeople[key] == nil) {
+        let everySummary = people.byKey.isEmpty && people.removed.isEmpty
+        for (key, summary) in catalog ?? [:] where everySummary || (people.byKey[key] == nil && !people.isRemoved(key)) {
             if let queryBytes, !summary.matches(queryWords: queryBytes) { continue }
             let id = renumbered.isEmpty ? summary.id : renumbered[key] ?? summary.id
             let line = PersonListing(
@@ -40,7 +40,7 @@ extension AddressBook {
                 firstPhone: summary.firstPhone, firstEmail: summary.firstEmail)
             rows.append((summary.sortKey(ordering), id, key.rawValue, line))
         }
-        for person in addedPeople where keeps(person) {
+        for person in people.added where keeps(person) {
             rows.append((SortKey(person.state.nameParts, ordering: ordering), .invalid, "", listing(of: person)))
         }
         rows.sort { a, b in

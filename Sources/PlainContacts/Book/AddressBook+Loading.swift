@@ -4,20 +4,9 @@ import FoundationEssentials
 extension AddressBook {
     /// Replaces the book's records with freshly loaded ones.
     func install(_ loaded: StoreLoader.Loaded) {
-        people = [:]
-        savedPeople = [:]
-        peopleByID = [:]
-        addedPeople = []
-        removedPeople = [:]
-        touchedPeople = []
-        groupsLeftByRemovedPeople = [:]
-        groups = [:]
-        savedGroups = [:]
-        groupsByID = [:]
-        addedGroups = []
-        removedGroups = [:]
-        memberships = [:]
-        membersOfRemovedGroups = [:]
+        people.detachAll()
+        groups.detachAll()
+        memberships = MembershipTable()
         catalog = nil
         freshlyRead = [:]
         renumbered = [:]
@@ -32,12 +21,13 @@ extension AddressBook {
             loaded.groups.map { .init(key: $0.key, id: $0.id, created: $0.state.creationDate) })
         for file in loaded.groups {
             let id = groupIDs[file.key] ?? file.id
-            groups[file.key] = Group(key: file.key, recordID: id, state: file.state, book: self)
-            groupsByID[id] = file.key
-            memberships[file.key] = file.members
-            savedGroups[file.key] = SavedGroup(
-                id: file.id, state: file.state, members: file.members, fingerprint: file.fingerprint,
-                membersFingerprint: file.membersFingerprint)
+            let group = Group(key: file.key, recordID: id, state: file.state, book: self)
+            groups.load(
+                group,
+                snapshot: SavedGroup(
+                    id: file.id, state: file.state, members: file.members, fingerprint: file.fingerprint,
+                    membersFingerprint: file.membersFingerprint))
+            memberships.setMembers(file.members, of: file.key)
         }
     }
 
@@ -46,7 +36,7 @@ extension AddressBook {
     private func installCatalog(_ scanned: PersonCatalog) {
         catalog = scanned.summaries
         savedPersonCount = scanned.summaries.count
-        for (key, file) in scanned.freshlyRead where people[key] == nil && removedPeople[key] == nil {
+        for (key, file) in scanned.freshlyRead where people.byKey[key] == nil && !people.isRemoved(key) {
             freshlyRead[key] = file
         }
         let summaries = scanned.summaries
@@ -56,16 +46,14 @@ extension AddressBook {
         var byID: [RecordID: RecordKey] = [:]
         byID.reserveCapacity(scanned.summaries.count)
         // The common case (nothing removed or renumbered) skips two lookups per person.
-        if removedPeople.isEmpty && renumbered.isEmpty {
+        if people.removed.isEmpty && renumbered.isEmpty {
             for (key, summary) in scanned.summaries { byID[summary.id] = key }
         } else {
-            for (key, summary) in scanned.summaries where removedPeople[key] == nil {
+            for (key, summary) in scanned.summaries where !people.isRemoved(key) {
                 byID[renumbered[key] ?? summary.id] = key
             }
         }
-        // People already read keep their place (their IDs are the live ones).
-        for (key, person) in people { byID[person.recordID] = key }
-        peopleByID = byID
+        people.replaceKeysByID(byID)
     }
 
     /// Builds the catalog if it has not been built: lists and checks every person file.
@@ -107,8 +95,8 @@ extension AddressBook {
 
     /// The live person with a key, reading its file on first use; `nil` when there is none.
     func materialize(_ key: RecordKey) throws -> Person? {
-        if let person = people[key] { return person }
-        if removedPeople[key] != nil { return nil }
+        if let person = people.byKey[key] { return person }
+        if people.isRemoved(key) { return nil }
         let file: StoreReader.PersonFile
         if let cached = freshlyRead.removeValue(forKey: key) {
             file = cached
@@ -119,9 +107,7 @@ extension AddressBook {
         }
         let id = renumbered[key] ?? file.decoded.id
         let person = Person(key: key, recordID: id, state: file.decoded.state, book: self)
-        people[key] = person
-        savedPeople[key] = SavedPerson(id: file.decoded.id, state: file.decoded.state, fingerprint: file.fingerprint)
-        peopleByID[id] = key
+        people.load(person, snapshot: SavedPerson(id: file.decoded.id, state: file.decoded.state, fingerprint: file.fingerprint))
         return person
     }
 
@@ -141,16 +127,16 @@ extension AddressBook {
     /// Every saved key of a person, from the catalog.
     var catalogKeys: [RecordKey] {
         ensureCatalogQuietly()
-        var keys = Set(people.keys)
+        var keys = Set(people.byKey.keys)
         if let catalog { keys.formUnion(catalog.keys) }
-        keys.subtract(removedPeople.keys)
+        keys.subtract(people.removed.keys)
         return Array(keys)
     }
 
     /// The key of the saved person with an ID: from the catalog, or from the index while the
     /// folders are as it last saw them.
     package func key(forID id: RecordID) -> RecordKey? {
-        if let key = peopleByID[id], removedPeople[key] == nil { return key }
+        if let key = people.key(forID: id) { return key }
         if catalog != nil { return nil }
         if let opened = index, opened.extent < .idTable {
             // Read the ID table on the first lookup. The index may have moved on since the book

@@ -1,7 +1,7 @@
 /// Adding, removing and finding people.
 extension AddressBook {
     /// The number of people, counting unsaved additions and removals (`ABAddressBookGetPersonCount`).
-    public var personCount: Int { savedPersonCount - removedPeople.count + addedPeople.count }
+    public var personCount: Int { savedPersonCount - people.removed.count + people.added.count }
 
     /// Every person, in no particular order (`ABAddressBookCopyArrayOfAllPeople`).
     ///
@@ -16,7 +16,7 @@ extension AddressBook {
                 loadError = error
             } catch {}
         }
-        return result + addedPeople
+        return result + people.added
     }
 
     /// Every person in a sort ordering, the book's own by default
@@ -55,17 +55,9 @@ extension AddressBook {
         if let owner = person.book, owner !== self {
             throw ContactsError(.recordInAnotherBook, "the person belongs to another address book; copy its values instead")
         }
-        if let key = person.key, removedPeople[key] === person {
-            removedPeople[key] = nil
-            people[key] = person
-            peopleByID[person.recordID] = key
-            touchedPeople.insert(key)
-            rejoinGroups(key)
-            return
+        if case .restored(let key) = people.add(person, to: self) {
+            memberships.personRestored(key)
         }
-        if person.book === self { return }
-        person.book = self
-        addedPeople.append(person)
     }
 
     /// Removes a person (`ABAddressBookRemoveRecord`); the next save deletes the file and the
@@ -77,36 +69,8 @@ extension AddressBook {
         guard person.book === self else {
             throw ContactsError(.recordInAnotherBook, "the person is not in this address book")
         }
-        if let index = addedPeople.firstIndex(where: { $0 === person }) {
-            addedPeople.remove(at: index)
-            person.book = nil
-            return
-        }
-        guard let key = person.key, people[key] === person else { return }
-        people[key] = nil
-        peopleByID[person.recordID] = nil
-        removedPeople[key] = person
-        var left = Set<RecordKey>()
-        for (groupKey, members) in memberships where members.contains(key) {
-            memberships[groupKey]?.remove(key)
-            left.insert(groupKey)
-        }
-        for (groupKey, members) in membersOfRemovedGroups where members.contains(key) {
-            membersOfRemovedGroups[groupKey]?.remove(key)
-            left.insert(groupKey)
-        }
-        groupsLeftByRemovedPeople[key] = left
-    }
-
-    /// Undoes what removing the person with `key` took: its place in every group it left,
-    /// including groups that were removed since (their members come back with them).
-    private func rejoinGroups(_ key: RecordKey) {
-        for groupKey in groupsLeftByRemovedPeople.removeValue(forKey: key) ?? [] {
-            if memberships[groupKey] != nil {
-                memberships[groupKey]?.insert(key)
-            } else if membersOfRemovedGroups[groupKey] != nil {
-                membersOfRemovedGroups[groupKey]?.insert(key)
-            }
+        if case .removed(let key) = people.remove(person) {
+            memberships.personRemoved(key)
         }
     }
 
@@ -132,7 +96,7 @@ extension AddressBook {
                 loadError = error
             } catch {}
         }
-        matching += addedPeople.filter { person in
+        matching += people.added.filter { person in
             NameSearch.matches(queryWords: words, searchWords: NameSearch.searchWords(person.state.nameParts))
         }
         return sorted(matching, by: sortOrdering)
@@ -143,11 +107,11 @@ extension AddressBook {
     func matchingKeys(_ words: [String]) -> [RecordKey] {
         ensureCatalogQuietly()
         var keys: [RecordKey] = []
-        for (key, person) in people where NameSearch.matches(queryWords: words, searchWords: NameSearch.searchWords(person.state.nameParts)) {
+        for (key, person) in people.byKey where NameSearch.matches(queryWords: words, searchWords: NameSearch.searchWords(person.state.nameParts)) {
             keys.append(key)
         }
         let queryBytes = words.map { Array($0.utf8) }
-        for (key, summary) in catalog ?? [:] where people[key] == nil && removedPeople[key] == nil {
+        for (key, summary) in catalog ?? [:] where people.byKey[key] == nil && !people.isRemoved(key) {
             if summary.matches(queryWords: queryBytes) { keys.append(key) }
         }
         return keys

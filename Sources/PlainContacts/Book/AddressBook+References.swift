@@ -31,7 +31,7 @@ extension AddressBook {
         var merged: [RecordKey] = []
         var sameName: [RecordKey] = []
         for key in catalogKeys {
-            if let person = people[key] {
+            if let person = people.byKey[key] {
                 if person.state.mergedKeys.contains(reference.key) { merged.append(key) }
                 if person.state.nameHash == reference.nameHash { sameName.append(key) }
             } else if let summary = catalog?[key] {

@@ -8,18 +8,18 @@ extension AddressBook {
     /// Derived by comparing each record with its saved snapshot, so a value changed and then
     /// changed back is not an unsaved change.
     public var hasUnsavedChanges: Bool {
-        if !addedPeople.isEmpty || !removedPeople.isEmpty || !addedGroups.isEmpty || !removedGroups.isEmpty {
-            return true
-        }
+        if people.hasAdditionsOrRemovals || groups.hasAdditionsOrRemovals { return true }
         if manifest != savedManifest { return true }
-        for key in touchedPeople {
-            guard let person = people[key], let saved = savedPeople[key] else { continue }
+        for key in people.touched {
+            guard let person = people.byKey[key], let saved = people.saved[key] else { continue }
             if person.state != saved.state { return true }
         }
-        for (key, group) in groups {
-            guard let saved = savedGroups[key] else { return true }
+        for key in groups.touched {
+            guard let group = groups.byKey[key], let saved = groups.saved[key] else { continue }
             if group.state != saved.state { return true }
-            if (memberships[key] ?? []) != saved.members { return true }
+        }
+        for key in groups.byKey.keys {
+            if (memberships.members(of: key) ?? []) != groups.saved[key]?.members { return true }
         }
         return false
     }
@@ -33,15 +33,16 @@ extension AddressBook {
     public func revert() throws {
         if accessPending { return }
         let loaded = try StoreSession(layout: layout, options: options).read { try StoreLoader(layout: layout).load() }
-        for person in people.values { person.book = nil }
-        for person in addedPeople { person.book = nil }
-        for person in removedPeople.values { person.book = nil }
-        for group in groups.values { group.book = nil }
-        for group in addedGroups { group.book = nil }
-        for group in removedGroups.values { group.book = nil }
         manifest = loaded.manifest
         savedManifest = loaded.manifest
         install(loaded)
+    }
+
+    /// Forgets the people and groups added since the last save, keeping every other unsaved
+    /// change: what an import that failed half-way added is taken back.
+    func discardAdditions() {
+        people.discardAdditions()
+        groups.discardAdditions()
     }
 
     /// Writes the book's changes to the store (`ABAddressBookSave`).
@@ -72,50 +73,41 @@ extension AddressBook {
 
     /// Brings the in-memory snapshots up to date with a committed save.
     private func apply(_ plan: SavePlan) {
-        savedPersonCount += plan.writtenPeople.filter { savedPeople[$0.key] == nil }.count - plan.deletedPeople.count
+        savedPersonCount += plan.writtenPeople.filter { people.saved[$0.key] == nil }.count - plan.deletedPeople.count
         for key in plan.deletedPeople {
-            removedPeople[key]?.book = nil
-            removedPeople[key] = nil
-            groupsLeftByRemovedPeople[key] = nil
-            savedPeople[key] = nil
+            people.didDelete(key)
+            memberships.personDeleted(key)
         }
         for key in plan.deletedGroups {
-            removedGroups[key]?.book = nil
-            removedGroups[key] = nil
-            membersOfRemovedGroups[key] = nil
-            savedGroups[key] = nil
+            groups.didDelete(key)
+            memberships.groupDeleted(key)
         }
         for written in plan.writtenPeople {
-            let person = written.person
-            person.key = written.key
-            person.recordID = written.id
-            person.state = written.state
-            people[written.key] = person
-            peopleByID[written.id] = written.key
-            savedPeople[written.key] = SavedPerson(id: written.id, state: written.state, fingerprint: written.fingerprint)
+            written.person.state = written.state
+            people.didSave(
+                written.person, key: written.key, id: written.id,
+                snapshot: SavedPerson(id: written.id, state: written.state, fingerprint: written.fingerprint))
         }
-        addedPeople = []
-        touchedPeople = []
+        people.finishSave()
         for written in plan.writtenGroups {
-            let group = written.group
-            group.key = written.key
-            group.recordID = written.id
-            group.state = written.state
-            groups[written.key] = group
-            groupsByID[written.id] = written.key
-            let members = memberships[written.key] ?? []
-            savedGroups[written.key] = SavedGroup(
-                id: written.id, state: written.state, members: members, fingerprint: written.fingerprint,
-                membersFingerprint: savedGroups[written.key]?.membersFingerprint)
+            written.group.state = written.state
+            let members = memberships.members(of: written.key) ?? []
+            groups.didSave(
+                written.group, key: written.key, id: written.id,
+                snapshot: SavedGroup(
+                    id: written.id, state: written.state, members: members, fingerprint: written.fingerprint,
+                    membersFingerprint: groups.saved[written.key]?.membersFingerprint))
         }
-        addedGroups = []
+        groups.finishSave()
         for (key, fingerprint) in plan.writtenMembers {
-            let members = plan.mergedMembers[key] ?? memberships[key] ?? []
+            let members = plan.mergedMembers[key] ?? memberships.members(of: key) ?? []
             // Keys of people this book has not loaded (added elsewhere) are kept, so that a later
             // save does not drop them; the member lists skip them.
-            memberships[key] = members
-            savedGroups[key]?.members = members
-            savedGroups[key]?.membersFingerprint = fingerprint
+            memberships.setMembers(members, of: key)
+            groups.updateSnapshot(key) { saved in
+                saved.members = members
+                saved.membersFingerprint = fingerprint
+            }
         }
         if let merged = plan.manifest { manifest = merged }
         savedManifest = manifest

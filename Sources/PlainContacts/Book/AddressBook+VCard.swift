@@ -95,7 +95,7 @@ extension AddressBook {
     public func exportVCards(_ people: [Person], version: VCardVersion = .v3) throws -> String {
         var groupNames: [RecordKey: [String]] = [:]
         for group in allGroups() {
-            guard let name = group.name, let key = group.key, let members = memberships[key] else { continue }
+            guard let name = group.name, let key = group.key, let members = memberships.members(of: key) else { continue }
             for member in members { groupNames[member, default: []].append(name) }
         }
         var cards: [VCard] = []

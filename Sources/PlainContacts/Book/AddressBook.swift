@@ -29,10 +29,10 @@ public final class AddressBook {
 
     // People are read lazily. The catalog (a summary of every saved person, checked against the
     // files) is built when an operation needs all people; until then the index finds people by
-    // ID. `people` holds the records read so far, `savedPeople` their last saved snapshots, and
-    // "unsaved changes" compares the two.
-    package var catalog: [RecordKey: PersonSummary]?
-    package var index: StoreIndex?
+    // ID. `people` holds the records read so far with their last saved snapshots, and "unsaved
+    // changes" compares the two.
+    var catalog: [RecordKey: PersonSummary]?
+    var index: StoreIndex?
     /// The number of saved people, known without the catalog.
     var savedPersonCount = 0
     /// Files the catalog scan already parsed, taken when those people are first used.
@@ -41,24 +41,12 @@ public final class AddressBook {
     var renumbered: [RecordKey: RecordID] = [:]
     /// A reading error met by an operation that cannot throw; see ``lastLoadError``.
     var loadError: ContactsError?
-    package var people: [RecordKey: Person] = [:]
-    var savedPeople: [RecordKey: SavedPerson] = [:]
-    var peopleByID: [RecordID: RecordKey] = [:]
-    package var addedPeople: [Person] = []
-    package var removedPeople: [RecordKey: Person] = [:]
-    var touchedPeople: Set<RecordKey> = []
-    /// The groups each removed person left, given back if the removal is undone before a save.
-    var groupsLeftByRemovedPeople: [RecordKey: Set<RecordKey>] = [:]
-
-    // Groups, likewise, and memberships as sets of person keys per group key.
-    package var groups: [RecordKey: Group] = [:]
-    var savedGroups: [RecordKey: SavedGroup] = [:]
-    var groupsByID: [RecordID: RecordKey] = [:]
-    package var addedGroups: [Group] = []
-    package var removedGroups: [RecordKey: Group] = [:]
-    package var memberships: [RecordKey: Set<RecordKey>] = [:]
-    /// The members each removed group had, given back if the removal is undone before a save.
-    var membersOfRemovedGroups: [RecordKey: Set<RecordKey>] = [:]
+    /// The people: those read so far, added and removed.
+    var people = RecordTable<Person, SavedPerson>()
+    /// The groups, every saved one read when the book opens.
+    var groups = RecordTable<Group, SavedGroup>()
+    /// Who belongs to which group.
+    var memberships = MembershipTable()
 
     /// External-change callbacks and their watcher.
     let changeCenter = ExternalChangeCenter()
@@ -68,17 +56,17 @@ public final class AddressBook {
     let accessPending: Bool
 
     /// A person as last saved or loaded.
-    package struct SavedPerson: Sendable {
-        package var id: RecordID
-        package var state: PersonState
+    struct SavedPerson: Sendable {
+        var id: RecordID
+        var state: PersonState
         var fingerprint: Fingerprint?
     }
 
     /// A group as last saved or loaded.
-    package struct SavedGroup: Sendable {
-        package var id: RecordID
-        package var state: GroupState
-        package var members: Set<RecordKey>
+    struct SavedGroup: Sendable {
+        var id: RecordID
+        var state: GroupState
+        var members: Set<RecordKey>
         var fingerprint: Fingerprint?
         var membersFingerprint: Fingerprint?
     }
@@ -156,9 +144,14 @@ public final class AddressBook {
         }
     }
 
-    /// Records that a live person may have changed, so that the change check looks at it.
+    /// Records that a saved person may have changed, so that the change check looks at it.
     func noteTouched(_ person: Person) {
-        if let key = person.key, people[key] === person { touchedPeople.insert(key) }
+        people.noteTouched(person)
+    }
+
+    /// Records that a saved group may have changed, so that the change check looks at it.
+    func noteTouched(_ group: Group) {
+        groups.noteTouched(group)
     }
 
     // MARK: Settings

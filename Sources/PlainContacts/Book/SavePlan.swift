@@ -45,7 +45,7 @@ struct SavePlan {
         layout = book.layout
         reader = StoreReader(layout: layout)
         // IDs are allocated only when something new is saved; finding the highest is not free.
-        let allocates = !book.addedPeople.isEmpty || !book.addedGroups.isEmpty
+        let allocates = !book.people.added.isEmpty || !book.groups.added.isEmpty
         var ids = allocates ? try session.highestIDs(known: book) : StoreSession.HighestIDs()
         try planPeople(book: book, now: now, ids: &ids)
         try planGroups(book: book, now: now, ids: &ids)
@@ -110,19 +110,19 @@ struct SavePlan {
     }
 
     private mutating func planPeople(book: AddressBook, now: Date, ids: inout StoreSession.HighestIDs) throws {
-        for (key, person) in book.removedPeople {
-            if let saved = book.savedPeople[key], let disk = try reader.readPerson(key: key), disk.fingerprint != saved.fingerprint {
+        for (key, person) in book.people.removed {
+            if let saved = book.people.saved[key], let disk = try reader.readPerson(key: key), disk.fingerprint != saved.fingerprint {
                 conflicts.append(SaveConflict(recordType: .person, recordID: person.recordID, property: "record"))
                 continue
             }
             deletedPeople.append(key)
             changes.append(FileChange(path: StoreLayout.personPath(key), kind: .delete))
-            if case .stored(let fileName)? = book.savedPeople[key]?.state.image {
+            if case .stored(let fileName)? = book.people.saved[key]?.state.image {
                 changes.append(FileChange(path: StoreLayout.imagePath(fileName), kind: .delete))
             }
         }
-        for key in book.touchedPeople.sorted() {
-            guard let person = book.people[key], let saved = book.savedPeople[key] else { continue }
+        for key in book.people.touched.sorted() {
+            guard let person = book.people.byKey[key], let saved = book.people.saved[key] else { continue }
             // A settled duplicate ID alone is no change: it is written with the person's next edit.
             guard person.state != saved.state else { continue }
             var ours = person.state
@@ -134,8 +134,8 @@ struct SavePlan {
             changes.append(FileChange(path: StoreLayout.personPath(key), kind: .write(data)))
             writtenPeople.append(WrittenPerson(person: person, key: key, id: id, state: state, fingerprint: Fingerprint(data)))
         }
-        var takenKeys = Set(book.people.keys).union(book.removedPeople.keys)
-        for person in book.addedPeople {
+        var takenKeys = Set(book.people.byKey.keys).union(book.people.removed.keys)
+        for person in book.people.added {
             let id = try SavePlan.recordID(after: &ids.person, recordType: "person")
             let name = SavePlan.keyName(of: person.state)
             var key = RecordKey.make(name: name, fallback: "person")
@@ -186,8 +186,8 @@ struct SavePlan {
     }
 
     private mutating func planGroups(book: AddressBook, now: Date, ids: inout StoreSession.HighestIDs) throws {
-        for key in book.removedGroups.keys.sorted() {
-            if let saved = book.savedGroups[key], let disk = try reader.readGroup(key: key),
+        for key in book.groups.removed.keys.sorted() {
+            if let saved = book.groups.saved[key], let disk = try reader.readGroup(key: key),
                 disk.fingerprint != saved.fingerprint || disk.membersFingerprint != saved.membersFingerprint
             {
                 conflicts.append(SaveConflict(recordType: .group, recordID: saved.id, property: "record"))
@@ -197,8 +197,8 @@ struct SavePlan {
             changes.append(FileChange(path: StoreLayout.groupPath(key), kind: .delete))
             changes.append(FileChange(path: StoreLayout.membersPath(key), kind: .delete))
         }
-        for key in book.groups.keys.sorted() {
-            guard let group = book.groups[key], let saved = book.savedGroups[key] else { continue }
+        for key in book.groups.touched.sorted() {
+            guard let group = book.groups.byKey[key], let saved = book.groups.saved[key] else { continue }
             guard group.state != saved.state else { continue }
             var state = group.state
             state.modificationDate = now
@@ -218,8 +218,8 @@ struct SavePlan {
             changes.append(FileChange(path: StoreLayout.groupPath(key), kind: .write(data)))
             writtenGroups.append(WrittenGroup(group: group, key: key, id: group.recordID, state: state, fingerprint: Fingerprint(data)))
         }
-        var takenKeys = Set(book.groups.keys).union(book.removedGroups.keys)
-        for group in book.addedGroups {
+        var takenKeys = Set(book.groups.byKey.keys).union(book.groups.removed.keys)
+        for group in book.groups.added {
             let id = try SavePlan.recordID(after: &ids.group, recordType: "group")
             var key = RecordKey.make(name: group.name, fallback: "group")
             while takenKeys.contains(key) || FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.groupPath(key)).path) {
@@ -241,9 +241,9 @@ struct SavePlan {
     }
 
     private mutating func planMemberships(book: AddressBook) throws {
-        for key in book.groups.keys.sorted() {
-            var current = book.memberships[key] ?? []
-            let savedGroup = book.savedGroups[key]
+        for key in book.groups.byKey.keys.sorted() {
+            var current = book.memberships.members(of: key) ?? []
+            let savedGroup = book.groups.saved[key]
             let saved = savedGroup?.members ?? []
             guard current != saved else { continue }
             newMemberKeys.formUnion(current.subtracting(saved))

@@ -64,10 +64,10 @@ struct StoreSession {
             note(Int32(clamping: fields["person"]?.int ?? 0), in: &ids.person)
             note(Int32(clamping: fields["group"]?.int ?? 0), in: &ids.group)
         }
-        for saved in book.savedPeople.values { note(saved.id.rawValue, in: &ids.person) }
-        for key in book.peopleByID.keys { note(key.rawValue, in: &ids.person) }
-        for saved in book.savedGroups.values { note(saved.id.rawValue, in: &ids.group) }
-        for key in book.groupsByID.keys { note(key.rawValue, in: &ids.group) }
+        for saved in book.people.saved.values { note(saved.id.rawValue, in: &ids.person) }
+        for id in book.people.keysByID.keys { note(id.rawValue, in: &ids.person) }
+        for saved in book.groups.saved.values { note(saved.id.rawValue, in: &ids.group) }
+        for id in book.groups.keysByID.keys { note(id.rawValue, in: &ids.group) }
 
         // People others saved since the book loaded: the index knows them when it is current
         // (every save updates it under this lock); otherwise a scan of the folder does.
@@ -82,7 +82,7 @@ struct StoreSession {
         }
         let reader = StoreReader(layout: layout)
         for name in try reader.fileNames(in: layout.groupsFolder, withExtension: ".json") {
-            guard let key = RecordKey(rawValue: String(name.dropLast(5))), book.savedGroups[key] == nil else { continue }
+            guard let key = RecordKey(rawValue: String(name.dropLast(5))), book.groups.saved[key] == nil else { continue }
             if let file = try? reader.readGroup(key: key) { note(file.id.rawValue, in: &ids.group) }
         }
         return ids

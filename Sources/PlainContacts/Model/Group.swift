@@ -26,7 +26,9 @@ public final class Group {
     package var key: RecordKey?
 
     /// The record's contents.
-    package var state: GroupState
+    package var state: GroupState {
+        didSet { book?.noteTouched(self) }
+    }
 
     /// The book this group was added to, if any.
     package weak var book: AddressBook?

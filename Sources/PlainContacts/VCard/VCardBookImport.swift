@@ -259,9 +259,6 @@ final class VCardBookImport {
     /// Puts the book back as it was before the import.
     private func rollBack() {
         for (person, state) in originalStates.values { person.state = state }
-        for person in book.addedPeople { person.book = nil }
-        book.addedPeople = []
-        for group in book.addedGroups { group.book = nil }
-        book.addedGroups = []
+        book.discardAdditions()
     }
 }
