@@ -57,12 +57,12 @@ extension AddressBook {
         }
     }
 
-    package func members(of group: Group) -> [Person] {
+    func members(of group: Group) -> [Person] {
         guard let key = group.key, let members = memberships.members(of: key) else { return [] }
         return members.compactMap { materializeQuietly($0) }
     }
 
-    package func addMember(_ person: Person, to group: Group) throws {
+    func addMember(_ person: Person, to group: Group) throws {
         try checkWritable()
         guard let groupKey = group.key, groups.holds(group) else {
             throw ContactsError(.groupNotSaved, "save the group to this address book before adding members")
@@ -78,7 +78,7 @@ extension AddressBook {
         memberships.insert(personKey, into: groupKey)
     }
 
-    package func removeMember(_ person: Person, from group: Group) {
+    func removeMember(_ person: Person, from group: Group) {
         guard let groupKey = group.key, let personKey = person.key else { return }
         memberships.remove(personKey, from: groupKey)
     }

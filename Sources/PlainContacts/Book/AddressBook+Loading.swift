@@ -135,7 +135,7 @@ extension AddressBook {
 
     /// The key of the saved person with an ID: from the catalog, or from the index while the
     /// folders are as it last saw them.
-    package func key(forID id: RecordID) -> RecordKey? {
+    func key(forID id: RecordID) -> RecordKey? {
         if let key = people.key(forID: id) { return key }
         if catalog != nil { return nil }
         if let opened = index, opened.extent < .idTable {

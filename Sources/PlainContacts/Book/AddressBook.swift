@@ -21,10 +21,10 @@ public final class AddressBook {
     /// The store folder.
     public var url: URL { layout.root }
 
-    package let layout: StoreLayout
-    package let options: AddressBookOptions
+    let layout: StoreLayout
+    let options: AddressBookOptions
 
-    package var manifest: Manifest
+    var manifest: Manifest
     var savedManifest: Manifest
 
     // People are read lazily. The catalog (a summary of every saved person, checked against the

@@ -12,7 +12,7 @@ import FoundationEssentials
 /// Settling happens when a store is read and changes no file: the settled ID is written only
 /// with a change to that record, or by `contacts doctor --fix`. A save of something else never
 /// rewrites a record that another clone created (and may since have removed).
-package enum DuplicateIDResolver {
+enum DuplicateIDResolver {
     /// The IDs given to records whose ID another record also has. New records never get them:
     /// their IDs count up below (see ``isAllocatable(_:)``), so a settled ID does not move
     /// when people are added, as a count from the highest ID would.
@@ -23,12 +23,12 @@ package enum DuplicateIDResolver {
         id < settledIDs.lowerBound
     }
 
-    package struct Claim: Sendable {
-        package var key: RecordKey
-        package var id: RecordID
-        package var created: Date?
+    struct Claim: Sendable {
+        var key: RecordKey
+        var id: RecordID
+        var created: Date?
 
-        package init(key: RecordKey, id: RecordID, created: Date?) {
+        init(key: RecordKey, id: RecordID, created: Date?) {
             self.key = key
             self.id = id
             self.created = created

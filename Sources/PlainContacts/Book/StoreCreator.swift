@@ -3,13 +3,13 @@ import Foundation
 /// Lays out a new, empty store: manifest, record folders, private folder, `.gitignore` and
 /// `.gitattributes`. Folders are created 0700 and files 0600, whatever the umask.
 package struct StoreCreator {
-    package let layout: StoreLayout
+    let layout: StoreLayout
 
     package init(layout: StoreLayout) {
         self.layout = layout
     }
 
-    package func create() throws {
+    func create() throws {
         let parent = layout.root.deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: parent.path) {
             do {

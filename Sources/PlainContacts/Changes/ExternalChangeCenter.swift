@@ -3,7 +3,7 @@ import FoundationEssentials
 import Synchronization
 
 /// The callbacks registered on one address book, and the watcher that feeds them.
-package final class ExternalChangeCenter: Sendable {
+final class ExternalChangeCenter: Sendable {
     private struct Registration {
         var id: UInt64
         var queue: DispatchQueue
@@ -14,7 +14,7 @@ package final class ExternalChangeCenter: Sendable {
     private let nextID = Atomic<UInt64>(1)
     private let watcher = Mutex<StoreWatcher?>(nil)
 
-    package init() {}
+    init() {}
 
     /// Adds a callback, starting the watcher with the first one.
     func register(storeURL: URL, queue: DispatchQueue, callback: @escaping @Sendable (StoreChange) -> Void) throws -> UInt64 {

@@ -21,7 +21,7 @@ package struct PropertyEdit: Sendable, Hashable {
     /// The property to change.
     package let property: PropertyID
     /// The new value in its record-file JSON form; `null` removes the property.
-    package let json: JSONValue
+    let json: JSONValue
 
     /// Parses a value given as text for the property stored under `key`.
     ///

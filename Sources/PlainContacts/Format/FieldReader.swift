@@ -1,10 +1,10 @@
 import FoundationEssentials
 
 /// Reads typed values out of a record's JSON, with errors that name the file and the key.
-package struct FieldReader {
-    package let path: String
+struct FieldReader {
+    let path: String
 
-    package init(path: String) {
+    init(path: String) {
         self.path = path
     }
 
@@ -12,14 +12,14 @@ package struct FieldReader {
         ContactsError(.malformedFile, "\"\(key)\" must be \(expectation)", path: path)
     }
 
-    package func recordID(_ value: JSONValue) throws -> RecordID {
+    func recordID(_ value: JSONValue) throws -> RecordID {
         guard let number = value.int, number > 0, number <= Int(Int32.max) else {
             throw failure("id", "a positive whole number below 2147483648")
         }
         return RecordID(Int32(number))
     }
 
-    package func string(_ value: JSONValue, key: String) throws -> String? {
+    func string(_ value: JSONValue, key: String) throws -> String? {
         switch value {
         case .null: return nil
         case .string(let text): return text
@@ -50,7 +50,7 @@ package struct FieldReader {
         }
     }
 
-    package func timestamp(_ value: JSONValue, key: String) throws -> Date? {
+    func timestamp(_ value: JSONValue, key: String) throws -> Date? {
         guard let text = try string(value, key: key) else { return nil }
         guard let date = Timestamp.parse(text) else {
             throw failure(key, "a UTC time such as \"2026-11-23T07:36:31Z\"")

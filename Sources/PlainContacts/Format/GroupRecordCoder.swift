@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Reads and writes group record files (`groups/<key>.json`): `"id"`, `"name"`, `"created"`,
 /// `"modified"`, and any unknown keys, which are kept.
-package enum GroupRecordCoder {
+enum GroupRecordCoder {
     /// Parses a group file.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``.
@@ -29,7 +29,7 @@ package enum GroupRecordCoder {
     }
 
     /// The canonical bytes of a group file.
-    package static func encode(id: RecordID, state: GroupState) -> Data {
+    static func encode(id: RecordID, state: GroupState) -> Data {
         var fields = state.unknownFields
         fields["id"] = .number(JSONNumber(Int(id.rawValue)))
         fields["name"] = state.name.map(JSONValue.string)
@@ -42,7 +42,7 @@ package enum GroupRecordCoder {
 /// Reads and writes membership files (`groups/<key>.members`): one member's record key per
 /// line, sorted by bytes, each line ending in `\n`, so that adding or removing a member is a
 /// one-line diff and Git's union merge never conflicts.
-package enum MembershipFile {
+enum MembershipFile {
     /// The member keys in a file. Blank lines, duplicates, surrounding spaces and CRLF line
     /// ends are tolerated; lines that are not valid keys are ignored.
     ///
@@ -85,7 +85,7 @@ package enum MembershipFile {
     private static let conflictMiddle = Array("=======".utf8)
 
     /// The canonical bytes for a set of member keys.
-    package static func encode(_ keys: Set<RecordKey>) -> Data {
+    static func encode(_ keys: Set<RecordKey>) -> Data {
         var text = ""
         for key in keys.sorted() {
             text += key.rawValue

@@ -24,7 +24,7 @@ package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// number grammar of RFC 8259 (`-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`).
     ///
     /// Surrounding whitespace is not allowed: `JSONNumber(literal: " 1")` is `nil`.
-    package init?(literal: String) {
+    init?(literal: String) {
         var text = literal
         let valid = text.withUTF8 { bytes -> Bool in
             guard let end = try? JSONNumber.scanLiteral(bytes, from: 0) else { return false }
@@ -50,7 +50,7 @@ package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// The nearest `Double` to the literal, or `nil` when its magnitude is beyond the range of
     /// `Double` (for example `1e400`). Very small magnitudes round to zero.
-    package var double: Double? {
+    var double: Double? {
         guard let value = Double(literal), value.isFinite else { return nil }
         return value
     }

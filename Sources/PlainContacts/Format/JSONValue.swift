@@ -30,13 +30,13 @@ package enum JSONValue: Sendable, Hashable {
 
 extension JSONValue {
     /// The string, when this value is a string; otherwise `nil`.
-    package var string: String? {
+    var string: String? {
         if case .string(let string) = self { return string }
         return nil
     }
 
     /// The number, when this value is a number; otherwise `nil`.
-    package var number: JSONNumber? {
+    var number: JSONNumber? {
         if case .number(let number) = self { return number }
         return nil
     }
@@ -49,18 +49,18 @@ extension JSONValue {
 
     /// The number as a `Double`, when this value is a finite number (see
     /// ``JSONNumber/double``); otherwise `nil`.
-    package var double: Double? {
+    var double: Double? {
         number?.double
     }
 
     /// The Boolean, when this value is `true` or `false`; otherwise `nil`.
-    package var bool: Bool? {
+    var bool: Bool? {
         if case .bool(let bool) = self { return bool }
         return nil
     }
 
     /// The elements, when this value is an array; otherwise `nil`.
-    package var array: [JSONValue]? {
+    var array: [JSONValue]? {
         if case .array(let array) = self { return array }
         return nil
     }
@@ -80,7 +80,7 @@ extension JSONValue {
     /// The member named `key`, when this value is an object that has one; otherwise `nil`.
     ///
     /// A member whose value is `null` gives `.null`, not `nil`.
-    package subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
         return nil
     }

@@ -13,12 +13,12 @@ package struct Manifest: Sendable, Hashable {
     /// The newest format this version reads and writes.
     static let currentFormat = 1
 
-    package var format: Int = Manifest.currentFormat
-    package var sortOrdering: SortOrdering = .lastName
-    package var compositeNameFormat: CompositeNameFormat = .firstNameFirst
+    var format: Int = Manifest.currentFormat
+    var sortOrdering: SortOrdering = .lastName
+    var compositeNameFormat: CompositeNameFormat = .firstNameFirst
     package var unknownFields: [String: JSONValue] = [:]
 
-    package init() {}
+    init() {}
 
     /// Reads a manifest; missing keys take their defaults.
     ///
@@ -60,7 +60,7 @@ package struct Manifest: Sendable, Hashable {
     }
 
     /// The manifest's canonical bytes.
-    package var data: Data {
+    var data: Data {
         var fields = unknownFields
         fields["format"] = .number(JSONNumber(format))
         fields["sortOrdering"] = .string(sortOrdering.rawValue)

@@ -7,11 +7,11 @@ import FoundationEssentials
 /// `"nextValueID"` (the next multi-value identifier), `"image"` (the sidecar file name) and
 /// `"mergedKeys"` (keys of people merged into this one). Keys this version does not know are
 /// kept and written back unchanged.
-package enum PersonRecordCoder {
+enum PersonRecordCoder {
     /// What a person file holds.
-    package struct Decoded: Sendable {
-        package var id: RecordID
-        package var state: PersonState
+    struct Decoded: Sendable {
+        var id: RecordID
+        var state: PersonState
         /// The name hash written in the file, which may be stale after a hand edit.
         var storedNameHash: NameHash?
     }
@@ -66,11 +66,11 @@ package enum PersonRecordCoder {
     }
 
     /// The canonical bytes of a person file.
-    package static func encode(id: RecordID, state: PersonState) -> Data {
+    static func encode(id: RecordID, state: PersonState) -> Data {
         CanonicalJSON.encode(json(id: id, state: state))
     }
 
-    package static func json(id: RecordID, state: PersonState) -> JSONValue {
+    static func json(id: RecordID, state: PersonState) -> JSONValue {
         var fields = state.unknownFields
         fields["id"] = .number(JSONNumber(Int(id.rawValue)))
         fields["nameHash"] = .string(state.nameHash.rawValue)
@@ -93,8 +93,8 @@ package enum PersonRecordCoder {
 /// Turns property values into their JSON form: the record file's (`keepingUnknownFields`
 /// true, so nothing a file held is lost) or the command's `--json` view (false, only the keys
 /// of the output contract).
-package enum FieldWriter {
-    package static func json(_ value: PropertyValue, keepingUnknownFields keep: Bool = true) -> JSONValue {
+enum FieldWriter {
+    static func json(_ value: PropertyValue, keepingUnknownFields keep: Bool = true) -> JSONValue {
         switch value {
         case .string(let text): .string(text)
         case .timestamp(let date): .string(Timestamp.format(date))
@@ -108,7 +108,7 @@ package enum FieldWriter {
         }
     }
 
-    package static func multi<Value>(
+    static func multi<Value>(
         _ values: MultiValue<Value>, _ keep: Bool = true, _ encode: (Value) -> JSONValue
     ) -> JSONValue {
         .array(values.entries.map { entry in
@@ -120,7 +120,7 @@ package enum FieldWriter {
         })
     }
 
-    package static func address(_ address: PostalAddress, keepingUnknownFields keep: Bool = true) -> JSONValue {
+    static func address(_ address: PostalAddress, keepingUnknownFields keep: Bool = true) -> JSONValue {
         var fields = keep ? address.unknownFields : [:]
         fields["street"] = address.street.map(JSONValue.string)
         fields["city"] = address.city.map(JSONValue.string)

@@ -24,7 +24,7 @@ package struct RecordFileName: Sendable, Equatable {
     }
 
     /// Reads a group file, or returns `nil` when `data` is not a readable group record.
-    package init?(groupFile data: Data, path: String) {
+    init?(groupFile data: Data, path: String) {
         guard let decoded = try? GroupRecordCoder.decode(data, path: path) else { return nil }
         name = decoded.state.name
     }

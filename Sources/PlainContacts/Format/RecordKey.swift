@@ -35,7 +35,7 @@ package struct RecordKey: RawRepresentable, Hashable, Comparable, Sendable, Cust
     private static let suffixAlphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
 
     /// A new key for a record with this display name; `fallback` names nameless records.
-    package static func make<G: RandomNumberGenerator>(
+    static func make<G: RandomNumberGenerator>(
         name: String?, fallback: String, using generator: inout G
     ) -> RecordKey {
         let slug = slug(of: name ?? "")
@@ -47,7 +47,7 @@ package struct RecordKey: RawRepresentable, Hashable, Comparable, Sendable, Cust
         return RecordKey(rawValue: text) ?? RecordKey(unchecked: fallback + "-" + suffix)
     }
 
-    package static func make(name: String?, fallback: String) -> RecordKey {
+    static func make(name: String?, fallback: String) -> RecordKey {
         var generator = SystemRandomNumberGenerator()
         return make(name: name, fallback: fallback, using: &generator)
     }

@@ -25,8 +25,8 @@ package struct StoreLayout: Sendable {
     var peopleFolder: URL { root.appending(path: StoreLayout.peopleFolderName, directoryHint: .isDirectory) }
     var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
     var privateFolder: URL { root.appending(path: StoreLayout.privateFolderName, directoryHint: .isDirectory) }
-    package var gitignore: URL { root.appending(path: StoreLayout.gitignoreName) }
-    package var gitattributes: URL { root.appending(path: StoreLayout.gitattributesName) }
+    var gitignore: URL { root.appending(path: StoreLayout.gitignoreName) }
+    var gitattributes: URL { root.appending(path: StoreLayout.gitattributesName) }
 
     static let gitignoreName = ".gitignore"
     static let gitattributesName = ".gitattributes"

@@ -4,30 +4,30 @@ import Glibc
 /// Reads a whole store folder into values.
 package struct StoreReader {
     /// A person file as read.
-    package struct PersonFile: Sendable {
-        package var key: RecordKey
+    struct PersonFile: Sendable {
+        var key: RecordKey
         var decoded: PersonRecordCoder.Decoded
         var fingerprint: Fingerprint
     }
 
     /// A group file and its membership file as read.
-    package struct GroupFile: Sendable {
-        package var key: RecordKey
-        package var id: RecordID
-        package var state: GroupState
-        package var members: Set<RecordKey>
+    struct GroupFile: Sendable {
+        var key: RecordKey
+        var id: RecordID
+        var state: GroupState
+        var members: Set<RecordKey>
         var fingerprint: Fingerprint
         var membersFingerprint: Fingerprint?
     }
 
     /// The whole store.
-    package struct Contents: Sendable {
-        package var manifest: Manifest
-        package var people: [PersonFile]
-        package var groups: [GroupFile]
+    struct Contents: Sendable {
+        var manifest: Manifest
+        var people: [PersonFile]
+        var groups: [GroupFile]
     }
 
-    package let layout: StoreLayout
+    let layout: StoreLayout
 
     package init(layout: StoreLayout) {
         self.layout = layout
@@ -55,7 +55,7 @@ package struct StoreReader {
     }
 
     /// Reads every record.
-    package func readAll() throws -> Contents {
+    func readAll() throws -> Contents {
         let manifest = try readManifest()
         var people: [PersonFile] = []
         for name in try fileNames(in: layout.peopleFolder, withExtension: ".json") {
@@ -136,7 +136,7 @@ package struct StoreReader {
     /// - Throws: ``ContactsError/Code/malformedFile`` when the file is a symbolic link;
     ///   ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when it exists
     ///   but cannot be read, the failed call and its `errno` as the error's underlying value.
-    package func read(_ url: URL) throws -> Data? {
+    func read(_ url: URL) throws -> Data? {
         try refuseSymbolicLink(url)
         do {
             return try Data(contentsOf: url)

@@ -9,7 +9,7 @@ import Glibc
 /// seconds before the summary was taken (a file changed in the same clock tick as an earlier
 /// scan could otherwise look unchanged); every other file is read and parsed. The result is
 /// therefore exactly what reading every file would give, at the cost of one `stat` per file.
-package struct PersonCatalog: Sendable {
+struct PersonCatalog: Sendable {
     var summaries: [RecordKey: PersonSummary]
     /// Files the scan had to read, already parsed, so that the book need not read them twice.
     var freshlyRead: [RecordKey: StoreReader.PersonFile]

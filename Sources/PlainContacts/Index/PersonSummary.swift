@@ -9,8 +9,8 @@ import Glibc
 /// other field when asked for, so that searching 100,000 people compares bytes instead of
 /// building strings. The layout is that of ``init(key:signature:decoded:)``: fixed fields
 /// first, then the strings, with the offsets of the lists that search and sorting read.
-package struct PersonSummary: Sendable, Hashable {
-    package let key: RecordKey
+struct PersonSummary: Sendable, Hashable {
+    let key: RecordKey
     /// The bytes holding the entry (shared with the whole index), and where the entry's body
     /// (without its length prefix) lies in them.
     private let storage: [UInt8]
@@ -50,7 +50,7 @@ package struct PersonSummary: Sendable, Hashable {
     }
 
     /// A summary of a decoded person file.
-    package init(key: RecordKey, signature: FileSignature, decoded: PersonRecordCoder.Decoded) {
+    init(key: RecordKey, signature: FileSignature, decoded: PersonRecordCoder.Decoded) {
         let state = decoded.state
         let parts = state.nameParts
         var firstPhone: String?
@@ -198,7 +198,7 @@ package struct PersonSummary: Sendable, Hashable {
     }
 
     /// The record ID written in the file.
-    package var id: RecordID {
+    var id: RecordID {
         var reader = reader(at: Layout.id)
         return RecordID((try? reader.int32()) ?? RecordID.invalid.rawValue)
     }
@@ -210,18 +210,18 @@ package struct PersonSummary: Sendable, Hashable {
     }
 
     /// The creation date in whole seconds, which settles duplicate IDs.
-    package var created: Int64? {
+    var created: Int64? {
         var reader = reader(at: Layout.created)
         guard let value = try? reader.int64(), value != .min else { return nil }
         return value
     }
 
-    package var nameHash: NameHash? {
+    var nameHash: NameHash? {
         var reader = afterKey()
         return ((try? reader.string()) ?? nil).flatMap(NameHash.init)
     }
 
-    package var parts: NameParts {
+    var parts: NameParts {
         var reader = afterKey()
         skipString(&reader)
         var parts = NameParts()
@@ -240,9 +240,9 @@ package struct PersonSummary: Sendable, Hashable {
         return parts
     }
 
-    package var firstPhone: String? { text(.firstPhone) }
-    package var firstEmail: String? { text(.firstEmail) }
-    package var uid: String? { text(.uid) }
+    var firstPhone: String? { text(.firstPhone) }
+    var firstEmail: String? { text(.firstEmail) }
+    var uid: String? { text(.uid) }
 
     var mergedKeys: [String] {
         var reader = atLists()
@@ -256,7 +256,7 @@ package struct PersonSummary: Sendable, Hashable {
 
     /// Whether every query word begins one of the search words, comparing bytes in place
     /// (the same rule as ``NameSearch/matches(queryWords:searchWords:)``).
-    package func matches(queryWords: [[UInt8]]) -> Bool {
+    func matches(queryWords: [[UInt8]]) -> Bool {
         guard !queryWords.isEmpty else { return false }
         let listStart = range.lowerBound + Int(uint32(at: Layout.searchWords))
         return storage.withUnsafeBytes { buffer in
@@ -297,11 +297,11 @@ package struct PersonSummary: Sendable, Hashable {
     var lastNameKey: SortKey { sortKey(.lastName) }
     var firstNameKey: SortKey { sortKey(.firstName) }
 
-    package static func == (lhs: PersonSummary, rhs: PersonSummary) -> Bool {
+    static func == (lhs: PersonSummary, rhs: PersonSummary) -> Bool {
         lhs.body.elementsEqual(rhs.body)
     }
 
-    package func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(key)
         hasher.combine(body.count)
     }

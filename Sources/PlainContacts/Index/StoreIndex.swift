@@ -26,7 +26,7 @@ import Glibc
 ///   (a save, `git checkout`, `git pull`, an editor that writes a new file) changes them. The
 ///   person's file itself is always read, so its contents are never stale; if it no longer
 ///   holds that ID, the full check runs.
-package struct StoreIndex: Sendable {
+struct StoreIndex: Sendable {
     static let magic: [UInt8] = Array("PCINDEX1".utf8)
     static let logMagic: [UInt8] = Array("PCINDLG1".utf8)
     /// Bumped whenever summaries would be computed differently (normalization, sort keys) or
@@ -51,7 +51,7 @@ package struct StoreIndex: Sendable {
     /// duplicate IDs do not count; see ``DuplicateIDResolver/settledIDs``).
     private(set) var highestID: Int32
     /// The number of people.
-    package private(set) var count: Int
+    private(set) var count: Int
 
     private let generation: Int64
     /// The ID table: rows sorted by ID (then key), then the keys' bytes.
@@ -73,7 +73,7 @@ package struct StoreIndex: Sendable {
     static func logURL(_ layout: StoreLayout) -> URL { layout.privateFolder.appending(path: "index.log") }
 
     /// How much of the base to read: each extent includes the ones before it.
-    package enum Extent: Int, Comparable, Sendable {
+    enum Extent: Int, Comparable, Sendable {
         /// The header and the log: counts, the highest ID, the folders' signatures.
         case header
         /// The ID table too (3 MB at 100,000 people), to find keys by ID.
@@ -81,7 +81,7 @@ package struct StoreIndex: Sendable {
         /// The summaries too, for operations over everyone.
         case summaries
 
-        package static func < (lhs: Extent, rhs: Extent) -> Bool { lhs.rawValue < rhs.rawValue }
+        static func < (lhs: Extent, rhs: Extent) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// The index of a store, or `nil` when it is missing, damaged, unreadable or of another
@@ -90,7 +90,7 @@ package struct StoreIndex: Sendable {
     /// Only the parts asked for are read and their checksums checked, so that a save at
     /// 100,000 people reads a header instead of 34 MB. A log that exists but cannot be read
     /// discards the base too, which would otherwise answer with summaries older than the saves.
-    package static func load(_ layout: StoreLayout, including extent: Extent = .header) -> StoreIndex? {
+    static func load(_ layout: StoreLayout, including extent: Extent = .header) -> StoreIndex? {
         let descriptor = open(baseURL(layout).path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -209,7 +209,7 @@ package struct StoreIndex: Sendable {
 
     /// The key of the person with a record ID: a binary search of the ID table; `nil` when
     /// there is none or the table was not loaded.
-    package func key(forID id: RecordID) -> RecordKey? {
+    func key(forID id: RecordID) -> RecordKey? {
         for case let (key, summary?) in overrides where summary.id == id { return RecordKey(rawValue: key) }
         var low = 0
         var high = rows
@@ -274,7 +274,7 @@ package struct StoreIndex: Sendable {
     ///
     /// - Returns: whether two summaries share a record ID.
     @discardableResult
-    package static func write(
+    static func write(
         _ summaries: [RecordKey: PersonSummary], peopleFolder: FileSignature?, groupsFolder: FileSignature?,
         builtAt: Int64, layout: StoreLayout
     ) throws -> Bool {
@@ -348,7 +348,7 @@ package struct StoreIndex: Sendable {
     ///
     /// - Parameter checkedAt: when the summaries' signatures were taken.
     @discardableResult
-    package func append(
+    func append(
         updated: [PersonSummary], added: [PersonSummary], removed: [RecordKey], peopleFolder: FileSignature?,
         groupsFolder: FileSignature?, checkedAt: Int64, onlyIfUnchanged: Bool = false, layout: StoreLayout
     ) throws -> Bool {
@@ -407,7 +407,7 @@ package struct StoreIndex: Sendable {
     }
 
     /// Deletes the index files.
-    package static func remove(_ layout: StoreLayout) {
+    static func remove(_ layout: StoreLayout) {
         unlink(baseURL(layout).path)
         unlink(logURL(layout).path)
     }

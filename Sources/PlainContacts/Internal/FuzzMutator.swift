@@ -2,16 +2,16 @@ import FoundationEssentials
 
 /// Seeded damage to valid file contents, for ``StoreFuzzer``: bit flips, numbers at the edges
 /// of their ranges, huge strings, deep nesting, invalid UTF-8, Git conflict markers, cuts.
-package struct FuzzMutator {
+struct FuzzMutator {
     /// SplitMix64: small, fast and the same on every machine, so that a seed replays a case.
-    package struct Random: RandomNumberGenerator {
+    struct Random: RandomNumberGenerator {
         private var state: UInt64
 
-        package init(seed: UInt64) {
+        init(seed: UInt64) {
             state = seed
         }
 
-        package mutating func next() -> UInt64 {
+        mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -33,14 +33,14 @@ package struct FuzzMutator {
         "\\u0000", "\\ud800", "\\", "\"value\": 1,", "\"id\": -1,", "{\"value\": \"x\"},", "\n",
     ]
 
-    package var random: Random
+    var random: Random
 
-    package init(seed: UInt64) {
+    init(seed: UInt64) {
         random = Random(seed: seed)
     }
 
     /// A number below `bound` (which must be positive).
-    package mutating func below(_ bound: Int) -> Int {
+    mutating func below(_ bound: Int) -> Int {
         Int.random(in: 0..<bound, using: &random)
     }
 

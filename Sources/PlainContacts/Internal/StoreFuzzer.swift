@@ -28,9 +28,9 @@ package struct StoreFuzzer {
     /// A case that ended other than in success or a ``ContactsError``.
     package struct Failure: Sendable, CustomStringConvertible {
         var caseNumber: Int
-        package var target: Target
-        package var message: String
-        package var input: Data
+        var target: Target
+        var message: String
+        var input: Data
 
         package var description: String {
             "case \(caseNumber) (\(target.rawValue)): \(message); input \(FuzzMutator.preview(input))"

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// What a file of the store holds, told by its path or, for the temporary copies Git hands to
 /// merge drivers and text converters, by its contents.
-package enum RecordFileKind: Sendable, Hashable {
+enum RecordFileKind: Sendable, Hashable {
     /// A person file, `people/<key>.json`.
     case person
     /// A group file, `groups/<key>.json`.

@@ -10,9 +10,9 @@ import FoundationEssentials
 /// no identifier left). The modification date is
 /// bookkeeping and takes the later value, never conflicting. Unknown keys merge like
 /// properties.
-package enum RecordMerger {
+enum RecordMerger {
     /// The merged person, or the property keys that conflict.
-    package static func merge(base: PersonState, ours: PersonState, theirs: PersonState) -> Result<PersonState, Conflicts> {
+    static func merge(base: PersonState, ours: PersonState, theirs: PersonState) -> Result<PersonState, Conflicts> {
         let (merged, conflicts) = mergeKeepingOurs(base: base, ours: ours, theirs: theirs)
         return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts))
     }
@@ -66,7 +66,7 @@ package enum RecordMerger {
     }
 
     /// The merged group, or the keys that conflict.
-    package static func merge(base: GroupState, ours: GroupState, theirs: GroupState) -> Result<GroupState, Conflicts> {
+    static func merge(base: GroupState, ours: GroupState, theirs: GroupState) -> Result<GroupState, Conflicts> {
         let (merged, conflicts) = mergeKeepingOurs(base: base, ours: ours, theirs: theirs)
         return conflicts.isEmpty ? .success(merged) : .failure(Conflicts(keys: conflicts))
     }
@@ -91,13 +91,13 @@ package enum RecordMerger {
     }
 
     /// Membership merges as set changes: theirs, plus what we added, minus what we removed.
-    package static func merge<Element: Hashable>(base: Set<Element>, ours: Set<Element>, theirs: Set<Element>) -> Set<Element> {
+    static func merge<Element: Hashable>(base: Set<Element>, ours: Set<Element>, theirs: Set<Element>) -> Set<Element> {
         theirs.union(ours.subtracting(base)).subtracting(base.subtracting(ours))
     }
 
     /// The keys that could not be merged.
-    package struct Conflicts: Error, Sendable, Hashable {
-        package var keys: [String]
+    struct Conflicts: Error, Sendable, Hashable {
+        var keys: [String]
     }
 
     /// Merges unknown keys one by one.

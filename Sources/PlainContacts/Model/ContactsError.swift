@@ -123,7 +123,7 @@ public struct ContactsError: Error, Sendable, CustomStringConvertible {
 
 extension ContactsError {
     /// A record that needs a new multi-value identifier after handing out all of them.
-    package static func identifiersExhausted(path: String?) -> ContactsError {
+    static func identifiersExhausted(path: String?) -> ContactsError {
         ContactsError(
             .identifiersExhausted,
             "every multi-value identifier of this record has been handed out (\"nextValueID\" is 2147483647)",

@@ -17,21 +17,21 @@ import FoundationEssentials
 /// ```
 public final class Group {
     /// The record ID, ``RecordID/invalid`` until the group is first saved.
-    public package(set) var recordID: RecordID = .invalid
+    public internal(set) var recordID: RecordID = .invalid
 
     /// The record type, always ``RecordType/group``.
     public var recordType: RecordType { .group }
 
     /// The file key, fixed by the first save.
-    package var key: RecordKey?
+    var key: RecordKey?
 
     /// The record's contents.
-    package var state: GroupState {
+    var state: GroupState {
         didSet { book?.noteTouched(self) }
     }
 
     /// The book this group was added to, if any.
-    package weak var book: AddressBook?
+    weak var book: AddressBook?
 
     /// Creates a group that belongs to no address book (`ABGroupCreate`).
     public init(name: String? = nil) {
@@ -39,7 +39,7 @@ public final class Group {
         state.name = name
     }
 
-    package init(key: RecordKey, recordID: RecordID, state: GroupState, book: AddressBook) {
+    init(key: RecordKey, recordID: RecordID, state: GroupState, book: AddressBook) {
         self.key = key
         self.recordID = recordID
         self.state = state

@@ -23,7 +23,7 @@ import FoundationEssentials
 public final class Person {
     /// The record ID, ``RecordID/invalid`` until the person is first saved
     /// (`ABRecordGetRecordID`).
-    public package(set) var recordID: RecordID = .invalid
+    public internal(set) var recordID: RecordID = .invalid
 
     /// The record type, always ``RecordType/person`` (`ABRecordGetRecordType`).
     public var recordType: RecordType { .person }
@@ -37,7 +37,7 @@ public final class Person {
     }
 
     /// The book this person was added to, if any.
-    package weak var book: AddressBook? {
+    weak var book: AddressBook? {
         didSet { if let book { storeLayout = book.layout } }
     }
 
@@ -50,7 +50,7 @@ public final class Person {
         state = PersonState()
     }
 
-    package init(key: RecordKey, recordID: RecordID, state: PersonState, book: AddressBook) {
+    init(key: RecordKey, recordID: RecordID, state: PersonState, book: AddressBook) {
         self.key = key
         self.recordID = recordID
         self.state = state

@@ -8,15 +8,15 @@ package struct PersonState: Sendable, Hashable {
     /// The identifier the next new multi-value entry of this record receives.
     var nextValueIdentifier: Int32 = 0
     /// The image, if any.
-    package var image: ImageState = .none
+    var image: ImageState = .none
     /// Record keys of people merged into this one; references to them re-identify here.
     var mergedKeys: [String] = []
     /// Keys found in the file that this version does not know; kept on rewrite.
-    package var unknownFields: [String: JSONValue] = [:]
+    var unknownFields: [String: JSONValue] = [:]
 
-    package init() {}
+    init() {}
 
-    package func string(_ property: PropertyID) -> String? {
+    func string(_ property: PropertyID) -> String? {
         if case .string(let text)? = values[property] { return text }
         return nil
     }
@@ -45,13 +45,13 @@ package struct PersonState: Sendable, Hashable {
     }
 
     /// The hash of the normalized first and last name, used by long-term references.
-    package var nameHash: NameHash {
+    var nameHash: NameHash {
         NameHash.of(firstName: string(.firstName), lastName: string(.lastName))
     }
 }
 
 /// Where a person's image is.
-package enum ImageState: Sendable, Hashable {
+enum ImageState: Sendable, Hashable {
     /// No image.
     case none
     /// Saved as a sidecar file beside the record, named here (`katie-bell-x7k2mq.jpg`).
@@ -61,11 +61,11 @@ package enum ImageState: Sendable, Hashable {
 }
 
 /// Everything a group record holds, as a value.
-package struct GroupState: Sendable, Hashable {
-    package var name: String?
+struct GroupState: Sendable, Hashable {
+    var name: String?
     var creationDate: Date?
     var modificationDate: Date?
-    package var unknownFields: [String: JSONValue] = [:]
+    var unknownFields: [String: JSONValue] = [:]
 
-    package init() {}
+    init() {}
 }

@@ -22,7 +22,7 @@ public struct PostalAddress: Sendable, Hashable {
     /// ISO 3166 country code, lowercase as AddressBook wrote it.
     public var countryCode: String?
     /// Keys found in the file that this version does not know; kept on rewrite.
-    package var unknownFields: [String: JSONValue] = [:]
+    var unknownFields: [String: JSONValue] = [:]
 
     /// Creates an address; absent parts are `nil`.
     public init(
@@ -53,7 +53,7 @@ public struct InstantMessage: Sendable, Hashable {
     /// The user name on that service.
     public var username: String?
     /// Keys found in the file that this version does not know; kept on rewrite.
-    package var unknownFields: [String: JSONValue] = [:]
+    var unknownFields: [String: JSONValue] = [:]
 
     /// Creates an account.
     public init(service: String? = nil, username: String? = nil) {
@@ -76,7 +76,7 @@ public struct SocialProfile: Sendable, Hashable {
     /// The network's own identifier of the user.
     public var identifier: String?
     /// Keys found in the file that this version does not know; kept on rewrite.
-    package var unknownFields: [String: JSONValue] = [:]
+    var unknownFields: [String: JSONValue] = [:]
 
     /// Creates a profile.
     public init(

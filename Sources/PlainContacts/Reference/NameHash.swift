@@ -78,7 +78,7 @@ public struct NameHash: Sendable, Hashable, Codable, CustomStringConvertible {
     /// ```swift
     /// NameHash.of(firstName: "Katie", lastName: "Bell").rawValue  // "618fd5820d400360"
     /// ```
-    package static func of(firstName: String?, lastName: String?) -> NameHash {
+    static func of(firstName: String?, lastName: String?) -> NameHash {
         let text =
             NameNormalizer.normalize(firstName ?? "") + "\u{1F}" + NameNormalizer.normalize(lastName ?? "")
         let digest = SHA256.hash(text.utf8)

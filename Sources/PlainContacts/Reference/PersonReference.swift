@@ -20,9 +20,9 @@ public struct PersonReference: Sendable, Hashable, Codable, LosslessStringConver
     /// The name hash when the reference was taken.
     public let nameHash: NameHash
     /// The record's file key, which never changes for the life of the record.
-    package let key: String
+    let key: String
 
-    package init(recordID: RecordID, nameHash: NameHash, key: String) {
+    init(recordID: RecordID, nameHash: NameHash, key: String) {
         self.recordID = recordID
         self.nameHash = nameHash
         self.key = key

@@ -7,7 +7,7 @@
 /// CompositeName.make(parts, format: .firstNameFirst)  // "Dr. Katie Bell"
 /// CompositeName.make(parts, format: .lastNameFirst)   // "Dr. Bell Katie"
 /// ```
-package enum CompositeName {
+enum CompositeName {
     /// Returns the composite name of `parts`, or `nil` when the record has no name at all.
     ///
     /// The rules, in order:
@@ -26,7 +26,7 @@ package enum CompositeName {
     ///    ``CompositeNameFormat/lastNameFirst``.
     /// 5. With no name parts at all, the organization name is used, then the nickname;
     ///    with neither, the result is `nil`.
-    package static func make(_ parts: NameParts, format: CompositeNameFormat) -> String? {
+    static func make(_ parts: NameParts, format: CompositeNameFormat) -> String? {
         let organization = trimmed(parts.organization)
         if parts.isOrganization, let organization {
             return organization

@@ -11,7 +11,7 @@
 /// the library; a change would need a new version and a migration. See ``normalize(_:)``.
 package enum NameNormalizer {
     /// The version of the normalization algorithm described in ``normalize(_:)``.
-    package static let version = 1
+    static let version = 1
 
     /// Returns the canonical form of `text`.
     ///
@@ -69,7 +69,7 @@ package enum NameNormalizer {
     /// ```swift
     /// NameNormalizer.words("van der Berg")  // ["van", "der", "berg"]
     /// ```
-    package static func words(_ text: String) -> [String] {
+    static func words(_ text: String) -> [String] {
         words(ofNormalized: normalize(text))
     }
 }

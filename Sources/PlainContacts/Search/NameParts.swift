@@ -7,32 +7,32 @@
 /// let parts = NameParts(firstName: "Katie", lastName: "Bell")
 /// CompositeName.make(parts, format: .firstNameFirst)  // "Katie Bell"
 /// ```
-package struct NameParts: Sendable, Hashable {
+struct NameParts: Sendable, Hashable {
     /// The name prefix, such as "Dr.".
-    package var prefix: String?
+    var prefix: String?
     /// The first (given) name.
-    package var firstName: String?
+    var firstName: String?
     /// The middle name.
-    package var middleName: String?
+    var middleName: String?
     /// The last (family) name.
-    package var lastName: String?
+    var lastName: String?
     /// The name suffix, such as "Jr.".
-    package var suffix: String?
+    var suffix: String?
     /// The nickname.
-    package var nickname: String?
+    var nickname: String?
     /// How the first name is pronounced, for example in kana.
-    package var firstNamePhonetic: String?
+    var firstNamePhonetic: String?
     /// How the middle name is pronounced.
-    package var middleNamePhonetic: String?
+    var middleNamePhonetic: String?
     /// How the last name is pronounced, for example in kana.
-    package var lastNamePhonetic: String?
+    var lastNamePhonetic: String?
     /// The company or organization name.
-    package var organization: String?
+    var organization: String?
     /// Whether the record's kind is organization rather than person.
-    package var isOrganization: Bool
+    var isOrganization: Bool
 
     /// Creates name parts; every part defaults to absent and the kind to person.
-    package init(
+    init(
         prefix: String? = nil,
         firstName: String? = nil,
         middleName: String? = nil,

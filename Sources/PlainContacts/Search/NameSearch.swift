@@ -18,7 +18,7 @@
 ///
 /// To search many people, compute ``searchWords(_:)`` once per person and ``queryWords(_:)``
 /// once per query, then call ``matches(queryWords:searchWords:)``.
-package enum NameSearch {
+enum NameSearch {
     /// Returns the words of a search query.
     ///
     /// These are the words of ``NameNormalizer/words(_:)``, except that a word mixing Chinese,
@@ -77,7 +77,7 @@ package enum NameSearch {
     ///
     /// Words are compared by their Unicode scalars, so a query word may end inside a
     /// character of the search word. No query words match nobody.
-    package static func matches(queryWords: [String], searchWords: [String]) -> Bool {
+    static func matches(queryWords: [String], searchWords: [String]) -> Bool {
         guard !queryWords.isEmpty else { return false }
         return queryWords.allSatisfy { queryWord in
             searchWords.contains { $0.utf8.starts(with: queryWord.utf8) }
@@ -89,7 +89,7 @@ package enum NameSearch {
     /// ```swift
     /// NameSearch.matches("山", NameParts(firstName: "太郎", lastName: "山田"))  // true
     /// ```
-    package static func matches(_ query: String, _ parts: NameParts) -> Bool {
+    static func matches(_ query: String, _ parts: NameParts) -> Bool {
         matches(queryWords: queryWords(query), searchWords: searchWords(parts))
     }
 

@@ -1,6 +1,6 @@
 extension SortKey {
     /// A sort key read back from the index.
-    package init(storedHasName hasName: Bool, primary: String, secondary: String) {
+    init(storedHasName hasName: Bool, primary: String, secondary: String) {
         self.hasName = hasName
         self.primary = primary
         self.secondary = secondary

@@ -29,7 +29,7 @@
 ///
 /// Keys do not break ties: two people with the same names have equal keys. Callers sort
 /// people with equal keys by record ID.
-package struct SortKey: Sendable, Hashable, Comparable {
+struct SortKey: Sendable, Hashable, Comparable {
     /// Whether the record has any name to sort by; records without one sort last.
     let hasName: Bool
     /// The normalized string compared first; empty when ``hasName`` is `false`.
@@ -38,7 +38,7 @@ package struct SortKey: Sendable, Hashable, Comparable {
     let secondary: String
 
     /// Creates the sort key of the record named by `parts` for `ordering`.
-    package init(_ parts: NameParts, ordering: SortOrdering) {
+    init(_ parts: NameParts, ordering: SortOrdering) {
         let organization = Self.normalized(parts.organization)
         if parts.isOrganization, !organization.isEmpty {
             self.init(primary: organization)
@@ -61,7 +61,7 @@ package struct SortKey: Sendable, Hashable, Comparable {
     }
 
     /// Whether `lhs` sorts before `rhs`.
-    package static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+    static func < (lhs: SortKey, rhs: SortKey) -> Bool {
         if lhs.hasName != rhs.hasName {
             return lhs.hasName
         }
@@ -73,7 +73,7 @@ package struct SortKey: Sendable, Hashable, Comparable {
     }
 
     /// Whether the keys are equal, that is neither sorts before the other.
-    package static func == (lhs: SortKey, rhs: SortKey) -> Bool {
+    static func == (lhs: SortKey, rhs: SortKey) -> Bool {
         lhs.hasName == rhs.hasName
             && compare(lhs.primary, rhs.primary) == 0
             && compare(lhs.secondary, rhs.secondary) == 0

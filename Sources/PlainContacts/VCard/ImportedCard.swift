@@ -17,24 +17,24 @@ package enum ImportedCard {
 package struct ImportedPerson {
     /// The person with the card's values; the UID and unmapped lines are already stored in its
     /// record fields (see ``VCardRecordFields``).
-    package var person: Person
+    var person: Person
     /// The card's `UID`, if any.
-    package var uid: String?
+    var uid: String?
     /// The card's `CATEGORIES`, in order, without duplicates or empty names.
-    package var groupNames: [String]
+    var groupNames: [String]
     /// The 1-based line of the card's `BEGIN:VCARD`.
-    package var line: Int
+    var line: Int
 }
 
 /// A group read from a group vCard.
 package struct ImportedGroup {
     /// The group's name, from `FN`, else from `N`.
-    package var name: String
+    var name: String
     /// The card's `UID`, if any.
-    package var uid: String?
+    var uid: String?
     /// The UIDs of the members as written, such as `urn:uuid:…` (`MEMBER` or
     /// `X-ADDRESSBOOKSERVER-MEMBER`).
     var memberUIDs: [String]
     /// The 1-based line of the card's `BEGIN:VCARD`.
-    package var line: Int
+    var line: Int
 }

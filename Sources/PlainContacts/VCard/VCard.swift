@@ -13,9 +13,9 @@
 /// ```
 package struct VCard: Sendable, Hashable {
     /// The `VERSION` value as written (`2.1`, `3.0`, `4.0`); empty when the card has none.
-    package var version: String
+    var version: String
     /// The properties in the order written, without `BEGIN`, `END` and `VERSION`.
-    package var properties: [VCardProperty]
+    var properties: [VCardProperty]
     /// The 1-based line of the input holding `BEGIN:VCARD`; 0 for a card not read from text.
     package var startLine: Int
     /// The properties the reader left out of this card because their values were too long
@@ -23,16 +23,16 @@ package struct VCard: Sendable, Hashable {
     var leftOut: [LeftOutProperty] = []
 
     /// A property left out of a card because its value was too long.
-    package struct LeftOutProperty: Sendable, Hashable {
+    struct LeftOutProperty: Sendable, Hashable {
         /// The property name in upper case.
-        package var name: String
+        var name: String
         /// The length of its value as written, in bytes.
-        package var byteCount: Int
+        var byteCount: Int
         /// The 1-based line where it starts.
-        package var line: Int
+        var line: Int
 
         /// The warning to report, naming the input and the line; never the value.
-        package func warning(source: String) -> ContactsError {
+        func warning(source: String) -> ContactsError {
             ContactsError(
                 .invalidValue,
                 "the \(name) value is \(byteCount) bytes, over the limit of \(VCardParser.maximumTextValueBytes) "
@@ -42,26 +42,26 @@ package struct VCard: Sendable, Hashable {
     }
 
     /// Creates a card.
-    package init(version: String, properties: [VCardProperty] = [], startLine: Int = 0) {
+    init(version: String, properties: [VCardProperty] = [], startLine: Int = 0) {
         self.version = version
         self.properties = properties
         self.startLine = startLine
     }
 
     /// The properties with this name (matched case-insensitively), in order.
-    package func properties(named name: String) -> [VCardProperty] {
+    func properties(named name: String) -> [VCardProperty] {
         let wanted = VCardText.asciiUppercased(name)
         return properties.filter { $0.name == wanted }
     }
 
     /// The first property with this name (matched case-insensitively), if any.
-    package func first(named name: String) -> VCardProperty? {
+    func first(named name: String) -> VCardProperty? {
         let wanted = VCardText.asciiUppercased(name)
         return properties.first { $0.name == wanted }
     }
 
     /// The properties of a group such as `item1` (matched case-insensitively), in order.
-    package func properties(inGroup group: String) -> [VCardProperty] {
+    func properties(inGroup group: String) -> [VCardProperty] {
         let wanted = VCardText.asciiUppercased(group)
         return properties.filter { property in
             guard let propertyGroup = property.group else { return false }
@@ -78,7 +78,7 @@ package struct VCard: Sendable, Hashable {
     /// // item1.X-ABLabel:Summer house
     /// card.label(for: tel)   // "Summer house"
     /// ```
-    package func label(for property: VCardProperty) -> String? {
+    func label(for property: VCardProperty) -> String? {
         guard let group = property.group else { return nil }
         return properties(inGroup: group).first { $0.name == "X-ABLABEL" }?.text
     }

@@ -21,7 +21,7 @@ import FoundationEssentials
 /// let card = VCardExporter.card(for: katie, groupNames: ["Friends"], imageData: nil, version: .v3)
 /// let text = VCardWriter.serialize(card)
 /// ```
-package enum VCardExporter {
+enum VCardExporter {
     /// Properties a card holds once; a kept line of one of these is dropped when the card
     /// already has it.
     static let singleValued: Set<String> = [
@@ -33,7 +33,7 @@ package enum VCardExporter {
     private static let structural: Set<String> = ["VERSION", "PRODID", "REV", "BEGIN", "END"]
 
     /// The card of a person with its group names and image bytes.
-    package static func card(
+    static func card(
         for person: Person, groupNames: [String], imageData: Data?, version: VCardVersion
     ) -> VCard {
         let kept = keptProperties(VCardRecordFields.lines(of: person.state))

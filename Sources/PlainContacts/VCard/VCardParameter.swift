@@ -8,14 +8,14 @@
 /// let type = VCardParameter(name: "type", values: ["home", "pref"])
 /// // type.name == "TYPE"
 /// ```
-package struct VCardParameter: Sendable, Hashable {
+struct VCardParameter: Sendable, Hashable {
     /// The parameter name in upper case, for example `TYPE`, `CHARSET` or `X-SERVICE-TYPE`.
-    package var name: String
+    var name: String
     /// The values in the order written; comma-separated values become separate elements.
-    package var values: [String]
+    var values: [String]
 
     /// Creates a parameter; the name is stored in upper case.
-    package init(name: String, values: [String] = []) {
+    init(name: String, values: [String] = []) {
         self.name = VCardText.asciiUppercased(name)
         self.values = values
     }
@@ -27,7 +27,7 @@ package struct VCardParameter: Sendable, Hashable {
     }
 
     /// A `TYPE` parameter with the given values, for example `VCardParameter.type("work", "voice")`.
-    package static func type(_ values: String...) -> VCardParameter {
+    static func type(_ values: String...) -> VCardParameter {
         VCardParameter(uppercasedName: "TYPE", values: values)
     }
 }

@@ -10,31 +10,31 @@
 /// tel.types        // ["CELL", "PREF"]
 /// tel.text         // "+1 555 0100"
 /// ```
-package struct VCardProperty: Sendable, Hashable {
+struct VCardProperty: Sendable, Hashable {
     /// The group before the dot, such as `item1` in `item1.TEL`, as written; `nil` when there is none.
     /// Groups compare case-insensitively (see ``VCard/properties(inGroup:)``).
-    package var group: String?
+    var group: String?
     /// The property name in upper case, for example `TEL` or `X-ABLABEL`.
-    package var name: String
+    var name: String
     /// The parameters in the order written.
     ///
     /// The reader consumes `CHARSET` and quoted-printable `ENCODING` parameters while it decodes
     /// the value, so they do not appear here; `ENCODING=b` / `BASE64` stay, because
     /// ``rawValue`` still holds base64 text.
-    package var parameters: [VCardParameter]
+    var parameters: [VCardParameter]
     /// The value as written, after unfolding and after quoted-printable and charset decoding,
     /// but before backslash escapes are removed. Base64 values have their white space removed.
     /// A line break decoded from quoted-printable is stored as the escape `\n`.
-    package var rawValue: String
+    var rawValue: String
     /// The 1-based line of the input where the property starts; 0 for a property not read from text.
-    package var line: Int
+    var line: Int
 
     /// Creates a property from a value that is already escaped; the name is stored in upper case.
     ///
     /// ```swift
     /// let note = VCardProperty(name: "note", rawValue: VCardText.escape("Gate code: 1234"))
     /// ```
-    package init(
+    init(
         group: String? = nil,
         name: String,
         parameters: [VCardParameter] = [],
@@ -53,7 +53,7 @@ package struct VCardProperty: Sendable, Hashable {
     /// ```swift
     /// let fn = VCardProperty(name: "FN", text: "Smith, John")   // rawValue "Smith\\, John"
     /// ```
-    package init(group: String? = nil, name: String, parameters: [VCardParameter] = [], text: String) {
+    init(group: String? = nil, name: String, parameters: [VCardParameter] = [], text: String) {
         self.init(group: group, name: name, parameters: parameters, rawValue: VCardText.escape(text))
     }
 
@@ -62,7 +62,7 @@ package struct VCardProperty: Sendable, Hashable {
     /// ```swift
     /// let n = VCardProperty(name: "N", structured: [["Doe"], ["John"], [], [], []])   // "Doe;John;;;"
     /// ```
-    package init(group: String? = nil, name: String, parameters: [VCardParameter] = [], structured: [[String]]) {
+    init(group: String? = nil, name: String, parameters: [VCardParameter] = [], structured: [[String]]) {
         self.init(group: group, name: name, parameters: parameters, rawValue: VCardText.structured(structured))
     }
 
@@ -136,12 +136,12 @@ package struct VCardProperty: Sendable, Hashable {
     }
 
     /// The value with backslash escapes removed (``VCardText/unescape(_:)``).
-    package var text: String {
+    var text: String {
         VCardText.unescape(rawValue)
     }
 
     /// The value split on unescaped `;`, each part unescaped; for structured values like `N` and `ADR`.
-    package var components: [String] {
+    var components: [String] {
         VCardText.components(rawValue)
     }
 

@@ -13,14 +13,14 @@ import Foundation
 /// ```
 ///
 /// For large files, ``VCardStreamReader`` reads one card at a time.
-package enum VCardReader {
+enum VCardReader {
     /// Parses every card in `data`; `source` names the input (a file name) in errors.
     ///
     /// - Throws: `ContactsError` `.malformedVCard` with `path` set to `source` and `line` set to
     ///   the 1-based line at fault: for a card without `END:VCARD` (the line of its `BEGIN`),
     ///   a content line without `:`, text outside a card, malformed quoted-printable, or a value
     ///   that is not valid in its charset.
-    package static func parse(_ data: Data, source: String) throws -> [VCard] {
+    static func parse(_ data: Data, source: String) throws -> [VCard] {
         var cards: [VCard] = []
         try forEachCard(in: data, source: source) { cards.append($0) }
         return cards

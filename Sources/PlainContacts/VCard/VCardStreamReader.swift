@@ -40,7 +40,7 @@ package struct VCardStreamReader {
     /// var chunks = [Data("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A".utf8), Data("\r\nEND:VCARD\r\n".utf8)].makeIterator()
     /// var reader = VCardStreamReader(source: "upload.vcf") { chunks.next() }
     /// ```
-    package init(source: String, nextChunk: @escaping () throws -> Data?) {
+    init(source: String, nextChunk: @escaping () throws -> Data?) {
         self.source = source
         self.nextChunk = nextChunk
         self.parser = VCardParser(source: source)
@@ -54,14 +54,14 @@ package struct VCardStreamReader {
     }
 
     /// Creates a reader that reads `fileHandle` in chunks of `chunkSize` bytes.
-    package init(fileHandle: FileHandle, source: String, chunkSize: Int = 256 * 1024) {
+    init(fileHandle: FileHandle, source: String, chunkSize: Int = 256 * 1024) {
         let size = max(chunkSize, 1)
         self.init(source: source) { try fileHandle.read(upToCount: size) }
     }
 
     /// Opens the file at `url` for reading.
     /// - Throws: `ContactsError` `.permissionDenied` or `.io` when the file cannot be opened.
-    package init(contentsOf url: URL) throws {
+    init(contentsOf url: URL) throws {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)

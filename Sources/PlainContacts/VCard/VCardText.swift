@@ -9,7 +9,7 @@
 /// VCardText.structured([["Doe"], ["John"], ["Q.", "R."]])  // "Doe;John;Q.,R."
 /// VCardText.components("Doe;John;;;")          // ["Doe", "John", "", "", ""]
 /// ```
-package enum VCardText {
+enum VCardText {
     private static let backslash = UInt8(ascii: "\\")
     private static let comma = UInt8(ascii: ",")
     private static let semicolon = UInt8(ascii: ";")
@@ -20,7 +20,7 @@ package enum VCardText {
     /// ```swift
     /// VCardText.escape("a,b\nc")   // "a\\,b\\nc"
     /// ```
-    package static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.contains(where: { $0 == backslash || $0 == comma || $0 == semicolon || $0 == 10 || $0 == 13 })
         else { return text }
@@ -97,7 +97,7 @@ package enum VCardText {
     /// ```swift
     /// VCardText.components("Doe;John\\; Jr;;")   // ["Doe", "John; Jr", "", ""]
     /// ```
-    package static func components(_ raw: some StringProtocol) -> [String] {
+    static func components(_ raw: some StringProtocol) -> [String] {
         split(raw, on: semicolon).map { unescape($0) }
     }
 

@@ -13,7 +13,7 @@
 /// let text = VCardWriter.serialize([card])
 /// // "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jane Doe\r\nEND:VCARD\r\n"
 /// ```
-package enum VCardWriter {
+enum VCardWriter {
     /// The longest line in octets, without its CRLF (RFC 6350 section 3.2).
     static let maximumLineLength = 75
 

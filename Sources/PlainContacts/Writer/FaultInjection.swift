@@ -18,7 +18,7 @@ import Glibc
 /// ```
 package struct FaultInjection: Sendable {
     /// The points of a commit where a fault can be injected, in the order a commit reaches them.
-    package enum Point: String, CaseIterable, Sendable {
+    enum Point: String, CaseIterable, Sendable {
         /// Half of the new files are staged (before the first one if the commit writes fewer than two).
         case afterStagingSomeFiles
         /// Every new file is staged and durable.
@@ -46,7 +46,7 @@ package struct FaultInjection: Sendable {
     }
 
     /// The error ``crashing(at:)`` throws: a commit that sees it stops at once and cleans nothing up.
-    package struct SimulatedCrash: Error, Sendable, Equatable {
+    struct SimulatedCrash: Error, Sendable, Equatable {
         /// Where the crash was simulated.
         var point: Point
     }
@@ -54,12 +54,12 @@ package struct FaultInjection: Sendable {
     private let hook: @Sendable (Point) throws -> Void
 
     /// Creates an injection that calls `hook` at every point; whatever it throws ends the commit.
-    package init(_ hook: @escaping @Sendable (Point) throws -> Void) {
+    init(_ hook: @escaping @Sendable (Point) throws -> Void) {
         self.hook = hook
     }
 
     /// No injected faults (only the environment variable applies).
-    package static let none = FaultInjection { _ in }
+    static let none = FaultInjection { _ in }
 
     /// Throws `error` at `point`, as a failing disk would; the commit cleans up what it staged.
     static func throwing(_ error: any Error & Sendable, at point: Point) -> FaultInjection {

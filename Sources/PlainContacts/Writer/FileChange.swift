@@ -11,7 +11,7 @@ import FoundationEssentials
 /// ```
 package struct FileChange: Sendable, Equatable {
     /// What happens to the file.
-    package enum Kind: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
         /// The file gets exactly these bytes, created if missing (mode `0600`).
         case write(Data)
         /// The file is removed; a file that is already missing is not an error.
@@ -19,12 +19,12 @@ package struct FileChange: Sendable, Equatable {
     }
 
     /// The path relative to the store's root, with `/` between components ("groups/family-k3m9.members").
-    package var path: String
+    var path: String
     /// What happens to the file.
-    package var kind: Kind
+    var kind: Kind
 
     /// Creates a change of `path`.
-    package init(path: String, kind: Kind) {
+    init(path: String, kind: Kind) {
         self.path = path
         self.kind = kind
     }

@@ -45,7 +45,7 @@ package final class StoreLock {
     /// A lock on `<privateFolder>/lock`, where `privateFolder` is the store's `.contacts` folder.
     ///
     /// Nothing is opened until the lock is taken.
-    package init(privateFolder: URL) {
+    init(privateFolder: URL) {
         self.privateFolder = StorePaths.path(of: privateFolder)
         lockFile = self.privateFolder + "/lock"
     }

@@ -3,7 +3,7 @@ import Glibc
 
 extension StoreTransaction {
     /// What ``StoreTransaction/recover(storeRoot:)`` did.
-    package enum RecoveryOutcome: Sendable, Equatable {
+    enum RecoveryOutcome: Sendable, Equatable {
         /// No journal, temporary journal or staging folder was found.
         case nothingToRecover
         /// A committed journal was found and its operations were completed.

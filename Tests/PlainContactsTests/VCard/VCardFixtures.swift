@@ -1,5 +1,5 @@
 import Foundation
-import PlainContacts
+@testable import PlainContacts
 
 /// The vCard files under `Tests/PlainContactsTests/Fixtures/vcards`, found from this source
 /// file's path so that the test target needs no resources.
