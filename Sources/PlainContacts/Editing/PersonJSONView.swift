@@ -6,9 +6,9 @@ import FoundationEssentials
 /// Keys are camelCase and absent properties are left out. `id`, `kind`, `groups` and
 /// `hasImage` are always present; `ref` is present once the person is saved. A multi-value is
 /// an array of `{"id": 3, "label": "mobile", "value": …}` objects (no `label` when there is
-/// none); an address value is an object with `street`, `city`, `state`, `zip`, `country` and
-/// `countryCode`, an instant-message value one with `service` and `username`, a social
-/// profile one with `url`, `service`, `username` and `identifier`. Dates are `YYYY-MM-DD` or
+/// none); an address value is an object with `poBox`, `extendedAddress`, `street`, `city`,
+/// `state`, `zip`, `country` and `countryCode`, an instant-message value one with `service`
+/// and `username`, a social profile one with `url`, `service`, `username` and `identifier`. Dates are `YYYY-MM-DD` or
 /// `--MM-DD`, creation and modification times `2026-11-23T07:36:31Z`.
 ///
 /// Unlike the record file it carries no bookkeeping (`nameHash`, `nextValueID`, unknown keys),

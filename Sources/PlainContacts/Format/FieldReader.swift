@@ -151,6 +151,8 @@ struct FieldReader {
             guard let value = fields.removeValue(forKey: name) else { return nil }
             return try string(value, key: "\(key).\(name)")
         }
+        address.poBox = try take("poBox")
+        address.extendedAddress = try take("extendedAddress")
         address.street = try take("street")
         address.city = try take("city")
         address.state = try take("state")

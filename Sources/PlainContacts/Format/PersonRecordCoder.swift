@@ -122,6 +122,8 @@ enum FieldWriter {
 
     static func address(_ address: PostalAddress, keepingUnknownFields keep: Bool = true) -> JSONValue {
         var fields = keep ? address.unknownFields : [:]
+        fields["poBox"] = address.poBox.map(JSONValue.string)
+        fields["extendedAddress"] = address.extendedAddress.map(JSONValue.string)
         fields["street"] = address.street.map(JSONValue.string)
         fields["city"] = address.city.map(JSONValue.string)
         fields["state"] = address.state.map(JSONValue.string)

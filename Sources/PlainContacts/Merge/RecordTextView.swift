@@ -35,7 +35,7 @@ package enum RecordTextView {
 
     private static let names: [PropertyID: String] = [
         .prefix: "prefix", .firstName: "first name", .middleName: "middle name", .lastName: "last name",
-        .suffix: "suffix", .nickname: "nickname", .firstNamePhonetic: "phonetic first name",
+        .suffix: "suffix", .formattedName: "formatted name", .nickname: "nickname", .firstNamePhonetic: "phonetic first name",
         .middleNamePhonetic: "phonetic middle name", .lastNamePhonetic: "phonetic last name",
         .organization: "organization", .department: "department", .jobTitle: "job title", .kind: "kind",
         .birthday: "birthday", .phones: "phone", .emails: "email", .urls: "URL", .addresses: "address",
@@ -104,7 +104,8 @@ package enum RecordTextView {
     }
 
     private static func address(_ address: PostalAddress) -> String {
-        let street = (address.street ?? "").split(separator: "\n").map(String.init)
+        let street = [address.poBox, address.extendedAddress].compactMap { $0 }
+            + (address.street ?? "").split(separator: "\n").map(String.init)
         let region = [address.state, address.zip].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         let parts = street + [address.city ?? "", region, address.country ?? address.countryCode ?? ""]
         return parts.filter { !$0.isEmpty }.joined(separator: ", ") + extras(address.unknownFields)

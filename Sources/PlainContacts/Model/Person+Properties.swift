@@ -43,6 +43,14 @@ extension Person {
         set { setText(newValue, .suffix) }
     }
 
+    /// The name as the person's card writes it (vCard `FN`) when it differs from the composite
+    /// name, such as "Forrest Gump" for a card whose `N` also holds the prefix "Mr."; `nil`
+    /// otherwise. Exported as the card's `FN` instead of the composite name.
+    public var formattedName: String? {
+        get { text(.formattedName) }
+        set { setText(newValue, .formattedName) }
+    }
+
     /// `kABPersonNicknameProperty`.
     public var nickname: String? {
         get { text(.nickname) }

@@ -2,13 +2,19 @@
 ///
 /// The AddressBook equivalent is the dictionary stored in `kABPersonAddressProperty`, with the
 /// keys `kABPersonAddressStreetKey`, `…CityKey`, `…StateKey`, `…ZIPKey`, `…CountryKey` and
-/// `…CountryCodeKey`.
+/// `…CountryCodeKey`. The post office box and the extended address (apartment, suite) have no
+/// AddressBook key; they are the first two fields of a vCard `ADR` and are kept apart so that
+/// an address goes back to a card as it came.
 ///
 /// ```swift
 /// let home = PostalAddress(street: "1234 Laurel Street", city: "Atlanta", state: "GA",
 ///                          zip: "30303", country: "USA", countryCode: "us")
 /// ```
 public struct PostalAddress: Sendable, Hashable {
+    /// The post office box, such as `"PO Box 101"`.
+    public var poBox: String?
+    /// The extended address: apartment, suite or building, such as `"Suite 300"`.
+    public var extendedAddress: String?
     /// Street lines, separated by newlines.
     public var street: String?
     /// City or town.
@@ -26,9 +32,12 @@ public struct PostalAddress: Sendable, Hashable {
 
     /// Creates an address; absent parts are `nil`.
     public init(
+        poBox: String? = nil, extendedAddress: String? = nil,
         street: String? = nil, city: String? = nil, state: String? = nil, zip: String? = nil,
         country: String? = nil, countryCode: String? = nil
     ) {
+        self.poBox = poBox
+        self.extendedAddress = extendedAddress
         self.street = street
         self.city = city
         self.state = state
@@ -39,7 +48,7 @@ public struct PostalAddress: Sendable, Hashable {
 
     /// Whether every part is absent or empty.
     public var isEmpty: Bool {
-        [street, city, state, zip, country, countryCode].allSatisfy { ($0 ?? "").isEmpty }
+        [poBox, extendedAddress, street, city, state, zip, country, countryCode].allSatisfy { ($0 ?? "").isEmpty }
     }
 }
 

@@ -38,6 +38,10 @@ public struct PropertyID: Hashable, Sendable, CustomStringConvertible {
     public static let prefix = PropertyID("prefix", .string)
     /// `kABPersonSuffixProperty`.
     public static let suffix = PropertyID("suffix", .string)
+    /// The name as the person's card writes it (vCard `FN`), kept only when it differs from the
+    /// composite name the other name properties give, such as "Forrest Gump" beside the prefix
+    /// "Mr." or "ABC Marketing" for a person at that company. AddressBook has no equivalent.
+    public static let formattedName = PropertyID("formattedName", .string)
     /// `kABPersonNicknameProperty`.
     public static let nickname = PropertyID("nickname", .string)
     /// `kABPersonFirstNamePhoneticProperty`.
@@ -84,7 +88,7 @@ public struct PropertyID: Hashable, Sendable, CustomStringConvertible {
 
     /// Every person property, in the order the person view shows them.
     public static let personProperties: [PropertyID] = [
-        .prefix, .firstName, .middleName, .lastName, .suffix, .nickname,
+        .prefix, .firstName, .middleName, .lastName, .suffix, .formattedName, .nickname,
         .firstNamePhonetic, .middleNamePhonetic, .lastNamePhonetic,
         .organization, .department, .jobTitle, .kind, .birthday,
         .phones, .emails, .urls, .addresses, .dates, .relatedNames,

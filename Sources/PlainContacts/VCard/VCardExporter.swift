@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// Turns a person into a vCard 3.0 or 4.0, the inverse of ``VCardImporter``.
 ///
-/// The card holds, in this order: `N`, `FN` (the first-name-first composite name), `KIND:org`
+/// The card holds, in this order: `N`, `FN` (the formatted name, else the first-name-first
+/// composite name), `KIND:org`
 /// (4.0) for an organization, `NICKNAME`, `X-PHONETIC-*`, `ORG`, `TITLE`, `X-ABSHOWAS:COMPANY`
 /// (3.0) for an organization, `BDAY`, `TEL`, `EMAIL`, `ADR`, `URL`, the dates (`X-ABDATE`; in
 /// 4.0 the first anniversary as `ANNIVERSARY`), related names (`X-ABRELATEDNAMES`), `IMPP`,
@@ -139,7 +140,7 @@ private struct VCardAssembly {
     mutating func appendNames(_ person: Person) {
         let parts = [person.lastName, person.firstName, person.middleName, person.prefix, person.suffix]
         append(VCardProperty(name: "N", structured: parts.map { [$0 ?? ""] }))
-        let formatted = CompositeName.make(person.state.nameParts, format: .firstNameFirst) ?? ""
+        let formatted = person.formattedName ?? CompositeName.make(person.state.nameParts, format: .firstNameFirst) ?? ""
         append(VCardProperty(name: "FN", text: formatted))
         if version == .v4, person.kind == .organization { append(VCardProperty(name: "KIND", rawValue: "org")) }
         if let nickname = person.nickname { append(VCardProperty(name: "NICKNAME", text: nickname)) }
@@ -175,7 +176,7 @@ private struct VCardAssembly {
         }
         for entry in person.addresses {
             let address = entry.value
-            let parts = ["", "", address.street ?? "", address.city ?? "", address.state ?? "", address.zip ?? "",
+            let parts = [address.poBox ?? "", address.extendedAddress ?? "", address.street ?? "", address.city ?? "", address.state ?? "", address.zip ?? "",
                          address.country ?? ""]
             let countryCode = address.countryCode.flatMap { $0.isEmpty ? nil : $0 }
             let group = appendLabelled(

@@ -287,7 +287,9 @@ struct VCardPersonMapping {
         person.socialProfiles = socialProfiles
         if let image { person.setImageData(image) }
 
-        if let formattedName, formattedName.text != person.compositeName { kept.append(formattedName.index) }
+        if let formattedName, formattedName.text != CompositeName.make(person.state.nameParts, format: .firstNameFirst) {
+            person.formattedName = formattedName.text
+        }
         keepUnusedLabels()
         var state = person.state
         VCardRecordFields.setLines(kept.sorted().map { VCardWriter.contentLine(card.properties[$0]) }, in: &state)

@@ -155,8 +155,8 @@ enum VCardValues {
 
     // MARK: Addresses
 
-    /// The address of an `ADR` value (`pobox;ext;street;city;region;zip;country`): the post
-    /// office box, extended address and street become street lines, in that order.
+    /// The address of an `ADR` value (`pobox;ext;street;city;region;zip;country`), each field
+    /// in its own place.
     static func address(_ property: VCardProperty, countryCode: String?) -> PostalAddress? {
         var parts = property.components
         while parts.count < 7 { parts.append("") }
@@ -164,9 +164,8 @@ enum VCardValues {
             let text = parts[index]
             return text.isEmpty ? nil : text
         }
-        let streetLines = [parts[0], parts[1], parts[2]].filter { !$0.isEmpty }
         let address = PostalAddress(
-            street: streetLines.isEmpty ? nil : streetLines.joined(separator: "\n"),
+            poBox: part(0), extendedAddress: part(1), street: part(2),
             city: part(3), state: part(4), zip: part(5), country: part(6),
             countryCode: countryCode.flatMap { $0.isEmpty ? nil : $0.lowercased() })
         return address.isEmpty ? nil : address

@@ -2,9 +2,11 @@ import PlainContacts
 
 /// Postal addresses as text.
 enum AddressText {
-    /// The address as lines: the street lines, then `City, State ZIP`, then the country.
+    /// The address as lines: the post office box, the extended address and the street lines,
+    /// then `City, State ZIP`, then the country.
     static func lines(_ address: PostalAddress) -> [String] {
-        var lines = (address.street ?? "").split(separator: "\n").map(String.init)
+        var lines = [address.poBox, address.extendedAddress].compactMap(nonEmpty)
+        lines += (address.street ?? "").split(separator: "\n").map(String.init)
         let city = [address.city, [address.state, address.zip].compactMap(nonEmpty).joined(separator: " ")]
             .compactMap(nonEmpty).joined(separator: ", ")
         if !city.isEmpty { lines.append(city) }

@@ -30,6 +30,7 @@ enum PersonText {
             }
         }
         if person.kind == .organization { add("kind", "organization") }
+        add("formatted name", person.formattedName)
         add("nickname", person.nickname)
         add("phonetic first", person.firstNamePhonetic)
         add("phonetic middle", person.middleNamePhonetic)

@@ -92,6 +92,31 @@ import Testing
         #expect(try copy.imageData() == nil)
     }
 
+    @Test(arguments: VCardVersion.allCases)
+    func formattedNameIsExportedAsFNAndReadBack(_ version: VCardVersion) throws {
+        let person = Person()
+        person.prefix = "Mr."
+        person.firstName = "Forrest"
+        person.lastName = "Gump"
+        person.formattedName = "Forrest Gump"
+        #expect(text(person, version).contains("\r\nFN:Forrest Gump\r\n"))
+        let copy = try roundTrip(person, version).person
+        #expect(copy.formattedName == "Forrest Gump")
+        #expect(copy.prefix == "Mr.")
+    }
+
+    @Test(arguments: VCardVersion.allCases)
+    func postOfficeBoxAndExtendedAddressGoBackToTheirPositions(_ version: VCardVersion) throws {
+        let person = Person()
+        person.lastName = "Doe"
+        let address = PostalAddress(
+            poBox: "PO Box 7", extendedAddress: "Suite 3", street: "1 Main St", city: "Atlanta", state: "GA",
+            zip: "30303", country: "USA")
+        person.addresses = MultiValue([(address, .work)])
+        #expect(text(person, version).contains("ADR;TYPE=WORK:PO Box 7;Suite 3;1 Main St;Atlanta;GA;30303;USA\r\n"))
+        #expect(try roundTrip(person, version).person.addresses.values == [address])
+    }
+
     @Test func organizationIsMarkedPerVersion() throws {
         let acme = Person()
         acme.organization = "ACME"

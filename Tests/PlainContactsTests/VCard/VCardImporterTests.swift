@@ -89,8 +89,8 @@ import Testing
             street: "6544 Battleford Drive", city: "Raleigh", state: "NC", zip: "27613-3502", country: "U.S.A."))
         #expect(addresses[1].label == Label("Monkey Tree"))
         #expect(addresses[1].value == PostalAddress(
-            street: "Postfach 314\nvorne hinten\nTeststraße 22", city: "Mönchspfaffingen", zip: "4043",
-            country: "Klöster-Reich"))
+            poBox: "Postfach 314", extendedAddress: "vorne hinten", street: "Teststraße 22",
+            city: "Mönchspfaffingen", zip: "4043", country: "Klöster-Reich"))
         let accounts = person.instantMessages
         try #require(accounts.count == 2)
         #expect(accounts[0].label == Label("MyIM"))
@@ -102,8 +102,8 @@ import Testing
     @Test func allFieldsCardKeepsUnmappedPropertiesVerbatim() throws {
         let person = try person("vcard4android/allfields-vcard3.vcf").person
         let kept = keptLines(person)
+        #expect(person.formattedName == "Ämi Display")
         #expect(kept == [
-            "FN:Ämi Display",
             "ROLE:Programmer",
             "X-SIP:mysip@example.com",
             "RELATED;TYPE=parent;VALUE=uri:muuum@example.com",
@@ -331,12 +331,12 @@ import Testing
         ])
     }
 
-    @Test func postOfficeBoxAndExtendedAddressJoinTheStreet() throws {
+    @Test func postOfficeBoxAndExtendedAddressKeepTheirOwnFields() throws {
         let person = try person("khard/post.vcf").person
         #expect(person.addresses.values == [
             PostalAddress(
-                street: "PostBox\nExt\nMain Street 1", city: "The City", state: "SomeState", zip: "00000",
-                country: "HomeCountry")
+                poBox: "PostBox", extendedAddress: "Ext", street: "Main Street 1", city: "The City",
+                state: "SomeState", zip: "00000", country: "HomeCountry")
         ])
         let apple = try self.person(lines: [
             "item1.ADR;type=HOME:;;1 Infinite Loop;Cupertino;CA;95014;USA", "item1.X-ABADR:US",
@@ -344,6 +344,29 @@ import Testing
         #expect(apple.addresses.values.first?.countryCode == "us")
         #expect(apple.addresses.first?.label == .home)
         #expect(keptLines(apple).isEmpty)
+    }
+
+    @Test(arguments: [
+        (["N:Gump;Forrest;;Mr.;", "FN:Forrest Gump"], "Forrest Gump"),
+        (["N:Doe;John;;;", "FN:J. Doe"], "J. Doe"),
+        (["N:Doe;John;;;", "ORG:ABC Marketing", "FN:ABC Marketing"], "ABC Marketing"),
+    ])
+    func formattedNameDifferingFromTheCompositeNameIsKept(lines: [String], formatted: String) throws {
+        let person = try person(lines: lines).person
+        #expect(person.formattedName == formatted)
+        #expect(keptLines(person).isEmpty)
+    }
+
+    @Test(arguments: [
+        ["N:Doe;John;;;", "FN:John Doe"],
+        ["N:;;;;", "FN:John Doe"],
+        ["N:Doe;John;;Dr.;", "FN:Dr. John Doe"],
+        ["ORG:ACME", "X-ABShowAs:COMPANY", "FN:ACME"],
+    ])
+    func formattedNameTheCompositeNameGivesIsNotStored(lines: [String]) throws {
+        let person = try person(lines: lines).person
+        #expect(person.formattedName == nil)
+        #expect(keptLines(person).isEmpty)
     }
 
     @Test func telephoneURIValuesLoseTheirScheme() throws {
@@ -367,7 +390,8 @@ import Testing
         let person = try person("khard/altid.vcf").person
         #expect(person.firstName == "one")
         #expect(person.lastName == "representation")
-        #expect(keptLines(person) == ["FN:altid", "N;ALTID=1:representation;two;;;"])
+        #expect(person.formattedName == "altid")
+        #expect(keptLines(person) == ["N;ALTID=1:representation;two;;;"])
     }
 
     @Test func productAndRevisionAreDropped() throws {
