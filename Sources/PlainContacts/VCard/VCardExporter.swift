@@ -34,40 +34,49 @@ enum VCardExporter {
     private static let structural: Set<String> = ["VERSION", "PRODID", "REV", "BEGIN", "END"]
 
     /// The card of a person with its group names and image bytes.
+    ///
+    /// When the person came from a card of this version, each value that did not change since
+    /// is written as that card's lines (see ``VCardOrigin``).
     static func card(
         for person: Person, groupNames: [String], imageData: Data?, version: VCardVersion
     ) -> VCard {
         let kept = keptProperties(VCardRecordFields.lines(of: person.state))
-        var assembly = VCardAssembly(
-            version: version, reservedGroups: Set(kept.compactMap { $0.group.map(VCardText.asciiUppercased) }))
-        assembly.appendNames(person)
-        assembly.appendOrganization(person)
-        if let birthday = person.birthday {
-            assembly.append(VCardValues.dateProperty(name: "BDAY", date: birthday, version: version))
+        let origin = VCardOrigin(of: person.state).flatMap { $0.version == version.rawValue ? $0 : nil }
+        let originals = origin.map { originalProperties($0, state: person.state) } ?? [:]
+        var reserved = Set(kept.compactMap { $0.group.map(VCardText.asciiUppercased) })
+        for properties in originals.values {
+            reserved.formUnion(properties.compactMap { $0.group.map(VCardText.asciiUppercased) })
         }
-        assembly.appendCommunication(person)
-        assembly.appendDates(person.dates)
-        for entry in person.relatedNames {
-            assembly.appendLabelled(
-                VCardProperty(name: "X-ABRELATEDNAMES", text: entry.value), label: entry.label, kind: .relatedName)
-        }
-        assembly.appendInstantMessages(person.instantMessages)
-        assembly.appendSocialProfiles(person.socialProfiles)
-        if let note = person.note { assembly.append(VCardProperty(name: "NOTE", text: note)) }
-        if let imageData, !imageData.isEmpty { assembly.appendPhoto(imageData) }
-        let names = groupNames.filter { !$0.isEmpty }
-        if !names.isEmpty {
-            let list = names.map(VCardText.escape).joined(separator: ",")
-            assembly.append(VCardProperty(name: "CATEGORIES", rawValue: list))
-        }
-        if let uid = VCardRecordFields.uid(of: person.state) {
-            assembly.append(VCardProperty(name: "UID", text: uid))
-        } else if let key = person.key {
-            let derived = VCardRecordFields.derivedUID(for: key)
-            assembly.append(VCardProperty(name: "UID", rawValue: version == .v4 ? "urn:uuid:" + derived : derived))
-        }
+        var assembly = VCardAssembly(version: version, reservedGroups: reserved)
+        assembly.appendValues(of: person, groupNames: groupNames, imageData: imageData)
+        assembly.substitute(originals)
         assembly.appendKept(kept)
         return VCard(version: version.rawValue, properties: assembly.properties)
+    }
+
+    /// The properties export makes for each value of a person, by value name (see
+    /// ``VCardOrigin``), without kept lines or origin lines: what the card's own lines are
+    /// compared with on import.
+    static func generatedValues(of person: Person, version: VCardVersion) -> [String: [VCardProperty]] {
+        var assembly = VCardAssembly(version: version, reservedGroups: [])
+        assembly.appendValues(of: person, groupNames: [], imageData: nil)
+        return assembly.propertiesByValue
+    }
+
+    /// The origin's lines as properties, for each value whose fingerprint still matches.
+    private static func originalProperties(_ origin: VCardOrigin, state: PersonState) -> [String: [VCardProperty]] {
+        var result: [String: [VCardProperty]] = [:]
+        for (name, source) in origin.sources where VCardOrigin.fingerprint(of: name, in: state) == source.fingerprint {
+            let properties = keptProperties(source.lines)
+            // A line that no longer parses makes the value's lines unusable: write it afresh.
+            guard properties.count == source.lines.count else { continue }
+            result[name] = zip(properties, source.lines).map { property, line in
+                var verbatim = property
+                verbatim.verbatim = line
+                return verbatim
+            }
+        }
+        return result
     }
 
     /// The kept content lines as properties; lines that no longer parse are left out.
@@ -89,9 +98,13 @@ enum VCardExporter {
 /// The properties of one card being exported, with the item groups handed out so far.
 private struct VCardAssembly {
     let version: VCardVersion
-    /// Upper-case item groups of kept lines, never handed out.
+    /// Upper-case item groups of kept and original lines, never handed out.
     let reservedGroups: Set<String>
     private(set) var properties: [VCardProperty] = []
+    /// The value name (see ``VCardOrigin``) of each property, `nil` for one of no tracked value.
+    private var valueNames: [String?] = []
+    /// The value name of the properties appended next.
+    private var currentValue: String?
     private var nextItem = 1
 
     init(version: VCardVersion, reservedGroups: Set<String>) {
@@ -101,6 +114,82 @@ private struct VCardAssembly {
 
     mutating func append(_ property: VCardProperty) {
         properties.append(property)
+        valueNames.append(currentValue)
+    }
+
+    /// Appends what `body` appends as the value named `name`.
+    private mutating func value(_ name: String?, _ body: (inout Self) -> Void) {
+        currentValue = name
+        body(&self)
+        currentValue = nil
+    }
+
+    /// The properties of each named value.
+    var propertiesByValue: [String: [VCardProperty]] {
+        var result: [String: [VCardProperty]] = [:]
+        for (property, name) in zip(properties, valueNames) {
+            if let name { result[name, default: []].append(property) }
+        }
+        return result
+    }
+
+    /// Everything but kept lines: names, organization, dates, communication, notes, photo,
+    /// categories, UID.
+    mutating func appendValues(of person: Person, groupNames: [String], imageData: Data?) {
+        appendNames(person)
+        appendOrganization(person)
+        if let birthday = person.birthday {
+            value("BDAY") { $0.append(VCardValues.dateProperty(name: "BDAY", date: birthday, version: $0.version)) }
+        }
+        appendCommunication(person)
+        appendDates(person.dates)
+        for entry in person.relatedNames {
+            value(VCardOrigin.name(of: .relatedNames, entry.identifier)) {
+                $0.appendLabelled(
+                    VCardProperty(name: "X-ABRELATEDNAMES", text: entry.value), label: entry.label, kind: .relatedName)
+            }
+        }
+        appendInstantMessages(person.instantMessages)
+        appendSocialProfiles(person.socialProfiles)
+        if let note = person.note { value("NOTE") { $0.append(VCardProperty(name: "NOTE", text: note)) } }
+        if let imageData, !imageData.isEmpty { appendPhoto(imageData) }
+        let names = groupNames.filter { !$0.isEmpty }
+        if !names.isEmpty {
+            let list = names.map(VCardText.escape).joined(separator: ",")
+            append(VCardProperty(name: "CATEGORIES", rawValue: list))
+        }
+        if let uid = VCardRecordFields.uid(of: person.state) {
+            append(VCardProperty(name: "UID", text: uid))
+        } else if let key = person.key {
+            let derived = VCardRecordFields.derivedUID(for: key)
+            append(VCardProperty(name: "UID", rawValue: version == .v4 ? "urn:uuid:" + derived : derived))
+        }
+    }
+
+    /// Puts each value's original lines in place of the properties made for it; original
+    /// values export made nothing for (such as `KIND:individual`) go after the others.
+    mutating func substitute(_ originals: [String: [VCardProperty]]) {
+        guard !originals.isEmpty else { return }
+        var result: [VCardProperty] = []
+        var names: [String?] = []
+        var placed: Set<String> = []
+        for (property, name) in zip(properties, valueNames) {
+            guard let name, let lines = originals[name] else {
+                result.append(property)
+                names.append(name)
+                continue
+            }
+            if placed.insert(name).inserted {
+                result += lines
+                names += Array(repeating: name, count: lines.count)
+            }
+        }
+        for (name, lines) in originals.sorted(by: { $0.key < $1.key }) where !placed.contains(name) {
+            result += lines
+            names += Array(repeating: name, count: lines.count)
+        }
+        properties = result
+        valueNames = names
     }
 
     /// A fresh `itemN` group.
@@ -130,26 +219,28 @@ private struct VCardAssembly {
         if !types.isEmpty { property.parameters.append(VCardParameter(name: "TYPE", values: types)) }
         let group = appleLabel != nil || needsGroup ? itemGroup() : nil
         property.group = group
-        properties.append(property)
+        append(property)
         if let appleLabel, let group {
-            properties.append(VCardProperty(group: group, name: "X-ABLabel", text: appleLabel))
+            append(VCardProperty(group: group, name: "X-ABLabel", text: appleLabel))
         }
         return group
     }
 
     mutating func appendNames(_ person: Person) {
         let parts = [person.lastName, person.firstName, person.middleName, person.prefix, person.suffix]
-        append(VCardProperty(name: "N", structured: parts.map { [$0 ?? ""] }))
+        value("N") { $0.append(VCardProperty(name: "N", structured: parts.map { [$0 ?? ""] })) }
         let formatted = person.formattedName ?? CompositeName.make(person.state.nameParts, format: .firstNameFirst) ?? ""
-        append(VCardProperty(name: "FN", text: formatted))
-        if version == .v4, person.kind == .organization { append(VCardProperty(name: "KIND", rawValue: "org")) }
-        if let nickname = person.nickname { append(VCardProperty(name: "NICKNAME", text: nickname)) }
+        value("FN") { $0.append(VCardProperty(name: "FN", text: formatted)) }
+        if version == .v4, person.kind == .organization {
+            value("KIND") { $0.append(VCardProperty(name: "KIND", rawValue: "org")) }
+        }
+        if let nickname = person.nickname { value("NICKNAME") { $0.append(VCardProperty(name: "NICKNAME", text: nickname)) } }
         let phonetic: [(String, String?)] = [
             ("X-PHONETIC-FIRST-NAME", person.firstNamePhonetic), ("X-PHONETIC-MIDDLE-NAME", person.middleNamePhonetic),
             ("X-PHONETIC-LAST-NAME", person.lastNamePhonetic),
         ]
-        for (name, value) in phonetic {
-            if let value { append(VCardProperty(name: name, text: value)) }
+        for (name, text) in phonetic {
+            if let text { value(name) { $0.append(VCardProperty(name: name, text: text)) } }
         }
     }
 
@@ -157,24 +248,30 @@ private struct VCardAssembly {
         if person.organization != nil || person.department != nil {
             var units = [[person.organization ?? ""]]
             if let department = person.department { units.append([department]) }
-            append(VCardProperty(name: "ORG", structured: units))
+            value("ORG") { $0.append(VCardProperty(name: "ORG", structured: units)) }
         }
-        if let title = person.jobTitle { append(VCardProperty(name: "TITLE", text: title)) }
+        if let title = person.jobTitle { value("TITLE") { $0.append(VCardProperty(name: "TITLE", text: title)) } }
         if version == .v3, person.kind == .organization {
-            append(VCardProperty(name: "X-ABSHOWAS", rawValue: "COMPANY"))
+            value("X-ABSHOWAS") { $0.append(VCardProperty(name: "X-ABSHOWAS", rawValue: "COMPANY")) }
         }
     }
 
     mutating func appendCommunication(_ person: Person) {
         for entry in person.phones {
-            appendLabelled(VCardProperty(name: "TEL", rawValue: entry.value), label: entry.label, kind: .phone)
+            value(VCardOrigin.name(of: .phones, entry.identifier)) {
+                $0.appendLabelled(VCardProperty(name: "TEL", rawValue: entry.value), label: entry.label, kind: .phone)
+            }
         }
         for entry in person.emails {
-            appendLabelled(
-                VCardProperty(name: "EMAIL", rawValue: entry.value), label: entry.label, kind: .email,
-                baseTypes: version == .v3 ? ["INTERNET"] : [])
+            value(VCardOrigin.name(of: .emails, entry.identifier)) {
+                $0.appendLabelled(
+                    VCardProperty(name: "EMAIL", rawValue: entry.value), label: entry.label, kind: .email,
+                    baseTypes: $0.version == .v3 ? ["INTERNET"] : [])
+            }
         }
         for entry in person.addresses {
+            currentValue = VCardOrigin.name(of: .addresses, entry.identifier)
+            defer { currentValue = nil }
             let address = entry.value
             let parts = [address.poBox ?? "", address.extendedAddress ?? "", address.street ?? "", address.city ?? "", address.state ?? "", address.zip ?? "",
                          address.country ?? ""]
@@ -185,7 +282,9 @@ private struct VCardAssembly {
             if let countryCode, let group { append(VCardProperty(group: group, name: "X-ABADR", text: countryCode)) }
         }
         for entry in person.urls {
-            appendLabelled(VCardProperty(name: "URL", rawValue: entry.value), label: entry.label, kind: .url)
+            value(VCardOrigin.name(of: .urls, entry.identifier)) {
+                $0.appendLabelled(VCardProperty(name: "URL", rawValue: entry.value), label: entry.label, kind: .url)
+            }
         }
     }
 
@@ -193,6 +292,8 @@ private struct VCardAssembly {
     mutating func appendDates(_ dates: MultiValue<ContactDate>) {
         var wroteAnniversary = false
         for entry in dates {
+            currentValue = VCardOrigin.name(of: .dates, entry.identifier)
+            defer { currentValue = nil }
             if version == .v4, !wroteAnniversary, entry.label == .anniversary {
                 wroteAnniversary = true
                 append(VCardValues.dateProperty(name: "ANNIVERSARY", date: entry.value, version: version))
@@ -206,6 +307,8 @@ private struct VCardAssembly {
 
     mutating func appendInstantMessages(_ accounts: MultiValue<InstantMessage>) {
         for entry in accounts {
+            currentValue = VCardOrigin.name(of: .instantMessages, entry.identifier)
+            defer { currentValue = nil }
             var parameters: [VCardParameter] = []
             if let service = entry.value.service, !service.isEmpty {
                 parameters.append(VCardParameter(name: "X-SERVICE-TYPE", values: [service]))
@@ -218,6 +321,8 @@ private struct VCardAssembly {
 
     mutating func appendSocialProfiles(_ profiles: MultiValue<SocialProfile>) {
         for entry in profiles {
+            currentValue = VCardOrigin.name(of: .socialProfiles, entry.identifier)
+            defer { currentValue = nil }
             let profile = entry.value
             var parameters: [VCardParameter] = []
             let named: [(String, String?)] = [
@@ -253,7 +358,7 @@ private struct VCardAssembly {
         for property in kept {
             if VCardExporter.singleValued.contains(property.name), writtenNames.contains(property.name) { continue }
             guard writtenLines.insert(VCardWriter.contentLine(property)).inserted else { continue }
-            properties.append(property)
+            append(property)
         }
     }
 }

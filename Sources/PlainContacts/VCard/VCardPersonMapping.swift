@@ -55,6 +55,11 @@ struct VCardPersonMapping {
     private var otherGroups: Set<String> = []
     /// Item groups whose `ADR` was mapped.
     private var addressGroups: Set<String> = []
+    /// Indices of the properties each mapped value came from, by value name (``VCardOrigin``);
+    /// a multi-value entry is named by its position until the person holds it.
+    private var valueLines: [String: [Int]] = [:]
+    /// The names of the values mapped from each upper-case item group, in card order.
+    private var valuesByGroup: [String: [String]] = [:]
 
     init(card: VCard, source: String) {
         self.card = card
@@ -111,9 +116,11 @@ struct VCardPersonMapping {
             return single(property, at: index) { $0.phonetic[phonetic] = nonEmpty(property.text) }
         case "NICKNAME":
             nicknames += property.listValues.map(VCardImporter.trimmed).filter { !$0.isEmpty }
+            valueLines["NICKNAME", default: []].append(index)
             return .mapped
         case "NOTE":
             if let text = nonEmpty(property.text) { notes.append(text) }
+            valueLines["NOTE", default: []].append(index)
             return .mapped
         case "CATEGORIES":
             for name in property.listValues.map(VCardImporter.trimmed) where !name.isEmpty {
@@ -123,6 +130,7 @@ struct VCardPersonMapping {
         case "BDAY":
             guard birthday == nil, let date = VCardValues.date(property) else { return keep(index) }
             birthday = date
+            valueLines["BDAY", default: []].append(index)
             return .mapped
         case "KIND", "X-ABSHOWAS":
             return mapKind(property, at: index)
@@ -139,6 +147,7 @@ struct VCardPersonMapping {
     private mutating func single(_ property: VCardProperty, at index: Int, _ body: (inout Self) -> Void) -> Outcome {
         guard seen.insert(property.name).inserted else { return keep(index) }
         body(&self)
+        valueLines[property.name, default: []].append(index)
         return .mapped
     }
 
@@ -158,9 +167,11 @@ struct VCardPersonMapping {
         let value = VCardImporter.trimmed(property.text).lowercased()
         switch (property.name, value) {
         case ("KIND", "individual"):
+            valueLines[property.name, default: []].append(index)
             return .mapped
         case ("KIND", "org"), ("KIND", "organization"), ("X-ABSHOWAS", "company"):
             isOrganization = true
+            valueLines[property.name, default: []].append(index)
             return .mapped
         default:
             return keep(index)
@@ -190,61 +201,71 @@ struct VCardPersonMapping {
     }
 
     private mutating func mapLabelled(_ property: VCardProperty, at index: Int) -> Outcome {
+        let mapped: (PropertyID, MultiValueIdentifier)?
         switch property.name {
         case "TEL":
             let number = stripping("tel:", from: VCardImporter.trimmed(property.text))
             guard let number = nonEmpty(number) else { return .other }
-            phones.add(number, label: label(property, kind: .phone))
+            mapped = (.phones, phones.add(number, label: label(property, kind: .phone)))
         case "EMAIL":
             guard let address = nonEmpty(stripping("mailto:", from: VCardImporter.trimmed(property.text))) else {
                 return .other
             }
-            emails.add(address, label: label(property, kind: .email))
+            mapped = (.emails, emails.add(address, label: label(property, kind: .email)))
         case "URL":
             guard let url = nonEmpty(VCardImporter.trimmed(property.text)) else { return .other }
-            urls.add(url, label: label(property, kind: .url))
+            mapped = (.urls, urls.add(url, label: label(property, kind: .url)))
         case "ADR":
             let code = property.group.flatMap { countryCodes[VCardText.asciiUppercased($0)] }
             guard let address = VCardValues.address(property, countryCode: code) else { return .other }
-            addresses.add(address, label: label(property, kind: .address))
+            mapped = (.addresses, addresses.add(address, label: label(property, kind: .address)))
             if let group = property.group { addressGroups.insert(VCardText.asciiUppercased(group)) }
         case "ANNIVERSARY":
             guard let date = VCardValues.date(property) else { return keep(index) }
-            dates.add(date, label: groupLabel(property) ?? .anniversary)
+            mapped = (.dates, dates.add(date, label: groupLabel(property) ?? .anniversary))
         case "X-ABDATE":
             guard let date = VCardValues.date(property) else { return keep(index) }
-            dates.add(date, label: label(property, kind: nil))
+            mapped = (.dates, dates.add(date, label: label(property, kind: nil)))
         case "X-ABRELATEDNAMES":
             guard let name = nonEmpty(property.text) else { return .other }
-            relatedNames.add(name, label: label(property, kind: .relatedName))
+            mapped = (.relatedNames, relatedNames.add(name, label: label(property, kind: .relatedName)))
         case "RELATED":
             let valueType = property.parameter(named: "VALUE").first?.lowercased()
             let text = property.text
             guard valueType == "text" || (valueType == nil && !text.contains(":")) else { return keep(index) }
             guard let name = nonEmpty(text) else { return .other }
-            relatedNames.add(name, label: label(property, kind: .relatedName))
+            mapped = (.relatedNames, relatedNames.add(name, label: label(property, kind: .relatedName)))
         case "IMPP":
             guard let account = VCardValues.instantMessage(impp: property) else { return .other }
-            addInstantMessage(account, label: label(property, kind: .instantMessage))
+            mapped = addInstantMessage(account, label: label(property, kind: .instantMessage)).map { (.instantMessages, $0) }
         case "X-SOCIALPROFILE":
             guard let profile = VCardValues.socialProfile(property) else { return .other }
-            socialProfiles.add(profile, label: label(property, kind: nil))
+            mapped = (.socialProfiles, socialProfiles.add(profile, label: label(property, kind: nil)))
         default:
             guard let service = VCardValues.legacyInstantMessageServices[property.name] else { return keep(index) }
             guard let username = nonEmpty(VCardImporter.trimmed(property.text)) else { return .other }
-            addInstantMessage(
-                InstantMessage(service: service, username: username), label: label(property, kind: .instantMessage))
+            mapped = addInstantMessage(
+                InstantMessage(service: service, username: username), label: label(property, kind: .instantMessage)
+            ).map { (.instantMessages, $0) }
+        }
+        // The mapping's multi-values number their entries from 0, so an identifier is also the
+        // entry's position; the person gives the entries identifiers of its own.
+        if let (multiValue, identifier) = mapped, identifier != .invalid {
+            let name = VCardOrigin.name(of: multiValue, identifier)
+            valueLines[name] = [index]
+            if let group = property.group { valuesByGroup[VCardText.asciiUppercased(group), default: []].append(name) }
         }
         return .labelled
     }
 
-    /// Adds an account unless the card already gave the same one.
-    private mutating func addInstantMessage(_ account: InstantMessage, label: Label?) {
+    /// Adds an account unless the card already gave the same one; the new identifier, or `nil`
+    /// for a repeat.
+    private mutating func addInstantMessage(_ account: InstantMessage, label: Label?) -> MultiValueIdentifier? {
         let duplicate = instantMessages.values.contains { existing in
             existing.username == account.username
                 && existing.service?.lowercased() == account.service?.lowercased()
         }
-        if !duplicate { instantMessages.add(account, label: label) }
+        return duplicate ? nil : instantMessages.add(account, label: label)
     }
 
     // MARK: Result
@@ -295,6 +316,8 @@ struct VCardPersonMapping {
         VCardRecordFields.setLines(kept.sorted().map { VCardWriter.contentLine(card.properties[$0]) }, in: &state)
         VCardRecordFields.setUID(uid, in: &state)
         person.state = state
+        origin(of: person)?.store(in: &state)
+        person.state = state
         return ImportedPerson(person: person, uid: uid, groupNames: groupNames, line: card.startLine)
     }
 
@@ -311,8 +334,45 @@ struct VCardPersonMapping {
                 property.name == "X-ABADR"
                 ? addressGroups.contains(group)
                 : labelledGroups.contains(group) && !otherGroups.contains(group)
-            if !consumed { kept.append(index) }
+            guard consumed else {
+                kept.append(index)
+                continue
+            }
+            // A consumed line belongs to the value it labels (the group's address for X-ABADR).
+            let owner = valuesByGroup[group]?.first { name in
+                property.name != "X-ABADR" || name.hasPrefix(PropertyID.addresses.key + "/")
+            }
+            if let owner { valueLines[owner]?.append(index) }
         }
+    }
+
+    /// The card's lines for each value whose lines differ from what export would write for it,
+    /// or `nil` when export would write them all alike (or the card's version is not one
+    /// export writes).
+    private func origin(of person: Person) -> VCardOrigin? {
+        guard let version = VCardVersion(rawValue: card.version) else { return nil }
+        let generated = VCardExporter.generatedValues(of: person, version: version)
+        var sources: [String: VCardOrigin.Source] = [:]
+        for (positionalName, indices) in valueLines {
+            guard let name = finalName(positionalName, in: person.state) else { continue }
+            let lines = indices.sorted().map { VCardWriter.contentLine(card.properties[$0]) }
+            if lines == generated[name]?.map(VCardWriter.contentLine) { continue }
+            guard let fingerprint = VCardOrigin.fingerprint(of: name, in: person.state) else { continue }
+            sources[name] = VCardOrigin.Source(lines: lines, fingerprint: fingerprint)
+        }
+        return sources.isEmpty ? nil : VCardOrigin(version: version.rawValue, sources: sources)
+    }
+
+    /// The value name of a multi-value entry named by its position (`phones/1`) under the
+    /// identifier the person gave it; other names as they are.
+    private func finalName(_ name: String, in state: PersonState) -> String? {
+        guard let slash = name.firstIndex(of: "/") else { return name }
+        guard let property = PropertyID.person(key: String(name[..<slash])),
+            let position = Int(name[name.index(after: slash)...])
+        else { return nil }
+        let identifiers = VCardOrigin.identifiers(of: property, in: state)
+        guard identifiers.indices.contains(position) else { return nil }
+        return VCardOrigin.name(of: property, identifiers[position])
     }
 }
 

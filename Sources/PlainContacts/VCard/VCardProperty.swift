@@ -28,6 +28,9 @@ struct VCardProperty: Sendable, Hashable {
     var rawValue: String
     /// The 1-based line of the input where the property starts; 0 for a property not read from text.
     var line: Int
+    /// The whole content line, unfolded, to write instead of the parts: a line a person's card
+    /// had, written back exactly as it came. `nil` for a property written from its parts.
+    var verbatim: String?
 
     /// Creates a property from a value that is already escaped; the name is stored in upper case.
     ///

@@ -61,8 +61,12 @@ enum VCardWriter {
         appendFolded(Array("END:VCARD".utf8), to: &out)
     }
 
-    /// Appends `[group.]NAME[;PARAM=values]:value` to `line`.
+    /// Appends `[group.]NAME[;PARAM=values]:value` to `line`, or the property's verbatim line.
     private static func appendContentLine(_ property: VCardProperty, to line: inout [UInt8]) {
+        if let verbatim = property.verbatim {
+            for byte in VCardText.escapeLineBreaks(verbatim).utf8 { line.append(byte) }
+            return
+        }
         if let group = property.group, !group.isEmpty {
             line.append(contentsOf: group.utf8)
             line.append(UInt8(ascii: "."))

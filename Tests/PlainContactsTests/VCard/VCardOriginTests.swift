@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import PlainContacts
+
+@Suite struct VCardOriginTests {
+    /// A card whose mapped values carry what the model has no place for: `PREF`, `X-` and
+    /// `LANGUAGE` parameters, an Apple item label, a second `NOTE`.
+    private let richCard = [
+        "N:Doe;John;;;",
+        "FN:John Doe",
+        "item1.TEL;TYPE=CELL;TYPE=pref:+1 555 0100",
+        "item1.X-ABLABEL:_$!<Mobile>!$_",
+        "TEL;TYPE=HOME;X-FOO=bar:555 0101",
+        "EMAIL;TYPE=INTERNET;TYPE=WORK;X-EXTRA=1:j@example.com",
+        "IMPP;X-SERVICE-TYPE=Skype;TYPE=HOME;TYPE=pref:skype:johnd",
+        "item2.ADR;TYPE=HOME;X-FORMATTED=yes:;;1 Main St;Atlanta;GA;30303;USA",
+        "item2.X-ABADR:us",
+        "NOTE;LANGUAGE=en:hello",
+        "GENDER:M",
+    ]
+
+    private func card(_ lines: [String], version: String = "3.0") -> String {
+        (["BEGIN:VCARD", "VERSION:\(version)"] + lines + ["END:VCARD"]).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The unfolded content lines of vCard text, without BEGIN, END and VERSION.
+    private func contentLines(_ text: String) -> [String] {
+        text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n").filter { line in
+            !line.isEmpty && !line.hasPrefix("BEGIN:") && !line.hasPrefix("END:") && !line.hasPrefix("VERSION:")
+        }
+    }
+
+    /// A book holding the one person of `text`, imported and saved.
+    private func imported(_ text: String, in store: TemporaryStore) throws -> (AddressBook, Person) {
+        let book = try store.makeBook()
+        _ = try book.importVCards(from: Data(text.utf8), source: "card.vcf")
+        let person = try #require(book.allPeople().first)
+        return (book, person)
+    }
+
+    @Test func everyLineOfACardSurvivesAnEditOfAnotherField() throws {
+        let store = try TemporaryStore()
+        let (book, person) = try imported(card(richCard), in: store)
+        person.jobTitle = "Boss"
+        try book.save()
+
+        let reread = try #require(try store.makeBook().allPeople().first)
+        let exported = Set(contentLines(try book.exportVCards([reread], version: .v3)))
+        for line in richCard {
+            #expect(exported.contains(line), "\(line) was not exported back")
+        }
+        #expect(exported.contains("TITLE:Boss"))
+    }
+
+    @Test func anEditedValueIsWrittenAfreshAndTheOthersAsTheyCame() throws {
+        let store = try TemporaryStore()
+        let (book, person) = try imported(card(richCard), in: store)
+        var phones = person.phones
+        phones.replaceValue(at: 1, with: "555 0199")
+        person.phones = phones
+        try book.save()
+
+        let exported = contentLines(try book.exportVCards([person], version: .v3))
+        #expect(exported.contains("TEL;TYPE=HOME:555 0199"))
+        #expect(!exported.contains { $0.contains("555 0101") })
+        #expect(exported.contains("item1.TEL;TYPE=CELL;TYPE=pref:+1 555 0100"))
+        #expect(exported.contains("EMAIL;TYPE=INTERNET;TYPE=WORK;X-EXTRA=1:j@example.com"))
+    }
+
+    @Test func aCardExportWouldWriteAlikeKeepsNoOrigin() throws {
+        let store = try TemporaryStore()
+        let plain = ["N:Doe;John;;;", "FN:John Doe", "TEL;TYPE=CELL:555 0100", "EMAIL;TYPE=INTERNET,WORK:j@example.com"]
+        let (_, person) = try imported(card(plain), in: store)
+        #expect(VCardOrigin(of: person.state) == nil)
+    }
+
+    @Test func theOriginIsNotUsedForTheOtherVersion() throws {
+        let store = try TemporaryStore()
+        let (book, person) = try imported(card(richCard), in: store)
+        let exported = contentLines(try book.exportVCards([person], version: .v4))
+        #expect(!exported.contains("TEL;TYPE=HOME;X-FOO=bar:555 0101"))
+        #expect(!exported.contains { $0.hasPrefix("item1.X-ABLABEL") })
+        #expect(exported.contains { $0.hasSuffix(":555 0101") })
+    }
+
+    @Test func anOriginRoundTripsThroughTheRecordState() {
+        let origin = VCardOrigin(
+            version: "3.0",
+            sources: ["NOTE": .init(lines: ["NOTE;LANGUAGE=en:hi"], fingerprint: "0123456789abcdef")])
+        var state = PersonState()
+        origin.store(in: &state)
+        #expect(VCardOrigin(of: state) == origin)
+        VCardOrigin(version: "3.0", sources: [:]).store(in: &state)
+        #expect(state.unknownFields[VCardOrigin.key] == nil)
+    }
+
+    @Test func aFingerprintFollowsItsValueOnly() throws {
+        let person = Person()
+        person.firstName = "John"
+        person.phones = MultiValue([("555 0100", .mobile), ("555 0101", .home)])
+        let phone = VCardOrigin.name(of: .phones, person.phones.identifier(at: 1))
+        let before = try #require(VCardOrigin.fingerprint(of: phone, in: person.state))
+        let name = try #require(VCardOrigin.fingerprint(of: "N", in: person.state))
+
+        var phones = person.phones
+        phones.replaceValue(at: 0, with: "555 0102")
+        person.phones = phones
+        #expect(VCardOrigin.fingerprint(of: phone, in: person.state) == before)
+        phones.replaceLabel(at: 1, with: .work)
+        person.phones = phones
+        #expect(VCardOrigin.fingerprint(of: phone, in: person.state) != before)
+
+        person.lastName = "Doe"
+        #expect(VCardOrigin.fingerprint(of: "N", in: person.state) != name)
+        #expect(VCardOrigin.fingerprint(of: "phones/999", in: person.state) == nil)
+    }
+}
