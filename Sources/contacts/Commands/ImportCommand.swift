@@ -5,15 +5,18 @@ import PlainContacts
 /// vCard files to the store in one save.
 enum ImportCommand: Command {
     static let name = "import"
-    static let synopsis = "FILE... [--on-match merge|new|skip|ask] [--skip-invalid] [--json]"
+    static let positionals = Positionals(.oneOrMore("FILE"), expected: "FILE... (or - for standard input)")
     static let summary = "Import people and groups from vCard files (- for standard input) in one save."
-    static let options: [OptionSpec] = [
-        .value(
+
+    /// The options of `import`.
+    struct Options: OptionGroup {
+        let onMatch = Option<String>(
             "on-match", "merge|new|skip|ask", help: "What to do with a card that matches a person (default merge).",
-            completion: .words(["merge", "new", "skip", "ask"])),
-        .flag("skip-invalid", help: "Leave out malformed cards, listing them on standard error, instead of failing."),
-        .json,
-    ]
+            completion: .words(["merge", "new", "skip", "ask"]))
+        let skipInvalid = Flag(
+            "skip-invalid", help: "Leave out malformed cards, listing them on standard error, instead of failing.")
+        let json = SharedOptions.json
+    }
     static let discussion = """
         vCard 2.1, 3.0 and 4.0 are read. A card matches a person with the same UID (one imported
         or exported before) or else with the same first and last name. merge fills in the
@@ -37,8 +40,8 @@ enum ImportCommand: Command {
     /// The name errors give standard input.
     static let standardInputName = "(standard input)"
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let names = try arguments.positionals(1...Int.max, "FILE... (or - for standard input)")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let names = arguments.positionals
         guard names.filter({ $0 == "-" }).count <= 1 else {
             throw CLIError.usage("standard input (-) can be read only once")
         }
@@ -51,7 +54,7 @@ enum ImportCommand: Command {
             terminal = device
         }
         for name in names where name != "-" { try requireReadableFile(name) }
-        let options = VCardImportOptions(onMatch: policy, skipInvalid: arguments.flag("skip-invalid"))
+        let options = VCardImportOptions(onMatch: policy, skipInvalid: arguments[\.skipInvalid])
 
         let (report, invalidCards) = names.count == 1 && names[0] != "-"
             ? try importFile(names[0], options: options, terminal: terminal, context: context)
@@ -59,7 +62,7 @@ enum ImportCommand: Command {
 
         for error in invalidCards { context.console.note(error.description) }
         for warning in report.warnings { context.console.note(warning.description) }
-        if arguments.flag("json") {
+        if arguments[\.json] {
             context.console.printJSON(json(report, invalidCards: invalidCards))
         } else {
             context.console.print(summary(report, invalidCards: invalidCards))
@@ -120,8 +123,8 @@ enum ImportCommand: Command {
     }
 
     /// The `--on-match` policy, and whether to ask instead.
-    private static func matchPolicy(_ arguments: ParsedArguments) throws(CLIError) -> (VCardMatchPolicy, asks: Bool) {
-        switch arguments.value("on-match") {
+    private static func matchPolicy(_ arguments: ParsedArguments<Options>) throws(CLIError) -> (VCardMatchPolicy, asks: Bool) {
+        switch arguments[\.onMatch] {
         case nil, "merge": (.merge, false)
         case "new": (.createNew, false)
         case "skip": (.skip, false)
