@@ -10,9 +10,19 @@ enum ImportCommand: Command {
 
     /// The options of `import`.
     struct Options: OptionGroup {
-        let onMatch = Option<String>(
+        /// The policy for a card that matches a person, and whether to ask instead.
+        let onMatch = Option<(policy: VCardMatchPolicy, asks: Bool)>(
             "on-match", "merge|new|skip|ask", help: "What to do with a card that matches a person (default merge).",
-            completion: .words(["merge", "new", "skip", "ask"]))
+            completion: .words(["merge", "new", "skip", "ask"])
+        ) { text throws(CLIError) in
+            switch text {
+            case "merge": return (.merge, false)
+            case "new": return (.createNew, false)
+            case "skip": return (.skip, false)
+            case "ask": return (.merge, true)
+            default: throw CLIError.usage("--on-match is merge, new, skip or ask")
+            }
+        }
         let skipInvalid = Flag(
             "skip-invalid", help: "Leave out malformed cards, listing them on standard error, instead of failing.")
         let json = SharedOptions.json
@@ -45,7 +55,7 @@ enum ImportCommand: Command {
         guard names.filter({ $0 == "-" }).count <= 1 else {
             throw CLIError.usage("standard input (-) can be read only once")
         }
-        let (policy, asks) = try matchPolicy(arguments)
+        let (policy, asks) = try arguments[\.onMatch] ?? (.merge, false)
         var terminal: TerminalDevice?
         if asks {
             guard context.standardInputIsTerminal || names.contains("-"), let device = TerminalDevice.open() else {
@@ -119,17 +129,6 @@ enum ImportCommand: Command {
             return (report, joined.invalidCards)
         } catch let error as ContactsError {
             throw joined.relocated(error)
-        }
-    }
-
-    /// The `--on-match` policy, and whether to ask instead.
-    private static func matchPolicy(_ arguments: ParsedArguments<Options>) throws(CLIError) -> (VCardMatchPolicy, asks: Bool) {
-        switch arguments[\.onMatch] {
-        case nil, "merge": (.merge, false)
-        case "new": (.createNew, false)
-        case "skip": (.skip, false)
-        case "ask": (.merge, true)
-        default: throw CLIError.usage("--on-match is merge, new, skip or ask")
         }
     }
 
