@@ -22,6 +22,7 @@ enum ExportCommand: Command {
         let output = Option<String>(
             "output", "FILE", help: "Write to FILE, replacing it, instead of standard output.", short: "o")
     }
+
     static let discussion = """
         Without IDs or --group everyone is exported, in the store's sort order; a group's
         members come in that order too, IDs in the order given. Cards end lines with CRLF and

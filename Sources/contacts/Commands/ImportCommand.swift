@@ -27,6 +27,7 @@ enum ImportCommand: Command {
             "skip-invalid", help: "Leave out malformed cards, listing them on standard error, instead of failing.")
         let json = SharedOptions.json
     }
+
     static let discussion = """
         vCard 2.1, 3.0 and 4.0 are read. A card matches a person with the same UID (one imported
         or exported before) or else with the same first and last name. merge fills in the

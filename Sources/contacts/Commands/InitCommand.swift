@@ -9,7 +9,8 @@ enum InitCommand: Command {
 
     /// The options of `init`.
     struct Options: OptionGroup {
-        let git = Flag("git", help: "Also run `git init` there and set up Git's merge driver and diff helper for records.")
+        let git = Flag(
+            "git", help: "Also run `git init` there and set up Git's merge driver and diff helper for records.")
     }
 
     static let discussion = """

@@ -10,7 +10,8 @@ enum ListCommand: Command {
     struct Options: OptionGroup {
         let sort = SharedOptions.sort
         let group = Option<String>("group", "GROUP", help: "Only the members of this group (ID or name).")
-        let email = Option<String>("email", "TEXT", help: "Only people with an email address containing TEXT (any case).")
+        let email = Option<String>(
+            "email", "TEXT", help: "Only people with an email address containing TEXT (any case).")
         let phone = Option<String>(
             "phone", "DIGITS", help: "Only people with a phone number containing DIGITS (other characters ignored).")
         let org = Option<String>("org", "TEXT", help: "Only people whose organization contains TEXT (any case).")

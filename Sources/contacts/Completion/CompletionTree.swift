@@ -21,7 +21,8 @@ struct CompletionTree {
     private static func node(_ command: any Command.Type, parent: [String]) -> Node {
         let path = parent + [command.name]
         return Node(
-            path: path, summary: command.summary, options: command.options, argumentWords: command.positionals.completion,
+            path: path, summary: command.summary, options: command.options,
+            argumentWords: command.positionals.completion,
             children: command.subcommands.map { node($0, parent: path) })
     }
 

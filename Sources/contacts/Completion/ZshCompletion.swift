@@ -6,7 +6,8 @@ enum ZshCompletion {
         for dispatcher in tree.commands where !dispatcher.children.isEmpty {
             lines.append("")
             lines += function(
-                "_contacts_\(dispatcher.path[0])", commands: dispatcher.children, options: GlobalOptions.specs, level: 1)
+                "_contacts_\(dispatcher.path[0])", commands: dispatcher.children, options: GlobalOptions.specs,
+                level: 1)
         }
         lines += ["", "_contacts \"$@\""]
         return lines.joined(separator: "\n")
