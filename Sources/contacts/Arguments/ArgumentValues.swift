@@ -6,6 +6,7 @@ struct ArgumentValues: Sendable {
     /// The values given for each option, in order; a flag has one empty value per use.
     private(set) var options: [String: [String]] = [:]
 
+    /// Records `value` as given for the option named `name` (an empty value for a flag).
     mutating func append(_ value: String, for name: String) {
         options[name, default: []].append(value)
     }

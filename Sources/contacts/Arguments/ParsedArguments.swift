@@ -10,6 +10,7 @@ struct ParsedArguments<Options: OptionGroup>: Sendable {
     private let values: ArgumentValues
     private let options = Options()
 
+    /// Reads `values`, which the parser produced from `Options` (and the global options).
     init(_ values: ArgumentValues) {
         self.values = values
     }

@@ -19,6 +19,7 @@ struct Positionals: Sendable, ExpressibleByArrayLiteral {
         self.expected = expected
     }
 
+    /// `arguments` in order, named in usage errors by their synopsis.
     init(arrayLiteral arguments: Positional...) {
         self.arguments = arguments
         expected = nil
