@@ -30,9 +30,9 @@ enum ContactsTool {
     private static func dispatch(
         _ words: [String], environment: [String: String], console: Console, chain: inout [any Command.Type]
     ) throws {
-        let leading = try ArgumentParser(options: OptionSpec.global + [.version], commandName: "contacts")
+        let leading = try ArgumentParser(options: GlobalOptions.specs + LeadingOptions.specs, commandName: "contacts")
             .parseLeadingOptions(words)
-        if leading.arguments.flag("version") {
+        if ParsedArguments<LeadingOptions>(leading.arguments)[\.version] {
             console.print("contacts \(version)")
             return
         }
@@ -41,7 +41,7 @@ enum ContactsTool {
         var commands = CommandTable.commands
         while true {
             guard let name = rest.first else {
-                if globals.flag("help") {
+                if ParsedArguments<GlobalOptions>(globals)[\.help] {
                     console.print(HelpText.help(for: chain))
                     return
                 }
@@ -54,37 +54,28 @@ enum ContactsTool {
             chain.append(command)
             let commandName = HelpText.commandName(chain)
             if !command.subcommands.isEmpty {
-                let parsed = try ArgumentParser(options: OptionSpec.global, commandName: commandName)
+                let parsed = try ArgumentParser(options: GlobalOptions.specs, commandName: commandName)
                     .parseLeadingOptions(Array(rest.dropFirst()))
-                globals = merge(globals, parsed.arguments)
+                globals = parsed.arguments.merged(after: globals, for: GlobalOptions.specs.map(\.name))
                 rest = parsed.rest
                 commands = command.subcommands
                 continue
             }
-            let parsed = try ArgumentParser(options: command.options + OptionSpec.global, commandName: commandName)
+            let values = try ArgumentParser(options: command.options + GlobalOptions.specs, commandName: commandName)
                 .parse(Array(rest.dropFirst()))
-            let arguments = merge(globals, parsed)
-            if arguments.flag("help") {
+                .merged(after: globals, for: GlobalOptions.specs.map(\.name))
+            let global = ParsedArguments<GlobalOptions>(values)
+            if global[\.help] {
                 console.print(HelpText.help(for: chain))
                 return
             }
             let context = CommandContext(
-                environment: environment, storeOption: arguments.value(OptionSpec.store.name),
-                lockTimeoutOption: arguments.value(OptionSpec.lockTimeout.name), console: console,
-                commandName: commandName)
-            let autoCommit = AutoCommit.prepare(chain: chain, arguments: arguments, context: context)
-            try command.run(arguments, in: context)
+                environment: environment, storeOption: global[\.store], lockTimeoutOption: global[\.lockTimeout],
+                console: console, commandName: commandName)
+            let autoCommit = AutoCommit.prepare(chain: chain, arguments: global, context: context)
+            try command.run(checking: values, in: context)
             try autoCommit?.commit(context: context)
             return
         }
-    }
-
-    /// `later` with the global options of `earlier` it does not set itself.
-    private static func merge(_ earlier: ParsedArguments, _ later: ParsedArguments) -> ParsedArguments {
-        var result = later
-        for option in OptionSpec.global where !later.flag(option.name) {
-            for value in earlier.values(option.name) { result.append(value, for: option.name) }
-        }
-        return result
     }
 }

@@ -15,20 +15,20 @@ struct ArgumentParser {
     ///
     /// - Throws: a usage error for an unknown option, a missing value, a value given to a
     ///   flag, or an option given twice that may be given once.
-    func parse(_ words: [String]) throws(CLIError) -> ParsedArguments {
+    func parse(_ words: [String]) throws(CLIError) -> ArgumentValues {
         try parse(words, stoppingAtPositional: false).arguments
     }
 
     /// Parses the options before the first positional argument (a command or subcommand
     /// name) and returns them with the words from that argument on.
-    func parseLeadingOptions(_ words: [String]) throws(CLIError) -> (arguments: ParsedArguments, rest: [String]) {
+    func parseLeadingOptions(_ words: [String]) throws(CLIError) -> (arguments: ArgumentValues, rest: [String]) {
         try parse(words, stoppingAtPositional: true)
     }
 
     private func parse(
         _ words: [String], stoppingAtPositional: Bool
-    ) throws(CLIError) -> (arguments: ParsedArguments, rest: [String]) {
-        var result = ParsedArguments()
+    ) throws(CLIError) -> (arguments: ArgumentValues, rest: [String]) {
+        var result = ArgumentValues()
         var index = 0
         while index < words.count {
             let word = words[index]
@@ -55,7 +55,7 @@ struct ArgumentParser {
             guard let spec else {
                 throw CLIError.usage("unknown option \(word.split(separator: "=").first.map(String.init) ?? word) for `\(commandName)`")
             }
-            if !spec.isRepeatable, result.flag(spec.name), spec.name != "help" {
+            if !spec.isRepeatable, result.contains(spec.name), spec.name != "help" {
                 throw CLIError.usage("\(spec.usage) is given more than once")
             }
             if spec.takesValue {

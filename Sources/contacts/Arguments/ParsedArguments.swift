@@ -1,45 +1,63 @@
-/// The words of a command line sorted into options and positional arguments.
-struct ParsedArguments: Sendable {
-    /// The arguments that are not options, in order.
-    var positionals: [String] = []
-    /// The values given for each option, in order; a flag has one empty value per use.
-    private(set) var options: [String: [String]] = [:]
+/// A command's arguments, read through its option declarations: `arguments[\.json]` is a
+/// `Bool`, `arguments[\.first]` a `String?`, `arguments[\.phone]` every value given.
+///
+/// A key path names a declaration of `Options`, so a misspelt option does not compile.
+struct ParsedArguments<Options: OptionGroup>: Sendable {
+    /// The arguments that are not options, in order, already checked against the command's
+    /// ``Positionals``.
+    var positionals: [String] { values.positionals }
 
-    mutating func append(_ value: String, for name: String) {
-        options[name, default: []].append(value)
+    private let values: ArgumentValues
+    private let options = Options()
+
+    /// Reads `values`, which the parser produced from `Options` (and the global options).
+    init(_ values: ArgumentValues) {
+        self.values = values
     }
 
-    /// Whether a flag (or an option) was given.
-    func flag(_ name: String) -> Bool {
-        options[name] != nil
+    /// Whether the flag was given.
+    subscript(_ flag: KeyPath<Options, Flag>) -> Bool {
+        values.contains(spec(flag).name)
     }
 
-    /// The value of an option given at most once.
-    func value(_ name: String) -> String? {
-        options[name]?.last
+    /// The value of an option, as given, or `nil`.
+    subscript(_ option: KeyPath<Options, Option<String>>) -> String? {
+        values.values(spec(option).name).last
     }
 
-    /// Every value of a repeatable option.
-    func values(_ name: String) -> [String] {
-        options[name] ?? []
-    }
-
-    /// The positional arguments, checked against how many the command takes.
+    /// The value of an option, parsed, or `nil`.
     ///
-    /// - Throws: a usage error naming `argumentName` when there are too few or too many.
-    func positionals(_ count: ClosedRange<Int>, _ argumentName: String) throws(CLIError) -> [String] {
-        if positionals.count < count.lowerBound {
-            throw CLIError.usage("missing \(argumentName)")
+    /// - Throws: the declaration's usage error for a wrong value.
+    subscript<Value>(_ option: KeyPath<Options, Option<Value>>) -> Value? {
+        get throws(CLIError) {
+            let declaration = options[keyPath: option]
+            guard let text = values.values(spec(option).name).last else { return nil }
+            return try declaration.parse(text)
         }
-        if positionals.count > count.upperBound {
-            throw CLIError.usage("too many arguments; expected \(argumentName)")
-        }
-        return positionals
     }
 
-    /// The single positional argument.
-    func positional(_ argumentName: String) throws(CLIError) -> String {
-        let words = try positionals(1...1, argumentName)
-        return words[0]
+    /// Every value of a repeatable option, as given.
+    subscript(_ option: KeyPath<Options, RepeatableOption<String>>) -> [String] {
+        values.values(spec(option).name)
+    }
+
+    /// Every value of a repeatable option, parsed, in order.
+    ///
+    /// - Throws: the declaration's usage error for the first wrong value.
+    subscript<Value>(_ option: KeyPath<Options, RepeatableOption<Value>>) -> [Value] {
+        get throws(CLIError) {
+            let declaration = options[keyPath: option]
+            var parsed: [Value] = []
+            for text in values.values(spec(option).name) { parsed.append(try declaration.parse(text)) }
+            return parsed
+        }
+    }
+
+    /// The spec of the declaration at `keyPath`, which the parser was given (``OptionGroup``
+    /// finds only stored properties).
+    private func spec<Declaration: OptionDeclaration>(_ keyPath: KeyPath<Options, Declaration>) -> OptionSpec {
+        let spec = options[keyPath: keyPath].spec
+        assert(Options.specs.contains { $0.name == spec.name }, "--\(spec.name) is not a stored declaration")
+        return spec
     }
 }

@@ -3,28 +3,36 @@ import PlainContacts
 /// `contacts add [NAME] --first … --phone …`: adds a person and prints the new record ID.
 enum AddCommand: Command {
     static let name = "add"
-    static let synopsis = "[NAME] [--first NAME] [--last NAME] [--phone [LABEL:]NUMBER]... [options]"
+    static let positionals = Positionals(.optionalWords("NAME"), expected: "a name, then options")
     static let summary = "Add a person and print the new record ID."
-    static let options: [OptionSpec] = [
-        .value("first", "NAME", help: "First name."),
-        .value("last", "NAME", help: "Last name."),
-        .value("middle", "NAME", help: "Middle name."),
-        .value("prefix", "TEXT", help: "Prefix, such as Dr."),
-        .value("suffix", "TEXT", help: "Suffix, such as Jr."),
-        .value("nickname", "NAME", help: "Nickname."),
-        .value("org", "NAME", help: "Organization."),
-        .value("department", "NAME", help: "Department."),
-        .value("title", "TEXT", help: "Job title."),
-        .value("note", "TEXT", help: "Note."),
-        .value("birthday", "DATE", help: "Birthday, YYYY-MM-DD or --MM-DD without a year."),
-        .value("kind", "person|organization", help: "Person (default) or organization.", completion: .words(["person", "organization"])),
-        .value("phone", "[LABEL:]NUMBER", help: "A phone number (repeatable).", repeatable: true),
-        .value("email", "[LABEL:]ADDRESS", help: "An email address (repeatable).", repeatable: true),
-        .value("url", "[LABEL:]URL", help: "A web address (repeatable).", repeatable: true),
-        .value("address", "[LABEL:]STREET;CITY;STATE;ZIP;COUNTRY", help: "A postal address (repeatable).", repeatable: true),
-        .value("group", "GROUP", help: "Add the person to this group, by ID or name (repeatable).", repeatable: true),
-        .flag("create-group", help: "Create the --group groups that do not exist yet."),
-    ]
+
+    /// The options of `add`; `--kind` and `--birthday` are read as words, so that their
+    /// errors come in the order `add` checks them.
+    struct Options: OptionGroup {
+        let first = Option<String>("first", "NAME", help: "First name.")
+        let last = Option<String>("last", "NAME", help: "Last name.")
+        let middle = Option<String>("middle", "NAME", help: "Middle name.")
+        let prefix = Option<String>("prefix", "TEXT", help: "Prefix, such as Dr.")
+        let suffix = Option<String>("suffix", "TEXT", help: "Suffix, such as Jr.")
+        let nickname = Option<String>("nickname", "NAME", help: "Nickname.")
+        let org = Option<String>("org", "NAME", help: "Organization.")
+        let department = Option<String>("department", "NAME", help: "Department.")
+        let title = Option<String>("title", "TEXT", help: "Job title.")
+        let note = Option<String>("note", "TEXT", help: "Note.")
+        let birthday = Option<String>("birthday", "DATE", help: "Birthday, YYYY-MM-DD or --MM-DD without a year.")
+        let kind = Option<String>(
+            "kind", "person|organization", help: "Person (default) or organization.",
+            completion: .words(["person", "organization"]))
+        let phone = RepeatableOption(labeled: "phone", "[LABEL:]NUMBER", help: "A phone number (repeatable).")
+        let email = RepeatableOption(labeled: "email", "[LABEL:]ADDRESS", help: "An email address (repeatable).")
+        let url = RepeatableOption(labeled: "url", "[LABEL:]URL", help: "A web address (repeatable).")
+        let address = RepeatableOption<String>(
+            "address", "[LABEL:]STREET;CITY;STATE;ZIP;COUNTRY", help: "A postal address (repeatable).")
+        let group = RepeatableOption<String>(
+            "group", "GROUP", help: "Add the person to this group, by ID or name (repeatable).")
+        let createGroup = Flag("create-group", help: "Create the --group groups that do not exist yet.")
+    }
+
     static let discussion = """
         NAME is the whole name as it is written, split the way a vCard's FN is: "Ada Lovelace",
         "Lovelace, Ada", "Dr. Ada King Lovelace", "Ludwig van Beethoven" and "山田 太郎" all find
@@ -38,16 +46,16 @@ enum AddCommand: Command {
         label. Start with ':' to give a value that has a colon but no label: `--phone :ext:12`.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let words = try arguments.positionals(0...Int.max, "a name, then options")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let words = arguments.positionals
         let person = try makePerson(arguments, name: words.joined(separator: " "))
         guard !person.state.values.isEmpty else {
             throw CLIError.usage("give at least one value, such as --first or --org")
         }
         let book = try context.openBook()
         var groups: [Group] = []
-        for text in arguments.values("group") {
-            if let group = try existingGroup(text, in: book, creatingMissing: arguments.flag("create-group")) {
+        for text in arguments[\.group] {
+            if let group = try existingGroup(text, in: book, creatingMissing: arguments[\.createGroup]) {
                 groups.append(group)
             } else if !groups.contains(where: { $0.name == text }) {
                 let group = Group(name: text)
@@ -76,38 +84,38 @@ enum AddCommand: Command {
 
     /// The person the options describe; `name`, the whole name as written, fills the name parts
     /// that no option gives.
-    static func makePerson(_ arguments: ParsedArguments, name: String) throws -> Person {
+    static func makePerson(_ arguments: ParsedArguments<Options>, name: String) throws -> Person {
         let person = Person()
-        let isOrganization = arguments.value("kind") == PersonKind.organization.rawValue
-        let written = isOrganization && arguments.value("org") == nil ? FormattedName("") : FormattedName(name)
-        person.firstName = arguments.value("first") ?? written.first
-        person.lastName = arguments.value("last") ?? written.last
-        person.middleName = arguments.value("middle") ?? written.middle
-        person.prefix = arguments.value("prefix") ?? written.prefix
-        person.suffix = arguments.value("suffix") ?? written.suffix
-        person.nickname = arguments.value("nickname")
+        let isOrganization = arguments[\.kind] == PersonKind.organization.rawValue
+        let written = isOrganization && arguments[\.org] == nil ? FormattedName("") : FormattedName(name)
+        person.firstName = arguments[\.first] ?? written.first
+        person.lastName = arguments[\.last] ?? written.last
+        person.middleName = arguments[\.middle] ?? written.middle
+        person.prefix = arguments[\.prefix] ?? written.prefix
+        person.suffix = arguments[\.suffix] ?? written.suffix
+        person.nickname = arguments[\.nickname]
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        person.organization = arguments.value("org") ?? (isOrganization && !trimmed.isEmpty ? trimmed : nil)
-        person.department = arguments.value("department")
-        person.jobTitle = arguments.value("title")
-        person.note = arguments.value("note")
-        if let text = arguments.value("birthday") {
+        person.organization = arguments[\.org] ?? (isOrganization && !trimmed.isEmpty ? trimmed : nil)
+        person.department = arguments[\.department]
+        person.jobTitle = arguments[\.title]
+        person.note = arguments[\.note]
+        if let text = arguments[\.birthday] {
             guard let birthday = try? ContactDate(parsing: text) else {
                 throw CLIError.usage("--birthday takes a date written YYYY-MM-DD, or --MM-DD without a year")
             }
             person.birthday = birthday
         }
-        if let text = arguments.value("kind") {
+        if let text = arguments[\.kind] {
             guard let kind = PersonKind(rawValue: text) else {
                 throw CLIError.usage("--kind is person or organization")
             }
             person.kind = kind
         }
-        person.phones = try multiValue(arguments.values("phone"), option: "phone")
-        person.emails = try multiValue(arguments.values("email"), option: "email")
-        person.urls = try multiValue(arguments.values("url"), option: "url")
+        person.phones = multiValue(try arguments[\.phone])
+        person.emails = multiValue(try arguments[\.email])
+        person.urls = multiValue(try arguments[\.url])
         var addresses = MultiValue<PostalAddress>()
-        for text in arguments.values("address") {
+        for text in arguments[\.address] {
             let parsed = try AddressArgument.parse(text)
             addresses.add(parsed.address, label: parsed.label)
         }
@@ -115,13 +123,9 @@ enum AddCommand: Command {
         return person
     }
 
-    private static func multiValue(_ texts: [String], option: String) throws(CLIError) -> MultiValue<String> {
+    private static func multiValue(_ labeledValues: [LabeledValue]) -> MultiValue<String> {
         var values = MultiValue<String>()
-        for text in texts {
-            let labeled = LabeledValue(parsing: text)
-            guard !labeled.value.isEmpty else { throw CLIError.usage("--\(option) needs a value after the label") }
-            values.add(labeled.value, label: labeled.label)
-        }
+        for labeled in labeledValues { values.add(labeled.value, label: labeled.label) }
         return values
     }
 }

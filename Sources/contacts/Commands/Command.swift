@@ -1,37 +1,52 @@
-/// A `contacts` command: its name, its help and options, and what it does.
+/// A `contacts` command: its name, its help, its arguments and options, and what it does.
 ///
 /// Adding a command is one file with a type conforming to this protocol plus one line in
 /// ``CommandTable``. A command with ``subcommands`` (such as `group`) only dispatches.
+///
+/// Its options are the stored properties of its nested `Options` (an ``OptionGroup``), its
+/// positional arguments its ``positionals``; the parser, the synopsis, help and shell
+/// completion all come from these declarations, and ``run(_:in:)`` reads the options through
+/// them: `arguments[\.json]`.
 protocol Command {
+    /// The command's options, besides the global ones (``GlobalOptions``).
+    associatedtype Options: OptionGroup = NoOptions
+
     /// The word that runs the command: `add`.
     static var name: String { get }
-    /// The arguments after the name, as help shows them: `ID KEY=VALUE...`.
-    static var synopsis: String { get }
+    /// The positional arguments, checked before ``run(_:in:)`` and shown in the synopsis.
+    static var positionals: Positionals { get }
     /// One line saying what the command does.
     static var summary: String { get }
     /// Paragraphs of help printed after the options, or empty.
     static var discussion: String { get }
-    /// The options, besides the global `--store`, `--lock-timeout` and `--help`.
-    static var options: [OptionSpec] { get }
     /// The subcommands, for a command that only dispatches.
     static var subcommands: [any Command.Type] { get }
-    /// The words shell completion offers for the positional arguments, if they are fixed.
-    static var argumentWords: [String] { get }
 
     /// Runs the command.
     ///
     /// - Throws: ``CLIError`` or the library's `ContactsError`; ``ContactsTool`` turns either
     ///   into a message and an exit status.
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws
 }
 
 extension Command {
+    static var positionals: Positionals { [] }
     static var discussion: String { "" }
-    static var options: [OptionSpec] { [] }
     static var subcommands: [any Command.Type] { [] }
-    static var argumentWords: [String] { [] }
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         throw CLIError.usage("`\(context.commandName)` needs a subcommand")
+    }
+
+    /// The options the command declares, in order, besides the global ones.
+    static var options: [OptionSpec] { Options.specs }
+
+    /// Checks the positional arguments of `values`, then runs the command with them.
+    ///
+    /// - Throws: a usage error for too few or too many positional arguments, or what
+    ///   ``run(_:in:)`` throws.
+    static func run(checking values: ArgumentValues, in context: CommandContext) throws {
+        try positionals.check(values.positionals)
+        try run(ParsedArguments<Options>(values), in: context)
     }
 }

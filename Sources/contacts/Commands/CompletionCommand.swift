@@ -1,9 +1,9 @@
 /// `contacts completion bash|zsh|fish`: prints a shell completion script.
 enum CompletionCommand: Command {
     static let name = "completion"
-    static let synopsis = "bash|zsh|fish"
+    static let positionals = Positionals(
+        .one("bash|zsh|fish", completion: ["bash", "zsh", "fish"]), expected: "bash, zsh or fish")
     static let summary = "Print a completion script for bash, zsh or fish."
-    static let argumentWords = ["bash", "zsh", "fish"]
     static let discussion = """
         Install it with, for example:
           contacts completion bash > ~/.local/share/bash-completion/completions/contacts
@@ -11,8 +11,8 @@ enum CompletionCommand: Command {
           contacts completion fish > ~/.config/fish/completions/contacts.fish
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let shell = try arguments.positional("bash, zsh or fish")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let shell = arguments.positionals[0]
         let tree = CompletionTree(commands: CommandTable.commands)
         switch shell {
         case "bash": context.console.print(BashCompletion.script(tree))

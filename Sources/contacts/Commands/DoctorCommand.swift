@@ -3,12 +3,14 @@ import PlainContacts
 /// `contacts doctor [--fix] [--json]`: checks the store and repairs what is safe to repair.
 enum DoctorCommand: Command {
     static let name = "doctor"
-    static let synopsis = "[--fix] [--json]"
     static let summary = "Check the store for problems; with --fix, repair those that can be repaired safely."
-    static let options: [OptionSpec] = [
-        .flag("fix", help: "Repair what can be repaired safely."),
-        .json,
-    ]
+
+    /// The options of `doctor`.
+    struct Options: OptionGroup {
+        let fix = Flag("fix", help: "Repair what can be repaired safely.")
+        let json = SharedOptions.json
+    }
+
     static let discussion = """
         Reads the store file by file, so it works when other commands refuse the store. It
         reports files that are not valid JSON or hold Git conflict markers (resolve those by
@@ -25,13 +27,12 @@ enum DoctorCommand: Command {
         remain.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        _ = try arguments.positionals(0...0, "no arguments")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         var doctor = StoreDoctor(storeURL: context.storeURL)
         doctor.lockTimeout = try context.lockTimeout()
-        let findings = try arguments.flag("fix") ? doctor.fix() : doctor.check()
+        let findings = try arguments[\.fix] ? doctor.fix() : doctor.check()
         let remaining = findings.filter { !$0.fixed }
-        if arguments.flag("json") {
+        if arguments[\.json] {
             context.console.printJSON(.object([
                 "findings": .array(findings.map(json)),
                 "healthy": .bool(remaining.isEmpty),

@@ -3,9 +3,13 @@ import PlainContacts
 /// `contacts duplicates [--json]`: lists people who are probably the same person.
 enum DuplicatesCommand: Command {
     static let name = "duplicates"
-    static let synopsis = "[--json]"
     static let summary = "List groups of people who are probably the same person."
-    static let options: [OptionSpec] = [.json]
+
+    /// The options of `duplicates`.
+    struct Options: OptionGroup {
+        let json = SharedOptions.json
+    }
+
     static let discussion = """
         People are grouped when they share a first and last name (ignoring case and accents), an
         organization name (for organizations), a phone number (the last nine digits) or an email
@@ -15,11 +19,10 @@ enum DuplicatesCommand: Command {
         of people as `contacts show --json` prints them.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        _ = try arguments.positionals(0...0, "no arguments")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         let book = try context.openBook()
         let groups = book.likelyDuplicates()
-        if arguments.flag("json") {
+        if arguments[\.json] {
             context.console.printJSON(.array(groups.map { PersonJSONView.json(of: $0, in: book) }))
         } else {
             let blocks = groups.map { $0.map(PersonLine.line).joined(separator: "\n") }

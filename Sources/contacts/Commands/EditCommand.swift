@@ -4,7 +4,7 @@ import PlainContacts
 /// `contacts edit ID`: edits a person's JSON in the user's editor.
 enum EditCommand: Command {
     static let name = "edit"
-    static let synopsis = "ID"
+    static let positionals: Positionals = [.one("ID")]
     static let summary = "Edit a person's properties as JSON in $VISUAL, else $EDITOR, else vi."
     static let discussion = """
         The editor opens the person's editable properties as the record file holds them (without
@@ -17,8 +17,8 @@ enum EditCommand: Command {
         temporary file, whose path is printed.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let id = try arguments.positional("ID")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let id = arguments.positionals[0]
         let book = try context.openBook()
         let person = try PersonLookup.person(id: id, in: book)
         let original = person.editableJSON

@@ -4,15 +4,25 @@ import PlainContacts
 /// `contacts export [ID...] [--group GROUP]`: people as vCards, on standard output or in a file.
 enum ExportCommand: Command {
     static let name = "export"
-    static let synopsis = "[ID...] [--group GROUP] [--vcard-version 3.0|4.0] [-o FILE]"
+    static let positionals: Positionals = [.zeroOrMore("ID")]
     static let summary = "Export people as vCards: the given IDs, a group's members, or everyone."
-    static let options: [OptionSpec] = [
-        .value("group", "GROUP", help: "Export the members of this group (ID or name)."),
-        .value(
+
+    /// The options of `export`.
+    struct Options: OptionGroup {
+        let group = Option<String>("group", "GROUP", help: "Export the members of this group (ID or name).")
+        let vcardVersion = Option<VCardVersion>(
             "vcard-version", "3.0|4.0", help: "The vCard version to write (default 3.0).",
-            completion: .words(VCardVersion.allCases.map(\.rawValue))),
-        .value("output", "FILE", help: "Write to FILE, replacing it, instead of standard output.", short: "o"),
-    ]
+            completion: .words(VCardVersion.allCases.map(\.rawValue))
+        ) { text throws(CLIError) in
+            guard let version = VCardVersion(rawValue: text) else {
+                throw CLIError.usage("--vcard-version is 3.0 or 4.0")
+            }
+            return version
+        }
+        let output = Option<String>(
+            "output", "FILE", help: "Write to FILE, replacing it, instead of standard output.", short: "o")
+    }
+
     static let discussion = """
         Without IDs or --group everyone is exported, in the store's sort order; a group's
         members come in that order too, IDs in the order given. Cards end lines with CRLF and
@@ -21,19 +31,19 @@ enum ExportCommand: Command {
         all: a temporary file beside it is renamed over it.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         let ids = arguments.positionals
-        let version = try vcardVersion(arguments)
-        if !ids.isEmpty, arguments.value("group") != nil {
+        let version = try arguments[\.vcardVersion] ?? .v3
+        if !ids.isEmpty, arguments[\.group] != nil {
             throw CLIError.usage("give IDs or --group, not both")
         }
-        let output = arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
+        let output = arguments[\.output].flatMap { $0 == "-" ? nil : $0 }
         if output?.isEmpty == true { throw CLIError.usage("--output needs a file name") }
         let book = try context.openBook()
         let people: [Person]
         if !ids.isEmpty {
             people = try PersonLookup.people(ids: ids, in: book)
-        } else if let group = arguments.value("group") {
+        } else if let group = arguments[\.group] {
             people = book.sorted(try GroupLookup.group(group, in: book).members(), by: book.sortOrdering)
             try PersonLookup.checkReads(book)
         } else {
@@ -46,14 +56,5 @@ enum ExportCommand: Command {
         } else if !FileDescriptorWriter.writeAll(Array(text.utf8), to: STDOUT_FILENO) {
             throw CLIError.failure("cannot write to standard output (\(String(cString: strerror(errno))))")
         }
-    }
-
-    /// The `--vcard-version`, 3.0 by default.
-    private static func vcardVersion(_ arguments: ParsedArguments) throws(CLIError) -> VCardVersion {
-        guard let text = arguments.value("vcard-version") else { return .v3 }
-        guard let version = VCardVersion(rawValue: text) else {
-            throw CLIError.usage("--vcard-version is 3.0 or 4.0")
-        }
-        return version
     }
 }

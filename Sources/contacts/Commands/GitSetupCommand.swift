@@ -1,7 +1,6 @@
 /// `contacts git-setup`: configures this clone's merge driver and diff helper.
 enum GitSetupCommand: Command {
     static let name = "git-setup"
-    static let synopsis = ""
     static let summary = "Configure this clone of the store to merge and diff records with `contacts`."
     static var discussion: String {
         "Writes these settings into the repository's configuration (Git does not copy them when cloning):\n"
@@ -10,8 +9,7 @@ enum GitSetupCommand: Command {
             + " wrote (a file edited by hand is kept; the lines it should hold are printed)."
     }
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        _ = try arguments.positionals(0...0, "no arguments")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         try context.requireStore()
         let url = context.storeURL
         guard try GitSetup.isRepository(url) else {

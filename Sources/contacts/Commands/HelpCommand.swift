@@ -1,11 +1,12 @@
 /// `contacts help [COMMAND [SUBCOMMAND]]`.
 enum HelpCommand: Command {
     static let name = "help"
-    static let synopsis = "[COMMAND [SUBCOMMAND]]"
+    static var positionals: Positionals {
+        [.optional("COMMAND", completion: CommandTable.commands.map { $0.name }), .optional("SUBCOMMAND")]
+    }
     static let summary = "Show the list of commands, or the help of one command."
-    static var argumentWords: [String] { CommandTable.commands.map { $0.name } }
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         var chain: [any Command.Type] = []
         var commands = CommandTable.commands
         for word in arguments.positionals {

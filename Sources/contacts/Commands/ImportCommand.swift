@@ -5,15 +5,29 @@ import PlainContacts
 /// vCard files to the store in one save.
 enum ImportCommand: Command {
     static let name = "import"
-    static let synopsis = "FILE... [--on-match merge|new|skip|ask] [--skip-invalid] [--json]"
+    static let positionals = Positionals(.oneOrMore("FILE"), expected: "FILE... (or - for standard input)")
     static let summary = "Import people and groups from vCard files (- for standard input) in one save."
-    static let options: [OptionSpec] = [
-        .value(
+
+    /// The options of `import`.
+    struct Options: OptionGroup {
+        /// The policy for a card that matches a person, and whether to ask instead.
+        let onMatch = Option<(policy: VCardMatchPolicy, asks: Bool)>(
             "on-match", "merge|new|skip|ask", help: "What to do with a card that matches a person (default merge).",
-            completion: .words(["merge", "new", "skip", "ask"])),
-        .flag("skip-invalid", help: "Leave out malformed cards, listing them on standard error, instead of failing."),
-        .json,
-    ]
+            completion: .words(["merge", "new", "skip", "ask"])
+        ) { text throws(CLIError) in
+            switch text {
+            case "merge": return (.merge, false)
+            case "new": return (.createNew, false)
+            case "skip": return (.skip, false)
+            case "ask": return (.merge, true)
+            default: throw CLIError.usage("--on-match is merge, new, skip or ask")
+            }
+        }
+        let skipInvalid = Flag(
+            "skip-invalid", help: "Leave out malformed cards, listing them on standard error, instead of failing.")
+        let json = SharedOptions.json
+    }
+
     static let discussion = """
         vCard 2.1, 3.0 and 4.0 are read. A card matches a person with the same UID (one imported
         or exported before) or else with the same first and last name. merge fills in the
@@ -37,12 +51,12 @@ enum ImportCommand: Command {
     /// The name errors give standard input.
     static let standardInputName = "(standard input)"
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let names = try arguments.positionals(1...Int.max, "FILE... (or - for standard input)")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let names = arguments.positionals
         guard names.filter({ $0 == "-" }).count <= 1 else {
             throw CLIError.usage("standard input (-) can be read only once")
         }
-        let (policy, asks) = try matchPolicy(arguments)
+        let (policy, asks) = try arguments[\.onMatch] ?? (.merge, false)
         var terminal: TerminalDevice?
         if asks {
             guard context.standardInputIsTerminal || names.contains("-"), let device = TerminalDevice.open() else {
@@ -51,7 +65,7 @@ enum ImportCommand: Command {
             terminal = device
         }
         for name in names where name != "-" { try requireReadableFile(name) }
-        let options = VCardImportOptions(onMatch: policy, skipInvalid: arguments.flag("skip-invalid"))
+        let options = VCardImportOptions(onMatch: policy, skipInvalid: arguments[\.skipInvalid])
 
         let (report, invalidCards) = names.count == 1 && names[0] != "-"
             ? try importFile(names[0], options: options, terminal: terminal, context: context)
@@ -59,7 +73,7 @@ enum ImportCommand: Command {
 
         for error in invalidCards { context.console.note(error.description) }
         for warning in report.warnings { context.console.note(warning.description) }
-        if arguments.flag("json") {
+        if arguments[\.json] {
             context.console.printJSON(json(report, invalidCards: invalidCards))
         } else {
             context.console.print(summary(report, invalidCards: invalidCards))
@@ -116,17 +130,6 @@ enum ImportCommand: Command {
             return (report, joined.invalidCards)
         } catch let error as ContactsError {
             throw joined.relocated(error)
-        }
-    }
-
-    /// The `--on-match` policy, and whether to ask instead.
-    private static func matchPolicy(_ arguments: ParsedArguments) throws(CLIError) -> (VCardMatchPolicy, asks: Bool) {
-        switch arguments.value("on-match") {
-        case nil, "merge": (.merge, false)
-        case "new": (.createNew, false)
-        case "skip": (.skip, false)
-        case "ask": (.merge, true)
-        default: throw CLIError.usage("--on-match is merge, new, skip or ask")
         }
     }
 

@@ -4,7 +4,7 @@ import PlainContacts
 /// `contacts log ID`: the Git history of one person, with readable diffs.
 enum LogCommand: Command {
     static let name = "log"
-    static let synopsis = "ID"
+    static let positionals: Positionals = [.one("ID")]
     static let summary = "Show the Git history of one person, newest first, with readable diffs."
     static let discussion = """
         Runs `git log --follow -p` on the person's file with `contacts textconv` as the diff
@@ -14,8 +14,8 @@ enum LogCommand: Command {
         tree.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let text = try arguments.positional("ID")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let text = arguments.positionals[0]
         let book = try context.openBook()
         let person = try PersonLookup.person(id: text, in: book)
         guard let key = person.key else { throw CLIError.noInput("the person is not saved yet") }

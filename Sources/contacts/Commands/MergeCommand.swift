@@ -3,7 +3,7 @@ import PlainContacts
 /// `contacts merge KEEP-ID OTHER-ID`: merges a duplicate into the person who survives it.
 enum MergeCommand: Command {
     static let name = "merge"
-    static let synopsis = "KEEP-ID OTHER-ID"
+    static let positionals: Positionals = [.one("KEEP-ID"), .one("OTHER-ID")]
     static let summary = "Merge the second person into the first and print the first one's ID."
     static let discussion = """
         The first person keeps its own values and takes the second one's where it has none;
@@ -13,8 +13,8 @@ enum MergeCommand: Command {
         first one. Find candidates with `contacts duplicates`.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let words = try arguments.positionals(2...2, "KEEP-ID OTHER-ID")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let words = arguments.positionals
         let book = try context.openBook()
         let survivor = try PersonLookup.person(id: words[0], in: book)
         let duplicate = try PersonLookup.person(id: words[1], in: book)

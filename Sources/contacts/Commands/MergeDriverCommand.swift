@@ -4,7 +4,7 @@ import PlainContacts
 /// `contacts merge-driver BASE OURS THEIRS [PATH]`: Git's `merge=contacts` driver.
 enum MergeDriverCommand: Command {
     static let name = "merge-driver"
-    static let synopsis = "BASE OURS THEIRS [PATH]"
+    static let positionals: Positionals = [.one("BASE"), .one("OURS"), .one("THEIRS"), .optional("PATH")]
     static let summary = "Merge three versions of a store file property by property (Git's merge driver)."
     static let discussion = """
         Git runs this as `contacts merge-driver %O %A %B %P` once `contacts git-setup` has
@@ -24,8 +24,8 @@ enum MergeDriverCommand: Command {
         kinds) and Git's own line merge was used instead.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let words = try arguments.positionals(3...4, "BASE OURS THEIRS [PATH]")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let words = arguments.positionals
         let (basePath, oursPath, theirsPath) = (words[0], words[1], words[2])
         let path = words.count > 3 ? words[3] : oursPath
         let base = try read(basePath)

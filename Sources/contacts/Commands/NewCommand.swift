@@ -3,11 +3,14 @@ import PlainContacts
 /// `contacts new`: the new-person view on the terminal, field by field.
 enum NewCommand: Command {
     static let name = "new"
-    static let synopsis = "[--group GROUP]"
+    static let positionals = Positionals(expected: "options only")
     static let summary = "Add a person by answering questions on the terminal; prints the new record ID."
-    static let options: [OptionSpec] = [
-        .value("group", "GROUP", help: "Also add the person to this group (ID or name).", repeatable: true),
-    ]
+
+    /// The options of `new`.
+    struct Options: OptionGroup {
+        let group = RepeatableOption<String>("group", "GROUP", help: "Also add the person to this group (ID or name).")
+    }
+
     static let discussion = """
         Leave a field empty to skip it; phones and emails are asked for until an empty line, each
         as [LABEL:]VALUE (mobile:+1 555 0100). A summary is shown before saving. Control-D
@@ -15,13 +18,12 @@ enum NewCommand: Command {
         scripts use `contacts add`.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        _ = try arguments.positionals(0...0, "options only")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         guard context.standardInputIsTerminal, let terminal = TerminalDevice.open() else {
             throw CLIError.usage("`contacts new` needs a terminal; use `contacts add` in scripts")
         }
         let book = try context.openBook()
-        let groups = try GroupLookup.groups(arguments.values("group"), in: book)
+        let groups = try GroupLookup.groups(arguments[\.group], in: book)
         let cancelled = CLIError.failure("cancelled; nothing was saved")
 
         terminal.write(

@@ -4,14 +4,23 @@ import PlainContacts
 /// `contacts pick`: the people picker on the terminal.
 enum PickCommand: Command {
     static let name = "pick"
-    static let synopsis = "[--query TEXT] [--property phone|email|address|url]"
+    static let positionals = Positionals(expected: "options only")
     static let summary = "Choose a person on the terminal and print the record ID (or one of their values)."
-    static let options: [OptionSpec] = [
-        .value("query", "TEXT", help: "Start with this search text."),
-        .value(
+
+    /// The options of `pick`.
+    struct Options: OptionGroup {
+        let query = Option<String>("query", "TEXT", help: "Start with this search text.")
+        let property = Option<Property>(
             "property", "phone|email|address|url", help: "Then choose one of the person's values and print it.",
-            completion: .words(Property.allCases.map(\.rawValue))),
-    ]
+            completion: .words(Property.allCases.map(\.rawValue))
+        ) { text throws(CLIError) in
+            guard let property = Property(rawValue: text) else {
+                throw CLIError.usage("--property is phone, email, address or url")
+            }
+            return property
+        }
+    }
+
     static let discussion = """
         Type to search by name, Up and Down to move, Enter or 1–9 to choose, Escape or Control-C to
         cancel (exit status 1). The picker draws on the terminal, so the result can be captured:
@@ -43,14 +52,8 @@ enum PickCommand: Command {
         }
     }
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        _ = try arguments.positionals(0...0, "options only")
-        let property = try arguments.value("property").map { text throws(CLIError) in
-            guard let property = Property(rawValue: text) else {
-                throw CLIError.usage("--property is phone, email, address or url")
-            }
-            return property
-        }
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let property = try arguments[\.property]
         guard context.standardInputIsTerminal, let terminal = TerminalDevice.open() else {
             throw CLIError.usage("`contacts pick` needs a terminal; use `contacts search` in scripts")
         }
@@ -69,7 +72,7 @@ enum PickCommand: Command {
                     return ListPicker.Item(title: person.compositeName ?? "(no name)", detail: detail)
                 }
             })
-        guard let choice = picker.run(query: arguments.value("query") ?? "") else {
+        guard let choice = picker.run(query: arguments[\.query] ?? "") else {
             throw CLIError(status: .failure, message: "")
         }
         let person = people(choice.query)[choice.index]

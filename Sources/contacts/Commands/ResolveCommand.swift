@@ -3,9 +3,14 @@ import PlainContacts
 /// `contacts resolve REF`: re-identifies a long-term reference.
 enum ResolveCommand: Command {
     static let name = "resolve"
-    static let synopsis = "REF [--json]"
+    static let positionals: Positionals = [.one("REF")]
     static let summary = "Find the person a stored reference (the \"ref\" of --json output) points to."
-    static let options: [OptionSpec] = [.json]
+
+    /// The options of `resolve`.
+    struct Options: OptionGroup {
+        let json = SharedOptions.json
+    }
+
     static let discussion = """
         Prints the person's current record ID. When the person was re-identified (its ID changed,
         say after a merge of two clones), a fresh reference is given: store it instead of the old
@@ -16,13 +21,13 @@ enum ResolveCommand: Command {
         referenced name and none is the original record; their IDs are listed).
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let text = try arguments.positional("REF")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let text = arguments.positionals[0]
         guard let reference = PersonReference(text) else {
             throw CLIError.usage("not a person reference; references look like v1:12:…:katie-bell-x7k2mq")
         }
         let book = try context.openBook()
-        let json = arguments.flag("json")
+        let json = arguments[\.json]
         let console = context.console
         let resolution = book.resolve(reference)
         if case .found = resolution {} else {

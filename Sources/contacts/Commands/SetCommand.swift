@@ -3,7 +3,7 @@ import PlainContacts
 /// `contacts set ID KEY=VALUE...`: changes properties of one person in one save.
 enum SetCommand: Command {
     static let name = "set"
-    static let synopsis = "ID KEY=VALUE..."
+    static let positionals = Positionals(.one("ID"), .oneOrMore("KEY=VALUE"), expected: "ID and at least one KEY=VALUE")
     static let summary = "Change properties of a person; an empty VALUE removes the property."
     static var discussion: String {
         """
@@ -17,8 +17,8 @@ enum SetCommand: Command {
         """
     }
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let words = try arguments.positionals(2...Int.max, "ID and at least one KEY=VALUE")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let words = arguments.positionals
         var edits: [PropertyEdit] = []
         for assignment in words.dropFirst() {
             guard let equals = assignment.firstIndex(of: "=") else {

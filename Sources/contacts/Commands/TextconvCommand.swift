@@ -5,7 +5,7 @@ import PlainContacts
 /// `contacts textconv FILE`: a store file as readable text, for `git diff` and `git log -p`.
 enum TextconvCommand: Command {
     static let name = "textconv"
-    static let synopsis = "FILE"
+    static let positionals: Positionals = [.one("FILE")]
     static let summary = "Print a store file as a readable card (Git's diff text converter)."
     static let discussion = """
         Git runs this as `contacts textconv FILE` for record files once `contacts git-setup` has
@@ -14,8 +14,8 @@ enum TextconvCommand: Command {
         membership file its keys. A file that cannot be read is printed unchanged.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let path = try arguments.positional("FILE")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let path = arguments.positionals[0]
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CLIError.noInput("cannot read \(path)")
         }

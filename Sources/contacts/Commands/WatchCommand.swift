@@ -5,9 +5,13 @@ import PlainContacts
 /// `contacts watch [--json]`: prints a line whenever someone else changes the store.
 enum WatchCommand: Command {
     static let name = "watch"
-    static let synopsis = "[--json]"
     static let summary = "Print a line for every change others make to the store, until interrupted."
-    static let options: [OptionSpec] = [.json]
+
+    /// The options of `watch`.
+    struct Options: OptionGroup {
+        let json = SharedOptions.json
+    }
+
     static let discussion = """
         Prints one line per burst of changes made by other programs, `git pull` or an editor,
         such as `added people: 12; changed people: 3, 7`. With --json, each line is one JSON
@@ -16,10 +20,9 @@ enum WatchCommand: Command {
         until interrupted (Ctrl-C) or terminated, then exits with status 0.
         """
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        _ = try arguments.positionals(0...0, "no arguments")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         let book = try context.openBook()
-        let json = arguments.flag("json")
+        let json = arguments[\.json]
         let console = context.console
         let queue = DispatchQueue(label: "contacts.watch")
         let registration = try book.registerExternalChangeCallback(queue: queue) { change in

@@ -2,7 +2,7 @@
 enum BashCompletion {
     static func script(_ tree: CompletionTree) -> String {
         let globalWords = tree.globalOptions.map { "--\($0.name)" }.joined(separator: " ")
-        let commonWords = OptionSpec.global.map { "--\($0.name)" }.joined(separator: " ")
+        let commonWords = GlobalOptions.specs.map { "--\($0.name)" }.joined(separator: " ")
         let valueNames = tree.valueOptions.map { "--\($0.name)" }
         var lines = [
             "# bash completion for contacts",

@@ -21,7 +21,8 @@ struct CompletionTree {
     private static func node(_ command: any Command.Type, parent: [String]) -> Node {
         let path = parent + [command.name]
         return Node(
-            path: path, summary: command.summary, options: command.options, argumentWords: command.argumentWords,
+            path: path, summary: command.summary, options: command.options,
+            argumentWords: command.positionals.completion,
             children: command.subcommands.map { node($0, parent: path) })
     }
 
@@ -33,7 +34,7 @@ struct CompletionTree {
 
     /// The global options and `--version`.
     var globalOptions: [OptionSpec] {
-        OptionSpec.global + [.version]
+        GlobalOptions.specs + LeadingOptions.specs
     }
 
     /// Every option that takes a value, once per name.

@@ -6,7 +6,8 @@ enum ZshCompletion {
         for dispatcher in tree.commands where !dispatcher.children.isEmpty {
             lines.append("")
             lines += function(
-                "_contacts_\(dispatcher.path[0])", commands: dispatcher.children, options: OptionSpec.global, level: 1)
+                "_contacts_\(dispatcher.path[0])", commands: dispatcher.children, options: GlobalOptions.specs,
+                level: 1)
         }
         lines += ["", "_contacts \"$@\""]
         return lines.joined(separator: "\n")
@@ -40,7 +41,7 @@ enum ZshCompletion {
                 lines.append("                \(word)) \(name)_\(word) ;;")
                 continue
             }
-            var specs = (command.options + OptionSpec.global).map { quote(spec($0)) }
+            var specs = (command.options + GlobalOptions.specs).map { quote(spec($0)) }
             if command.argumentWords.isEmpty {
                 specs.append(quote("*:argument:"))
             } else {

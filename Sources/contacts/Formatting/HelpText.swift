@@ -29,7 +29,7 @@ enum HelpText {
         if !command.options.isEmpty {
             sections.append("Options:\n" + table(command.options.map { ($0.usage, $0.help) }))
         }
-        sections.append("Global options:\n" + table(OptionSpec.global.map { ($0.usage, $0.help) }))
+        sections.append("Global options:\n" + table(GlobalOptions.specs.map { ($0.usage, $0.help) }))
         if !command.discussion.isEmpty { sections.append(command.discussion) }
         return sections.joined(separator: "\n\n")
     }
@@ -40,7 +40,7 @@ enum HelpText {
             usage(for: []),
             "Commands:\n" + table(CommandTable.commands.map { ($0.name, $0.summary) }),
             "Global options (before or after the command):\n"
-                + table((OptionSpec.global + [.version]).map { ($0.usage, $0.help) }),
+                + table((GlobalOptions.specs + LeadingOptions.specs).map { ($0.usage, $0.help) }),
             """
             The store is the folder given with --store, else $CONTACTS_DIR, else
             $XDG_DATA_HOME/contacts, else ~/.local/share/contacts. $CONTACTS_LOCK_TIMEOUT sets

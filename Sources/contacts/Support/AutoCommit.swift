@@ -1,12 +1,6 @@
 import Foundation
 import PlainContacts
 
-extension OptionSpec {
-    /// `--commit`, accepted before or after any command.
-    static let commit = OptionSpec.flag(
-        "commit", help: "Commit the command's changes to Git (\"autoCommit\": true in store.json does it always).")
-}
-
 /// Commits what a command changed in the store to Git, when the global `--commit` flag is
 /// given or the store's `store.json` says `"autoCommit": true`.
 ///
@@ -30,10 +24,12 @@ struct AutoCommit {
     private let before: StoreSnapshot
 
     /// Notes the store's files before a command runs, or `nil` when nothing is to be committed.
-    static func prepare(chain: [any Command.Type], arguments: ParsedArguments, context: CommandContext) -> AutoCommit? {
+    static func prepare(
+        chain: [any Command.Type], arguments: ParsedArguments<GlobalOptions>, context: CommandContext
+    ) -> AutoCommit? {
         guard let command = chain.first, !exempt.contains(command.name) else { return nil }
         let store = context.storeURL
-        let explicit = arguments.flag(OptionSpec.commit.name)
+        let explicit = arguments[\.commit]
         guard explicit || isEnabled(in: store) else { return nil }
         return AutoCommit(store: store, explicit: explicit, before: StoreSnapshot(of: store))
     }

@@ -14,10 +14,10 @@ struct PersonFilter {
     /// Reads the filters of `list`.
     ///
     /// - Throws: a usage error for `--phone` without digits.
-    init(_ arguments: ParsedArguments) throws(CLIError) {
-        email = arguments.value("email").map { $0.lowercased() }
-        organization = arguments.value("org").map(NameNormalizer.normalize)
-        if let phone = arguments.value("phone") {
+    init(_ arguments: ParsedArguments<ListCommand.Options>) throws(CLIError) {
+        email = arguments[\.email].map { $0.lowercased() }
+        organization = arguments[\.org].map(NameNormalizer.normalize)
+        if let phone = arguments[\.phone] {
             let digits = PersonFilter.digits(phone)
             guard !digits.isEmpty else { throw CLIError.usage("--phone needs some digits to look for") }
             phoneDigits = digits

@@ -1,7 +1,6 @@
 /// `contacts access …`: which programs may use the store.
 enum AccessCommand: Command {
     static let name = "access"
-    static let synopsis = "SUBCOMMAND"
     static let summary = "Show and change which programs may use this store."
     static var subcommands: [any Command.Type] {
         [

@@ -3,11 +3,11 @@ import PlainContacts
 /// `contacts access grant CLIENT`.
 enum AccessGrantCommand: Command {
     static let name = "grant"
-    static let synopsis = "CLIENT"
+    static let positionals: Positionals = [.one("CLIENT")]
     static let summary = "Allow a program to use the store (on this device)."
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let client = try arguments.positional("CLIENT")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let client = arguments.positionals[0]
         try context.requireStore()
         try AccessConsentStore(storeURL: context.storeURL).setStatus(.authorized, for: client)
     }

@@ -3,11 +3,9 @@ import PlainContacts
 /// `contacts access list`: every program with a decision or a restriction.
 enum AccessListCommand: Command {
     static let name = "list"
-    static let synopsis = ""
     static let summary = "List programs with a recorded decision or a restriction: CLIENT, tab, status."
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        _ = try arguments.positionals(0...0, "no arguments")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         try printAll(context)
     }
 

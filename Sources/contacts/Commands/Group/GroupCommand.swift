@@ -1,7 +1,6 @@
 /// `contacts group …`: the group subcommands.
 enum GroupCommand: Command {
     static let name = "group"
-    static let synopsis = "SUBCOMMAND"
     static let summary = "List, create, rename and remove groups, and change their members."
     static var subcommands: [any Command.Type] {
         [

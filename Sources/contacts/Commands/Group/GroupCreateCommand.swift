@@ -3,11 +3,11 @@ import PlainContacts
 /// `contacts group create NAME`: creates a group and prints its record ID.
 enum GroupCreateCommand: Command {
     static let name = "create"
-    static let synopsis = "NAME"
+    static let positionals: Positionals = [.one("NAME")]
     static let summary = "Create a group and print its record ID."
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let name = try arguments.positional("NAME").trimmingWhitespace
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let name = arguments.positionals[0].trimmingWhitespace
         guard !name.isEmpty else { throw CLIError.usage("a group needs a name") }
         let book = try context.openBook()
         if let existing = book.groups(named: name).first {

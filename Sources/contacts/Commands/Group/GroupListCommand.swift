@@ -3,15 +3,17 @@ import PlainContacts
 /// `contacts group list`: every group with its member count.
 enum GroupListCommand: Command {
     static let name = "list"
-    static let synopsis = "[--json]"
     static let summary = "List groups: ID, name and number of members, one per line."
-    static let options: [OptionSpec] = [.json]
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        _ = try arguments.positionals(0...0, "no arguments")
+    /// The options of `group list`.
+    struct Options: OptionGroup {
+        let json = SharedOptions.json
+    }
+
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         let book = try context.openBook()
         let groups = book.allGroups()
-        if arguments.flag("json") {
+        if arguments[\.json] {
             context.console.printJSON(.array(groups.map { group in
                 var fields: [String: JSONValue] = [
                     "id": .number(JSONNumber(Int(group.recordID.rawValue))),

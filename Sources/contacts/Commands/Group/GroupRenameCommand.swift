@@ -1,11 +1,11 @@
 /// `contacts group rename GROUP NEW`.
 enum GroupRenameCommand: Command {
     static let name = "rename"
-    static let synopsis = "GROUP NEW-NAME"
+    static let positionals = Positionals(.one("GROUP"), .one("NEW-NAME"), expected: "GROUP and NEW-NAME")
     static let summary = "Rename a group (named by ID or name)."
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws {
-        let words = try arguments.positionals(2...2, "GROUP and NEW-NAME")
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let words = arguments.positionals
         let newName = words[1].trimmingWhitespace
         guard !newName.isEmpty else { throw CLIError.usage("a group needs a name") }
         let book = try context.openBook()
