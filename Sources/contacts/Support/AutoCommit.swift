@@ -30,17 +30,8 @@ struct AutoCommit {
         guard let command = chain.first, !exempt.contains(command.name) else { return nil }
         let store = context.storeURL
         let explicit = arguments[\.commit]
-        guard explicit || isEnabled(in: store) else { return nil }
+        guard explicit || Manifest.autoCommitIsEnabled(inStoreAt: store) else { return nil }
         return AutoCommit(store: store, explicit: explicit, before: StoreSnapshot(of: store))
-    }
-
-    /// Whether the store's manifest says `"autoCommit": true`.
-    static func isEnabled(in store: URL) -> Bool {
-        let url = StoreLayout(root: store).manifest
-        guard let data = FileManager.default.contents(atPath: url.path(percentEncoded: false)),
-            let manifest = try? Manifest(data: data, path: url.path(percentEncoded: false))
-        else { return false }
-        return manifest.unknownFields["autoCommit"] == .bool(true)
     }
 
     /// Commits the files the command changed. A failing `git commit` is reported but does not
