@@ -78,9 +78,9 @@ enum FidelityRun {
         let report: VCardImportReport
         do {
             report = try importEveryCard(contentsOf: file.url, into: book)
-        } catch let error as ContactsError where error.code == .malformedVCard || error.code == .invalidValue {
+        } catch let error as ContactsError where error.code != .io {
             summary.filesRefused += 1
-            refuse(cards, file: file.name, into: &summary)
+            refuse(cards, file: file.name, reason: "\(error.code) at line \(error.line ?? 0)", into: &summary)
             return
         }
         summary.warnings += report.warnings.count
@@ -90,7 +90,9 @@ enum FidelityRun {
         let exports = people.map { person in FidelityExports(book: book, person: person) }
         let pairs = FidelityPairing.pairs(personCards, exports.map(\.v3Lines))
         let paired = Set(pairs.map(\.card))
-        refuse(personCards.indices.filter { !paired.contains($0) }.map { personCards[$0] }, file: file.name, into: &summary)
+        refuse(
+            personCards.indices.filter { !paired.contains($0) }.map { personCards[$0] }, file: file.name, reason: nil,
+            into: &summary)
         summary.refusedCards += max(0, groupCards - book.allGroups().count)
         for (cardIndex, exportIndex) in pairs {
             compare(personCards[cardIndex], exports[exportIndex], file: file.name, into: &summary)
@@ -107,11 +109,14 @@ enum FidelityRun {
         try book.importVCards(contentsOf: url, options: VCardImportOptions(onMatch: .createNew)) { _ in .createNew }
     }
 
-    private static func refuse(_ cards: [FidelityCard], file: String, into summary: inout FidelitySummary) {
+    /// Counts cards as refused; `reason` is the error code and line when the whole file was.
+    private static func refuse(
+        _ cards: [FidelityCard], file: String, reason: String?, into summary: inout FidelitySummary
+    ) {
         for card in cards {
             summary.refusedCards += 1
             summary.linesInRefusedCards += card.lines.count
-            summary.findings.append(.init(kind: "refused", file: file, cardLine: card.startLine))
+            summary.findings.append(.init(kind: "refused", file: file, cardLine: card.startLine, property: reason))
         }
     }
 

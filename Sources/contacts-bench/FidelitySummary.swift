@@ -34,7 +34,8 @@ struct FidelitySummary: Encodable {
         var kind: String
         var file: String
         var cardLine: Int
-        /// The property's group, name and parameters, with personal parameter values hidden.
+        /// The property's group, name and parameters, with personal parameter values hidden;
+        /// for a card refused with its whole file, the error's code and line.
         var property: String?
     }
 
