@@ -14,7 +14,7 @@ enum FidelityRun {
     /// with every refused card, lost line (file, card line, property without its value) and
     /// unstable card when `details` is.
     ///
-    /// - Throws: The errors of ``summary(of:)``.
+    /// - Throws: ``UsageError`` and the other errors of ``summary(of:)``.
     static func run(folder: URL, details: Bool, json: Bool) throws {
         let summary = try summary(of: folder)
         Progress.note("compared \(Format.count(summary.cards)) cards of \(Format.count(summary.files)) files")
@@ -23,9 +23,13 @@ enum FidelityRun {
 
     /// Measures the files under `folder`, each imported into its own temporary store.
     ///
-    /// - Throws: ``ContactsError/Code/io`` when the folder or a file cannot be read or a
-    ///   temporary store cannot be made.
+    /// - Throws: ``UsageError`` when `folder` is not a folder; ``ContactsError/Code/io`` when
+    ///   a file cannot be read or a temporary store cannot be made.
     static func summary(of folder: URL) throws -> FidelitySummary {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw UsageError("--fidelity needs a folder; \(folder.path) is none")
+        }
         let workspace = try Workspace(keep: false)
         defer { workspace.finish() }
         var summary = FidelitySummary(folder: folder.path)

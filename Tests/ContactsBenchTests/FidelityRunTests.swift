@@ -41,4 +41,9 @@ struct FidelityRunTests {
         #expect(summary.v4.exact + summary.v4.equivalent + summary.v4.lost == 3)
         #expect(summary.unstable == 0)
     }
+
+    @Test func refusesAFolderThatDoesNotExist() {
+        let missing = FileManager.default.temporaryDirectory.appending(path: "ContactsBenchTests-\(UUID().uuidString)")
+        #expect(throws: UsageError.self) { try FidelityRun.summary(of: missing) }
+    }
 }
