@@ -25,6 +25,8 @@ let package = Package(
             exclude: ["Fixtures"]),
         // End-to-end tests that run the built `contacts` binary.
         .testTarget(name: "ContactsCLITests", dependencies: ["contacts"]),
+        // The benchmark's pure parts, such as the fidelity comparison.
+        .testTarget(name: "ContactsBenchTests", dependencies: ["contacts-bench"]),
     ]
         + examples.map { name in
             .executableTarget(name: name, dependencies: ["PlainContacts"], path: "Examples/\(name)")

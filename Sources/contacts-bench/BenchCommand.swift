@@ -30,6 +30,8 @@ enum BenchCommand {
             print(book.personCount, characters)
         case .fuzz(let cases):
             try FuzzRun.run(cases: cases, seed: options.seed)
+        case .fidelity(let folder, let details):
+            try FidelityRun.run(folder: folder, details: details, json: options.json)
         case .timeChild(let file, let program, let arguments):
             exit(try PeakMemoryProbe.timeChild(writingTo: file, program, arguments))
         case .measure:

@@ -19,6 +19,9 @@ struct BenchOptions {
         case timeChild(URL, program: String, arguments: [String])
         /// Run the store fuzzer for this many cases and exit.
         case fuzz(cases: Int)
+        /// Measure how much of the vCard files under a folder survives import, export and a
+        /// round trip, and exit; with every lost line when `details` is set.
+        case fidelity(URL, details: Bool)
         /// Print the usage.
         case help
     }
@@ -43,6 +46,7 @@ struct BenchOptions {
                contacts-bench --generate-vcf FILE [--people N]
                contacts-bench --generate-vdir DIR [--people N]
                contacts-bench --fuzz N [--seed S]
+               contacts-bench --fidelity DIR [--fidelity-details] [--json]
 
         Measures PlainContacts on a generated store of N people (default 10000), or on a copy
         of an existing store, and prints a Markdown table (median, min and max of R runs, and
@@ -74,6 +78,13 @@ struct BenchOptions {
                                and manifest files, merge-driver inputs, set arguments, a store
                                on disk) from seed S, print cases per second and any failure;
                                exit 1 when a case fails
+          --fidelity DIR       import every vCard file under DIR into a fresh store, export
+                               each person as 3.0 and 4.0 and count the original lines
+                               found identical, equivalent or lost; import the 3.0 export
+                               again and count the people whose export changes; print the
+                               figures (--json: as JSON)
+          --fidelity-details   also print each refused card, lost line (file, card line,
+                               property and parameters, never the value) and unstable card
           --child-list DIR, --time-child FILE PROGRAM ARGS...
                                used by the memory figures: open and list DIR; run PROGRAM
                                and write its peak memory (kB) to FILE, as /usr/bin/time -o
@@ -89,6 +100,7 @@ struct BenchOptions {
         var fromFile: URL?
         var sizesGiven = false
         var peopleGiven = false
+        var fidelityDetails = false
         func value(_ option: String) throws -> String {
             guard let next = iterator.next() else { throw UsageError("\(option) needs a value") }
             return next
@@ -125,6 +137,8 @@ struct BenchOptions {
             case "--generate-vcf": mode = .generateFile(URL(fileURLWithPath: try value(argument)))
             case "--generate-vdir": mode = .generateDirectory(URL(fileURLWithPath: try value(argument)))
             case "--fuzz": mode = .fuzz(cases: try Self.count(try value(argument), argument))
+            case "--fidelity": mode = .fidelity(URL(fileURLWithPath: try value(argument)), details: false)
+            case "--fidelity-details": fidelityDetails = true
             case "--child-list": mode = .childList(URL(fileURLWithPath: try value(argument)))
             case "--time-child":
                 let file = URL(fileURLWithPath: try value(argument))
@@ -136,6 +150,10 @@ struct BenchOptions {
             }
         }
         if case .help = mode { return }
+        if fidelityDetails {
+            guard case .fidelity(let folder, _) = mode else { throw UsageError("--fidelity-details goes with --fidelity") }
+            mode = .fidelity(folder, details: true)
+        }
         switch (createStore, fromFile) {
         case let (store?, file?): mode = .createStore(store, from: file)
         case (nil, nil): break

@@ -5,10 +5,14 @@ import Testing
 private let fixtureFolder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appending(path: "PlainContactsTests/Fixtures/vcards", directoryHint: .isDirectory)
 
+/// The `.vcf` files of the folders that hold well-formed cards. The other folders are the
+/// corpus of real exports, broken ones included, that `contacts-bench --fidelity` measures.
 private let fixtureFiles: [String] = {
     let base = fixtureFolder.path(percentEncoded: false)
+    let folders = ["handmade", "khard", "vcard4android", "vcardimport"]
     guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
-    return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".vcf") }.sorted()
+    return enumerator.compactMap { $0 as? String }
+        .filter { path in path.hasSuffix(".vcf") && folders.contains { path.hasPrefix($0 + "/") } }.sorted()
 }()
 
 /// A vCard 3.0 card with CRLF line ends.

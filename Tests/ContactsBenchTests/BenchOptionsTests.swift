@@ -1,0 +1,21 @@
+import Testing
+
+@testable import contacts_bench
+
+@Suite("Bench options")
+struct BenchOptionsTests {
+    @Test func readsTheFidelityModeWithItsDetails() throws {
+        let options = try BenchOptions(arguments: ["--fidelity", "cards", "--fidelity-details", "--json"])
+        guard case .fidelity(let folder, let details) = options.mode else {
+            Issue.record("not the fidelity mode")
+            return
+        }
+        #expect(folder.lastPathComponent == "cards")
+        #expect(details)
+        #expect(options.json)
+    }
+
+    @Test func refusesFidelityDetailsWithoutTheFidelityMode() {
+        #expect(throws: UsageError.self) { try BenchOptions(arguments: ["--fidelity-details"]) }
+    }
+}
