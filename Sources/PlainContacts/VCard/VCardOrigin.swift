@@ -73,6 +73,33 @@ struct VCardOrigin: Sendable, Hashable {
         state.unknownFields[Self.key] = .object(["version": .string(version), "values": .object(values)])
     }
 
+    /// Whether export's properties for a value say all that the card's own lines said, so that
+    /// nothing needs keeping: the same lines, groups, names, values and parameters, except
+    /// that export may add `TYPE` words (`INTERNET`, `CELL` beside `IPHONE`) and leave out the
+    /// default types `VOICE` of `TEL` and `INTERNET` of `EMAIL`. Anything else, such as `PREF`,
+    /// another parameter or an item group, makes the card's lines worth keeping.
+    static func generatedSaysAll(of original: [VCardProperty], _ generated: [VCardProperty]) -> Bool {
+        guard original.count == generated.count else { return false }
+        for (card, made) in zip(original, generated) {
+            guard card.name == made.name, card.rawValue == made.rawValue,
+                card.group.map(VCardText.asciiUppercased) == made.group.map(VCardText.asciiUppercased),
+                otherParameters(card) == otherParameters(made)
+            else { return false }
+            let defaults: Set<String> = card.name == "TEL" ? ["VOICE"] : card.name == "EMAIL" ? ["INTERNET"] : []
+            guard card.types.subtracting(defaults).isSubset(of: made.types) else { return false }
+        }
+        return true
+    }
+
+    /// The parameters other than `TYPE`, with their values, in a comparable form.
+    private static func otherParameters(_ property: VCardProperty) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for parameter in property.parameters where parameter.name != "TYPE" {
+            result[parameter.name, default: []] += parameter.values
+        }
+        return result
+    }
+
     // MARK: Value names
 
     /// The name of a multi-value entry: `phones/3`.

@@ -355,8 +355,9 @@ struct VCardPersonMapping {
         var sources: [String: VCardOrigin.Source] = [:]
         for (positionalName, indices) in valueLines {
             guard let name = finalName(positionalName, in: person.state) else { continue }
-            let lines = indices.sorted().map { VCardWriter.contentLine(card.properties[$0]) }
-            if lines == generated[name]?.map(VCardWriter.contentLine) { continue }
+            let properties = indices.sorted().map { card.properties[$0] }
+            if VCardOrigin.generatedSaysAll(of: properties, generated[name] ?? []) { continue }
+            let lines = properties.map(VCardWriter.contentLine)
             guard let fingerprint = VCardOrigin.fingerprint(of: name, in: person.state) else { continue }
             sources[name] = VCardOrigin.Source(lines: lines, fingerprint: fingerprint)
         }
