@@ -28,6 +28,10 @@ package struct VCardProperty: Sendable, Hashable {
     package var rawValue: String
     /// The 1-based line of the input where the property starts; 0 for a property not read from text.
     package var line: Int
+    /// Whether this is a line the reader could not split into name, parameters and value (no
+    /// `:`, or a name with characters outside `[A-Za-z0-9-_]`), kept as written: ``rawValue``
+    /// holds the whole unfolded line, ``name`` is empty and the writer writes it back as it came.
+    package var isVerbatim = false
 
     /// Creates a property from a value that is already escaped; the name is stored in upper case.
     ///
@@ -73,6 +77,17 @@ package struct VCardProperty: Sendable, Hashable {
         self.parameters = parameters
         self.rawValue = rawValue
         self.line = line
+    }
+
+    /// A line kept as written (see ``isVerbatim``).
+    ///
+    /// ```swift
+    /// let kept = VCardProperty(verbatimLine: "X-messaging/twitter-All:@someone", line: 12)
+    /// VCardWriter.contentLine(kept)   // "X-messaging/twitter-All:@someone"
+    /// ```
+    init(verbatimLine: String, line: Int) {
+        self.init(uncheckedGroup: nil, name: "", parameters: [], rawValue: verbatimLine, line: line)
+        isVerbatim = true
     }
 
     /// All values of all parameters with this name (matched case-insensitively), in order.

@@ -61,8 +61,12 @@ package enum VCardWriter {
         appendFolded(Array("END:VCARD".utf8), to: &out)
     }
 
-    /// Appends `[group.]NAME[;PARAM=values]:value` to `line`.
+    /// Appends `[group.]NAME[;PARAM=values]:value` to `line`, or a verbatim line as it is.
     private static func appendContentLine(_ property: VCardProperty, to line: inout [UInt8]) {
+        if property.isVerbatim {
+            line.append(contentsOf: property.rawValue.utf8)
+            return
+        }
         if let group = property.group, !group.isEmpty {
             line.append(contentsOf: group.utf8)
             line.append(UInt8(ascii: "."))

@@ -13,6 +13,7 @@ import PlainContacts
 ///
 /// ```swift
 /// let joined = try JoinedVCards([.init(name: "a.vcf", data: a), .init(name: "-", data: b)], skipInvalid: false)
+/// // Unless strict, the inputs are read leniently, and UTF-16 ones are turned into UTF-8 here.
 /// let report = try book.importVCards(from: joined.data, source: joined.source)
 /// joined.location(ofLine: 12)   // ("-", 3)
 /// ```
@@ -59,14 +60,14 @@ struct JoinedVCards {
     ///
     /// - Throws: without `skipInvalid`, the first malformed card of the first input that has
     ///   one: `ContactsError` `.malformedVCard` with the input's name and line.
-    init(_ inputs: [Input], skipInvalid: Bool) throws {
+    init(_ inputs: [Input], skipInvalid: Bool, strict: Bool = false) throws {
         var joined: [UInt8] = []
         var parts: [Part] = []
         var invalidCards: [ContactsError] = []
         var nextLine = 1
         for input in inputs {
-            let body = Self.body(of: input.data)
-            let check = try Self.check(body, name: input.name, skipInvalid: skipInvalid)
+            let body = Self.body(of: input.data, strict: strict)
+            let check = try Self.check(body, name: input.name, skipInvalid: skipInvalid, strict: strict)
             invalidCards += check.invalidCards
             guard check.isJoinable else { continue }
             var lineCount = Self.lineCount(body)
@@ -103,10 +104,14 @@ struct JoinedVCards {
 
     // MARK: Reading one input
 
-    /// The input without a UTF-8 byte order mark, ending with a line break and a blank line.
-    private static func body(of data: Data) -> [UInt8] {
+    /// The input without a UTF-8 byte order mark, ending with a line break and a blank line;
+    /// UTF-16 input (with its byte order mark) as UTF-8, unless `strict`.
+    private static func body(of data: Data, strict: Bool) -> [UInt8] {
         var bytes = Array(data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if !strict, bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            bytes = VCardCharset.utf8(fromUTF16: bytes[...])
+        }
         switch bytes.last {
         case nil, lineFeed?: break
         case carriageReturn?: bytes.append(lineFeed)
@@ -119,9 +124,10 @@ struct JoinedVCards {
     /// is noted (or thrown without `skipInvalid`) and the reader goes on after it; a card that
     /// held a syntax error is left out; the closing lines show whether the input ends inside a
     /// card.
-    private static func check(_ body: [UInt8], name: String, skipInvalid: Bool) throws -> Check {
+    private static func check(_ body: [UInt8], name: String, skipInvalid: Bool, strict: Bool) throws -> Check {
         let closingLine = lineCount(body) + 1
         var reader = VCardStreamReader(data: Data(body + closingLines), source: name)
+        reader.isStrict = strict
         var check = Check()
         var lastSyntaxErrorLine = 0
         var openCardLine: Int?
@@ -180,14 +186,19 @@ struct JoinedVCards {
         return check
     }
 
-    /// The number of line breaks (CRLF, LF or a lone CR) in `bytes`.
+    /// The number of line breaks (CRLF, CR CR LF, LF or a lone CR) in `bytes`, counted as the
+    /// reader counts them.
     private static func lineCount(_ bytes: [UInt8]) -> Int {
         var count = 0
         var index = 0
         while index < bytes.count {
             if bytes[index] == carriageReturn {
                 count += 1
-                if index + 1 < bytes.count, bytes[index + 1] == lineFeed { index += 1 }
+                if index + 1 < bytes.count, bytes[index + 1] == lineFeed {
+                    index += 1
+                } else if index + 2 < bytes.count, bytes[index + 1] == carriageReturn, bytes[index + 2] == lineFeed {
+                    index += 2
+                }
             } else if bytes[index] == lineFeed {
                 count += 1
             }
