@@ -516,4 +516,22 @@ import Testing
         #expect(error?.code == .malformedVCard)
         #expect(try store.files(in: "people").isEmpty)
     }
+
+    @Test func lowercaseNamesTypeSpellingsBareParametersAndMissingNamesImportWithoutWarnings() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let report = try importFixture("recovery/names-and-parameters.vcf", into: book)
+        #expect(report.added.count == 4)
+        #expect(report.warnings.isEmpty)
+        let people = book.allPeople()
+        let lucy = try #require(people.first { $0.firstName == "Lucy" })
+        #expect(lucy.phones.values == ["+1 555 0102", "+1 555 0103"])
+        #expect([lucy.phones.label(at: 0), lucy.phones.label(at: 1)] == [.mobile, .workFax])
+        #expect(lucy.emails.values == ["lucy@example.com"])
+        let ben = try #require(people.first { $0.firstName == "Ben" })
+        #expect(ben.lastName == "Bare")
+        #expect(ben.phones.label(at: 0) == .mobile)
+        #expect(people.contains { $0.firstName == "Only Formatted" })
+        #expect(people.contains { $0.phones.values == ["+1 555 0105"] && $0.compositeName == nil })
+    }
 }
