@@ -9,8 +9,8 @@ import Foundation
 /// their most frequent letters; anything else is windows-1252.
 ///
 /// ```swift
-/// VCardCharsetGuess.guess([0x93, 0xFA, 0x96, 0x7B])   // .shiftJIS ("日本")
-/// VCardCharsetGuess.guess(Array("M\u{FC}ller".unicodeScalars.map { UInt8($0.value) }))   // .windows1252
+/// VCardCharsetGuess.guess(bytes)   // [0x93, 0xFA, 0x96, 0x7B], "日本": .shiftJIS
+/// VCardCharsetGuess.guess(bytes)   // [0x4D, 0xFC, 0x6C, 0x6C, 0x65, 0x72], "Müller": .windows1252
 /// ```
 enum VCardCharsetGuess: String {
     case windows1252 = "windows-1252"
