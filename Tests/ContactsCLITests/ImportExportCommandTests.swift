@@ -407,4 +407,18 @@ struct ImportAskTerminalTests {
         #expect(result.stderr.contains("notes.txt:1: "), "\(result)")
         #expect(try sandbox.storeFiles(in: "people").isEmpty)
     }
+
+    @Test func anInputEndingInsideACardIsEndedThereWhenJoinedWithOthers() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let first = try sandbox.file(
+            "first.vcf", card("Kim", "Lee") + "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Open;Ann;;;\r\nFN:Ann Open\r\n")
+        let second = try sandbox.file("second.vcf", "stray text\r\n" + card("Ada", "Zed"))
+        let report = try sandbox.jsonObject(["import", first, second, "--json"])
+        let warnings = try #require(report["warnings"] as? [[String: Any]])
+        #expect(warnings.map { $0["file"] as? String } == [first, second])
+        #expect(warnings.map { $0["line"] as? Int } == [6, 1])
+        #expect((report["added"] as? [Int])?.count == 3)
+        #expect(try !sandbox.succeed(["export"]).stdout.contains("stray text"))
+    }
 }

@@ -131,7 +131,7 @@ struct VCardParser {
                 refusal: "The vCard that begins here has no END:VCARD; add END:VCARD after its last property.",
                 warning: "The vCard that begins here has no END:VCARD; it was ended at the end of the input.",
                 line: cardStart)
-            card = closeCard()
+            card = closeCard(hasEnd: false)
         }
         if let held = takeCompleted() { card = held }
         if card == nil, !hasReturnedCard, let line = firstSkippedLine {
@@ -222,7 +222,7 @@ struct VCardParser {
                 warning: "The vCard that begins here has no END:VCARD; it was ended before the BEGIN:VCARD "
                     + "on line \(number).",
                 line: isStrict ? number : cardStart)
-            let card = closeCard()
+            let card = closeCard(hasEnd: false)
             openCard(at: number)
             return card
         case "END":
@@ -232,7 +232,7 @@ struct VCardParser {
                     warning: "This END does not name VCARD; it was read as END:VCARD.",
                     line: number)
             }
-            let card = closeCard()
+            let card = closeCard(hasEnd: true)
             guard isStrict else {
                 completed = card
                 return nil
@@ -259,9 +259,10 @@ struct VCardParser {
         leftOut = []
     }
 
-    /// Ends the open card and returns it with the recoveries so far.
-    private mutating func closeCard() -> VCard {
+    /// Ends the open card, at its `END` line or not, and returns it with the recoveries so far.
+    private mutating func closeCard(hasEnd: Bool) -> VCard {
         var card = VCard(version: version ?? "", properties: properties, startLine: cardStart)
+        card.hasEnd = hasEnd
         card.leftOut = leftOut
         card.recoveries = recoveries
         recoveries = []

@@ -123,7 +123,7 @@ enum ImportCommand: Command {
         }
         do {
             var report = try book.importVCards(from: joined.data, source: joined.source, options: options, decide: decide)
-            report.warnings = report.warnings.map(joined.relocated)
+            report.warnings = joined.warnings + report.warnings.map(joined.relocated)
             return (report, joined.invalidCards)
         } catch let error as ContactsError {
             throw joined.relocated(error)

@@ -9,7 +9,9 @@ import PlainContacts
 /// `skipInvalid`, before anything is imported. In the joined text every input ends with a line
 /// break and a blank line, so that no line runs on into the next input. An input that ends
 /// inside a card is followed by `BEGIN:VCARD` and `END:VCARD` lines, which make the import drop
-/// that card as malformed instead of joining it to the next input's first card.
+/// that card as malformed instead of joining it to the next input's first card; when the inputs
+/// are read leniently (not `strict`), it is followed by an `END:VCARD` line instead, and
+/// ``warnings`` says so.
 ///
 /// ```swift
 /// let joined = try JoinedVCards([.init(name: "a.vcf", data: a), .init(name: "-", data: b)], skipInvalid: false)
@@ -36,6 +38,9 @@ struct JoinedVCards {
     /// What reading one input on its own found.
     private struct Check {
         var invalidCards: [ContactsError] = []
+        /// The `BEGIN:VCARD` line of the input's last card when, read leniently, that card has
+        /// no `END:VCARD`: an `END:VCARD` line is added after the input.
+        var unendedCardLine: Int?
         /// Whether the input ends inside a card, which the closing lines drop.
         var endsInsideCard = false
         /// Whether the input may go into the joined text: the reader got through it.
@@ -49,10 +54,14 @@ struct JoinedVCards {
     /// The malformed cards of every input, in order, with the input's name and line (only with
     /// `skipInvalid`).
     let invalidCards: [ContactsError]
+    /// The recoveries made while joining (an input's last card ended for it), with the input's
+    /// name and line.
+    let warnings: [ContactsError]
     private let parts: [Part]
 
     private static let lineBreak: [UInt8] = [13, 10]
     private static let closingLines = Array("BEGIN:VCARD\r\nEND:VCARD\r\n".utf8)
+    private static let endLine = Array("END:VCARD\r\n".utf8)
     private static let carriageReturn: UInt8 = 13
     private static let lineFeed: UInt8 = 10
 
@@ -64,6 +73,7 @@ struct JoinedVCards {
         var joined: [UInt8] = []
         var parts: [Part] = []
         var invalidCards: [ContactsError] = []
+        var warnings: [ContactsError] = []
         var nextLine = 1
         for input in inputs {
             let body = Self.body(of: input.data, strict: strict)
@@ -75,6 +85,14 @@ struct JoinedVCards {
             if check.endsInsideCard {
                 joined += Self.closingLines
                 lineCount += 2
+            } else if let line = check.unendedCardLine {
+                joined += Self.endLine
+                lineCount += 1
+                warnings.append(
+                    ContactsError(
+                        .malformedVCard,
+                        "The vCard that begins here has no END:VCARD; it was ended at the end of the input.",
+                        path: input.name, line: line))
             }
             parts.append(Part(name: input.name, firstLine: nextLine, lineCount: lineCount))
             nextLine += lineCount
@@ -82,6 +100,7 @@ struct JoinedVCards {
         data = Data(joined)
         source = inputs.map(\.name).joined(separator: ", ")
         self.invalidCards = invalidCards
+        self.warnings = warnings
         self.parts = parts
     }
 
@@ -133,6 +152,7 @@ struct JoinedVCards {
         var openCardLine: Int?
         var sawClosingCard = false
         var validCards = 0
+        var lastCard: (line: Int, hasEnd: Bool)?
         func note(_ error: ContactsError) throws {
             guard skipInvalid else { throw error }
             check.invalidCards.append(error)
@@ -156,6 +176,7 @@ struct JoinedVCards {
                 continue
             }
             guard let card = next else { break }
+            if card.startLine < closingLine { lastCard = (card.startLine, card.hasEnd) }
             if card.startLine >= closingLine {
                 sawClosingCard = true
             } else if card.startLine <= lastSyntaxErrorLine {
@@ -169,6 +190,7 @@ struct JoinedVCards {
                 }
             }
         }
+        if !strict, let lastCard, !lastCard.hasEnd { check.unendedCardLine = lastCard.line }
         if check.endsInsideCard {
             try note(
                 ContactsError(
