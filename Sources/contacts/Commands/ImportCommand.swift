@@ -39,9 +39,9 @@ enum ImportCommand: Command {
         Prints `imported N people (A added, U updated, S skipped)` and the groups created; with
         --json an object with the IDs "added", "updated" and "skipped", the "invalid" cards
         (file, line, message), the "warnings" (file, line, message) and the names in
-        "groupsCreated". With --skip-invalid the exit
-        status is 65 when cards were malformed and nothing was imported. --on-match ask needs a
-        terminal: standard input must be one, or be the input (-).
+        "groupsCreated". With --skip-invalid the exit status is 65 when cards were malformed and
+        nothing was imported. --on-match ask needs a terminal: standard input must be one, or be
+        the input (-).
         """
 
     /// The name errors give standard input.
