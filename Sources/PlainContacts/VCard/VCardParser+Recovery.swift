@@ -55,6 +55,13 @@ extension VCardParser {
             try recover(refusal: refusal, warning: problem + "; the line holds no value and was dropped.", line: number)
             return
         }
+        guard line.count <= Self.maximumTextValueBytes else {
+            try recover(
+                refusal: refusal,
+                warning: problem + "; the line is longer than \(Self.maximumTextValueBytes) bytes and was dropped.",
+                line: number)
+            return
+        }
         try recover(refusal: refusal, warning: problem + "; the line was kept as written.", line: number)
         properties.append(VCardProperty(verbatimLine: VCardCharset.decodeGuessing(line).text, line: number))
     }

@@ -81,6 +81,14 @@ struct VCardParserRecoveryTests {
         #expect(again.properties.filter(\.isVerbatim).map(\.rawValue) == verbatim.map(\.rawValue))
     }
 
+    @Test("an unreadable line longer than the limit for a text value is dropped with a warning")
+    func longUnreadableLine() throws {
+        let long = String(repeating: "x ", count: VCardParser.maximumTextValueBytes)
+        let card = try #require(try VCardTesting.parse("BEGIN:VCARD\nFN:A\n\(long)\nEND:VCARD\n").first)
+        #expect(card.properties.map(\.name) == ["FN"])
+        #expect(card.recoveries.map(\.line) == [3])
+    }
+
     @Test("quoted-printable keeps a stray '=' literal, joins a soft line break and decodes windows-1251")
     func quotedPrintable() throws {
         let card = try #require(try RecoveryFixtures.cards("quoted-printable-21.vcf").first)
