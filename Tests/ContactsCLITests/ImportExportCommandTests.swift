@@ -51,7 +51,7 @@ extension CLISandbox {
 @Suite struct ImportExportCommandTests {
     // MARK: Import
 
-    @Test(arguments: fixtureFiles.filter { $0 != "khard/unparsable.vcf" })
+    @Test(arguments: fixtureFiles.filter { $0 != "khard/unparsable.vcf" && $0 != "recovery/not-a-vcard.vcf" })
     func everyWellFormedFixtureImports(file: String) throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()
@@ -62,7 +62,7 @@ extension CLISandbox {
         #expect(!(try sandbox.storeFiles(in: "people")).isEmpty)
     }
 
-    @Test func anUnparsableFileIsExit65NamingTheFileAndLineAndWritesNothing() throws {
+    @Test func anUnparsableFileIsExit65NamingTheFileAndLineAndWritesNothingWithStrict() throws {
         #expect(fixtureFiles.count >= 20)
         let sandbox = try CLISandbox()
         try sandbox.initStore()
@@ -72,7 +72,7 @@ extension CLISandbox {
         let bad = fixtureFolder.appending(path: "khard/unparsable.vcf").path(percentEncoded: false)
         for arguments in [[bad], [good, bad], ["-"]] {
             let result = try sandbox.run(
-                ["import"] + arguments, input: try String(contentsOfFile: bad, encoding: .utf8))
+                ["import", "--strict"] + arguments, input: try String(contentsOfFile: bad, encoding: .utf8))
             #expect(result.status == 65)
             #expect(result.stdout.isEmpty)
             let name = arguments == ["-"] ? "(standard input)" : "unparsable.vcf"
@@ -81,12 +81,12 @@ extension CLISandbox {
         }
     }
 
-    @Test func aMalformedCardAmongSeveralFilesIsReportedWithItsOwnFileAndLine() throws {
+    @Test func aMalformedCardAmongSeveralFilesIsReportedWithItsOwnFileAndLineWithStrict() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()
         let first = try sandbox.file("first.vcf", card("Kim", "Lee") + card("Ada", "Zed"))
         _ = try sandbox.file("second.vcf", card("Bo", "Ray", "BROKEN LINE"))
-        let result = try sandbox.run(["import", first, "second.vcf"])
+        let result = try sandbox.run(["import", "--strict", first, "second.vcf"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("second.vcf:5: "), "\(result)")
         #expect(try sandbox.storeFiles(in: "people").isEmpty)
@@ -167,14 +167,15 @@ extension CLISandbox {
         let sandbox = try CLISandbox()
         try sandbox.initStore()
         let path = try sandbox.file("mixed.vcf", card("Kim", "Lee") + card("Bo", "Ray", "BROKEN LINE") + card("Ada", "Zed"))
-        let result = try sandbox.run(["import", "mixed.vcf", "--skip-invalid"])
+        let result = try sandbox.run(["import", "mixed.vcf", "--skip-invalid", "--strict"])
         #expect(result.status == 0)
         #expect(result.stdout == "imported 2 people (2 added, 0 updated, 0 skipped); 1 malformed card left out\n")
         #expect(result.stderr.hasPrefix("mixed.vcf:10: "), "\(result)")
         #expect(try sandbox.succeed(["list"]).lines.count == 2)
 
         let report = try sandbox.jsonObject(
-            ["import", "-", path, "--skip-invalid", "--on-match", "new", "--json"], input: card("Bo", "Ray", "BROKEN"))
+            ["import", "-", path, "--skip-invalid", "--strict", "--on-match", "new", "--json"],
+            input: card("Bo", "Ray", "BROKEN"))
         let invalid = try #require(report["invalid"] as? [[String: Any]])
         #expect(invalid.map { $0["file"] as? String } == ["(standard input)", path])
         #expect(invalid.map { $0["line"] as? Int } == [5, 10])
@@ -198,7 +199,7 @@ extension CLISandbox {
         let sandbox = try CLISandbox()
         try sandbox.initStore()
         let path = try sandbox.file("bad.vcf", card("Bo", "Ray", "BROKEN LINE"))
-        let result = try sandbox.run(["import", path, "--skip-invalid"])
+        let result = try sandbox.run(["import", path, "--skip-invalid", "--strict"])
         #expect(result.status == 65)
         #expect(try sandbox.storeFiles(in: "people").isEmpty)
     }
@@ -372,5 +373,56 @@ struct ImportAskTerminalTests {
         #expect(outcome.status == 1)
         #expect(outcome.output.isEmpty)
         #expect(try sandbox.snapshot() == before)
+    }
+
+    // MARK: Recovery
+
+    @Test func aBrokenFileImportsWithAWarningPerRecoveryAndIsExit65WithStrict() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let broken = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lee;Kim;;;\r\nFN:Kim Lee\r\nX-messaging/twitter-All:@kim\r\n"
+            + card("Ada", "Zed")
+        let path = try sandbox.file("broken.vcf", broken)
+        let before = try sandbox.snapshot()
+        let strict = try sandbox.run(["import", "--strict", path])
+        #expect(strict.status == 65)
+        #expect(strict.stderr.contains("broken.vcf:5: "), "\(strict)")
+        #expect(try sandbox.snapshot() == before)
+
+        let result = try sandbox.run(["import", "broken.vcf"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("imported 2 people"))
+        #expect(result.stderr.contains("broken.vcf:1: "), "\(result)")
+        #expect(result.stderr.contains("broken.vcf:5: "), "\(result)")
+
+        let report = try sandbox.jsonObject(["import", path, "-", "--on-match", "new", "--json"], input: broken)
+        let warnings = try #require(report["warnings"] as? [[String: Any]])
+        #expect(warnings.map { $0["line"] as? Int } == [1, 5, 1, 5])
+        #expect(warnings.map { $0["file"] as? String } == [path, path, "(standard input)", "(standard input)"])
+        #expect((report["added"] as? [Int])?.count == 4)
+    }
+
+    @Test func aFileWithoutAnyCardIsExit65() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let path = try sandbox.file("notes.txt", "just some notes\r\nnothing else\r\n")
+        let result = try sandbox.run(["import", path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("notes.txt:1: "), "\(result)")
+        #expect(try sandbox.storeFiles(in: "people").isEmpty)
+    }
+
+    @Test func anInputEndingInsideACardIsEndedThereWhenJoinedWithOthers() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let first = try sandbox.file(
+            "first.vcf", card("Kim", "Lee") + "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Open;Ann;;;\r\nFN:Ann Open\r\n")
+        let second = try sandbox.file("second.vcf", "stray text\r\n" + card("Ada", "Zed"))
+        let report = try sandbox.jsonObject(["import", first, second, "--json"])
+        let warnings = try #require(report["warnings"] as? [[String: Any]])
+        #expect(warnings.map { $0["file"] as? String } == [first, second])
+        #expect(warnings.map { $0["line"] as? Int } == [6, 1])
+        #expect((report["added"] as? [Int])?.count == 3)
+        #expect(try !sandbox.succeed(["export"]).stdout.contains("stray text"))
     }
 }

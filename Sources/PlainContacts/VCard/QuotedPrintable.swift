@@ -13,8 +13,24 @@ enum QuotedPrintable {
     /// try QuotedPrintable.decode(Array("=C3=84rger".utf8))   // bytes of "Ärger"
     /// ```
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(MalformedEscape) -> [UInt8] {
+        let result = decodeKeepingMalformedEscapes(bytes)
+        if let offset = result.firstMalformedOffset { throw MalformedEscape(offset: offset) }
+        return result.bytes
+    }
+
+    /// Decodes as ``decode(_:)`` does, but keeps an `=` that is not followed by two hexadecimal
+    /// digits as a literal `=`, as lenient readers do.
+    ///
+    /// ```swift
+    /// QuotedPrintable.decodeKeepingMalformedEscapes(Array("1+1=2".utf8))   // ("1+1=2", 3)
+    /// ```
+    /// - Returns: The bytes, and the offset of the first such `=` (`nil` when there is none).
+    static func decodeKeepingMalformedEscapes(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> (bytes: [UInt8], firstMalformedOffset: Int?) {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
+        var firstMalformed: Int?
         let count = bytes.count
         var index = 0
         while index < count {
@@ -32,12 +48,15 @@ enum QuotedPrintable {
                 continue
             }
             guard index + 2 < count, let high = hexValue(first), let low = hexValue(bytes[index + 2]) else {
-                throw MalformedEscape(offset: index)
+                if firstMalformed == nil { firstMalformed = index }
+                out.append(byte)
+                index += 1
+                continue
             }
             out.append(high << 4 | low)
             index += 3
         }
-        return out
+        return (out, firstMalformed)
     }
 
     /// The value of a hexadecimal digit, or `nil`.

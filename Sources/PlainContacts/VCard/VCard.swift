@@ -21,6 +21,33 @@ package struct VCard: Sendable, Hashable {
     /// The properties the reader left out of this card because their values were too long
     /// (see ``VCardParser/maximumTextValueBytes``).
     var leftOut: [LeftOutProperty] = []
+    /// Whether the card ended with an `END` line; `false` for one a lenient reader ended at the
+    /// next `BEGIN:VCARD` or at the end of the input.
+    package var hasEnd = true
+    /// What the reader recovered from in this card, and in the lines between it and the next
+    /// card, one entry per recovery; empty when the input was read strictly.
+    package var recoveries: [Recovery] = []
+
+    /// The warnings to report for this card, in the order of their lines: the properties left
+    /// out, and the recoveries (code ``ContactsError/Code/malformedVCard``, saying what was done).
+    package func warnings(source: String) -> [ContactsError] {
+        let all = leftOut.map { ($0.line, $0.warning(source: source)) }
+            + recoveries.map { ($0.line, $0.warning(source: source)) }
+        return all.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// A problem the reader recovered from.
+    package struct Recovery: Sendable, Hashable {
+        /// What was wrong and what was done, naming no value.
+        package var message: String
+        /// The 1-based line of the input at fault.
+        package var line: Int
+
+        /// The warning to report, naming the input and the line.
+        package func warning(source: String) -> ContactsError {
+            ContactsError(.malformedVCard, message, path: source, line: line)
+        }
+    }
 
     /// A property left out of a card because its value was too long.
     struct LeftOutProperty: Sendable, Hashable {

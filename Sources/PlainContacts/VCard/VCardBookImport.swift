@@ -64,6 +64,7 @@ final class VCardBookImport {
                 .invalidValue, "the address book has unsaved changes; save or revert before importing", path: source)
         }
         buildIndexes()
+        reader.isStrict = options.strict
         do {
             try readCards(&reader)
             try book.save()
@@ -128,7 +129,7 @@ final class VCardBookImport {
             guard let card = next else { return }
             // The rest of a card that held a syntax error is not imported.
             if card.startLine <= lastSyntaxErrorLine { continue }
-            warnings += card.leftOut.map { $0.warning(source: source) }
+            warnings += card.warnings(source: source)
             let imported: ImportedCard
             do {
                 imported = try VCardImporter.map(card, source: source)

@@ -79,16 +79,19 @@ enum VCardExporter {
         return result
     }
 
-    /// The kept content lines as properties; lines that no longer parse are left out.
+    /// The kept content lines as properties: read together strictly, or else one at a time
+    /// leniently, so that a line that is not a property (kept verbatim from a card) is written
+    /// back as it came, and a structural line is left out.
     static func keptProperties(_ lines: [String]) -> [VCardProperty] {
         guard !lines.isEmpty else { return [] }
-        if let properties = parse(lines) { return properties }
-        return lines.flatMap { parse([$0]) ?? [] }
+        if let properties = parse(lines, strict: true) { return properties }
+        return lines.flatMap { parse([$0], strict: false) ?? [] }
     }
 
-    private static func parse(_ lines: [String]) -> [VCardProperty]? {
+    private static func parse(_ lines: [String], strict: Bool) -> [VCardProperty]? {
         let text = "BEGIN:VCARD\r\n" + lines.joined(separator: "\r\n") + "\r\nEND:VCARD\r\n"
-        guard let cards = try? VCardReader.parse(Data(text.utf8), source: "record"), cards.count == 1 else {
+        guard let cards = try? VCardReader.parse(Data(text.utf8), source: "record", strict: strict), cards.count == 1
+        else {
             return nil
         }
         return cards[0].properties.filter { !structural.contains($0.name) }

@@ -23,6 +23,7 @@ public enum VCardMatchPolicy: Sendable, Hashable, CaseIterable {
 /// var options = VCardImportOptions()
 /// options.onMatch = .createNew
 /// options.skipInvalid = true
+/// options.strict = true
 /// ```
 public struct VCardImportOptions: Sendable, Hashable {
     /// What to do with a card that matches a person; ``VCardMatchPolicy/merge`` by default.
@@ -32,10 +33,17 @@ public struct VCardImportOptions: Sendable, Hashable {
     /// Whether a malformed card is left out and listed in ``VCardImportReport/invalidCards``
     /// instead of failing the whole import; `false` by default.
     public var skipInvalid = false
+    /// Whether any problem in the input refuses it (`true`): a line without `:`, a card without
+    /// `END:VCARD`, text not valid in its charset… fail the import with
+    /// ``ContactsError/Code/malformedVCard`` naming the file and line, and nothing is written.
+    /// `false` by default: the reader recovers from such problems as lenient readers do, and
+    /// reports one warning per recovery in ``VCardImportReport/warnings``.
+    public var strict = false
 
-    /// Creates options; by default matches are merged and a malformed card fails the import.
-    public init(onMatch: VCardMatchPolicy = .merge, skipInvalid: Bool = false) {
+    /// Creates options; by default matches are merged and problems are recovered from.
+    public init(onMatch: VCardMatchPolicy = .merge, skipInvalid: Bool = false, strict: Bool = false) {
         self.onMatch = onMatch
         self.skipInvalid = skipInvalid
+        self.strict = strict
     }
 }

@@ -16,9 +16,11 @@ public struct VCardImportReport: Sendable {
     /// The malformed cards left out (only with ``VCardImportOptions/skipInvalid``), each an
     /// error with code ``ContactsError/Code/malformedVCard``, the file and the line.
     public var invalidCards: [ContactsError]
-    /// The properties left out of the cards that were read, because a text value was longer
-    /// than 64 KiB: each an error with code ``ContactsError/Code/invalidValue``, the file and
-    /// the line of the property. The rest of such a card is imported.
+    /// What the import recovered from or left out, each with the file and the line:
+    /// a property whose text value was longer than 64 KiB, left out of its card (code
+    /// ``ContactsError/Code/invalidValue``; the rest of the card is imported), and each problem
+    /// the reader recovered from, saying what was done (code
+    /// ``ContactsError/Code/malformedVCard``; none with ``VCardImportOptions/strict``).
     public var warnings: [ContactsError]
     /// The names of the groups the import created, in the order they were first needed.
     public var groupsCreated: [String]

@@ -6,11 +6,33 @@
 /// that are not indented, checks the `BEGIN:VCARD` / `END:VCARD` structure and decodes values.
 /// A card nested in an `AGENT` property (vCard 2.1) becomes that property's escaped value.
 ///
-/// Since a line can only be complete once the next one is seen, a card is returned by the
-/// call that feeds the line after its `END:VCARD`, or by ``finish()``.
+/// Since a line can only be complete once the next one is seen, a strict parser returns a card
+/// from the call that feeds the line after its `END:VCARD`, or from ``finish()``. A lenient
+/// parser (the default) returns it with the next `BEGIN:VCARD` or from ``finish()``, so that
+/// the warnings about the lines after it go with it.
+///
+/// A lenient parser recovers from every problem a strict one refuses (see
+/// `VCardParser+Recovery.swift`), adding one warning per recovery to the card's
+/// ``VCard/recoveries``; a strict one throws `malformedVCard` at the first.
 struct VCardParser {
     /// The file name used in errors.
     let source: String
+    /// Whether any problem is refused (`true`) or recovered from with a warning (`false`).
+    var isStrict: Bool
+
+    /// Recoveries not yet handed out with a card.
+    var recoveries: [VCard.Recovery] = []
+    /// A card that has ended, held until the next card begins or the input ends (lenient only).
+    var completed: VCard?
+    /// Whether a card has been returned.
+    var hasReturnedCard = false
+    /// The first line outside a card that was skipped (lenient only).
+    var firstSkippedLine: Int?
+    /// Whether lines outside a card are being skipped since the last card (lenient only).
+    var isSkippingText = false
+    /// The line of a blank line after the logical line being assembled, not yet handled
+    /// (lenient only): a continuation line after it continues the value.
+    private var blankLine: Int?
 
     /// The logical line being assembled.
     private var logical: [UInt8] = []
@@ -20,11 +42,11 @@ struct VCardParser {
     private var logicalEncoding: VCardContentLine.Encoding?
 
     /// The line of the open card's `BEGIN:VCARD`, or 0 outside a card.
-    private var cardStart = 0
+    var cardStart = 0
     /// The open card's `VERSION`, once seen.
-    private var version: String?
+    var version: String?
     /// The open card's properties so far.
-    private var properties: [VCardProperty] = []
+    var properties: [VCardProperty] = []
     /// The open card's properties left out so far.
     private var leftOut: [VCard.LeftOutProperty] = []
 
@@ -35,13 +57,14 @@ struct VCardParser {
     /// vCard 4 writes as `data:` URIs) are not text and are not limited here.
     static let maximumTextValueBytes = 65_536
     /// How many `BEGIN:VCARD` lines of a nested `AGENT` card are open.
-    private var agentDepth = 0
+    var agentDepth = 0
     /// The logical lines of the nested `AGENT` card so far.
-    private var agentLines: [String] = []
+    var agentLines: [String] = []
 
-    /// Creates a parser; `source` names the input in errors.
-    init(source: String) {
+    /// Creates a parser; `source` names the input in errors and warnings.
+    init(source: String, isStrict: Bool = false) {
         self.source = source
+        self.isStrict = isStrict
     }
 
     /// Feeds one physical line (without its line break) and its 1-based number.
@@ -49,19 +72,18 @@ struct VCardParser {
     /// - Throws: `ContactsError` `.malformedVCard` for a line that breaks the vCard syntax.
     mutating func consume(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws -> VCard? {
         if !segments.isEmpty {
-            if logical.last == Self.equals, !line.isEmpty, encodingOfLogicalLine() == .quotedPrintable,
-                !Self.isEndLine(line)
-            {
-                logical.removeLast()
-                append(line, number: number)
+            if line.isEmpty, !isStrict {
+                if blankLine == nil { blankLine = number }
                 return nil
             }
-            if let first = line.first, first == Self.space || first == Self.tab {
-                append(UnsafeBufferPointer(rebasing: line.dropFirst()), number: number)
-                return nil
-            }
-            if !line.isEmpty, Self.isBase64Text(line), encodingOfLogicalLine() == .base64 {
-                append(line, number: number)
+            if let blank = blankLine {
+                blankLine = nil
+                if let first = line.first, first == Self.space || first == Self.tab {
+                    note("A blank line inside a folded value was skipped.", line: blank)
+                    append(UnsafeBufferPointer(rebasing: line.dropFirst()), number: number)
+                    return nil
+                }
+            } else if joinsLogicalLine(line, number: number) {
                 return nil
             }
         }
@@ -70,17 +92,52 @@ struct VCardParser {
         return card
     }
 
-    /// Ends the input: completes the last line and checks that no card is left open.
-    /// Returns the last card when the final line completes it.
-    /// - Throws: `ContactsError` `.malformedVCard` when a card has no `END:VCARD`.
-    mutating func finish() throws -> VCard? {
-        let card = try completeLogicalLine()
-        if cardStart != 0 {
-            throw error(
-                "The vCard that begins here has no END:VCARD; add END:VCARD after its last property.",
-                line: cardStart
-            )
+    /// Appends `line` to the logical line when it continues it: after a quoted-printable soft
+    /// line break, as a folded line, or as more base64 text.
+    private mutating func joinsLogicalLine(_ line: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
+        if logical.last == Self.equals, !line.isEmpty, encodingOfLogicalLine() == .quotedPrintable,
+            !Self.isEndLine(line)
+        {
+            logical.removeLast()
+            append(line, number: number)
+            return true
         }
+        if let first = line.first, first == Self.space || first == Self.tab {
+            append(UnsafeBufferPointer(rebasing: line.dropFirst()), number: number)
+            return true
+        }
+        if !line.isEmpty, Self.isBase64Text(line), encodingOfLogicalLine() == .base64 {
+            append(line, number: number)
+            return true
+        }
+        return false
+    }
+
+    /// Ends the input: completes the last line and checks that no card is left open.
+    /// Returns the last card, if it has not been returned yet.
+    /// - Throws: `ContactsError` `.malformedVCard` when a card has no `END:VCARD` (strict), or
+    ///   when the input holds text but no card at all.
+    mutating func finish() throws -> VCard? {
+        var card = try completeLogicalLine()
+        if agentDepth > 0 {
+            try recover(
+                refusal: "The vCard nested in AGENT has no END:VCARD; add END:VCARD after its last property.",
+                warning: "The vCard nested in AGENT has no END:VCARD; it was ended at the end of the input.",
+                line: cardStart)
+            finishAgent()
+        }
+        if cardStart != 0 {
+            try recover(
+                refusal: "The vCard that begins here has no END:VCARD; add END:VCARD after its last property.",
+                warning: "The vCard that begins here has no END:VCARD; it was ended at the end of the input.",
+                line: cardStart)
+            card = closeCard(hasEnd: false)
+        }
+        if let held = takeCompleted() { card = held }
+        if card == nil, !hasReturnedCard, let line = firstSkippedLine {
+            throw error("The input holds no vCard: no BEGIN:VCARD line was found.", line: line)
+        }
+        if card != nil { hasReturnedCard = true }
         return card
     }
 
@@ -111,6 +168,7 @@ struct VCardParser {
             logical = bytes
             segments.removeAll(keepingCapacity: true)
             logicalEncoding = nil
+            blankLine = nil
         }
         if bytes.allSatisfy({ $0 == Self.space || $0 == Self.tab }) { return nil }
         return try bytes.withUnsafeBufferPointer { line in
@@ -125,20 +183,31 @@ struct VCardParser {
     // MARK: - Content lines
 
     private mutating func handle(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws -> VCard? {
+        if line.first == Self.hash, !isStrict {
+            note("A comment line (starting with #) was skipped.", line: number)
+            return nil
+        }
         let content: VCardContentLine
         switch VCardContentLine.parse(line) {
         case .success(let parsed):
             content = parsed
         case .failure(let failure):
-            guard cardStart != 0 else { throw outsideCard(number) }
-            throw error(Self.message(for: failure), line: number)
+            guard cardStart != 0 else {
+                try skipOutsideCard(number)
+                return nil
+            }
+            try keepUnreadableLine(line, failure: failure, number: number)
+            return nil
         }
         let value = UnsafeBufferPointer(rebasing: line[content.valueStart...])
         guard cardStart != 0 else {
-            guard content.name == "BEGIN", Self.isWord("VCARD", value) else { throw outsideCard(number) }
-            cardStart = number
-            leftOut = []
-            return nil
+            guard content.name == "BEGIN", Self.isWord("VCARD", value) else {
+                try skipOutsideCard(number)
+                return nil
+            }
+            let previous = takeCompleted()
+            openCard(at: number)
+            return previous
         }
         switch content.name {
         case "BEGIN" where Self.isWord("VCARD", value):
@@ -147,25 +216,28 @@ struct VCardParser {
                 agentLines = ["BEGIN:VCARD"]
                 return nil
             }
-            throw error(
-                "BEGIN:VCARD starts a new vCard before the one that begins on line \(cardStart) has ended; "
+            try recover(
+                refusal: "BEGIN:VCARD starts a new vCard before the one that begins on line \(cardStart) has ended; "
                     + "add END:VCARD before this line.",
-                line: number
-            )
+                warning: "The vCard that begins here has no END:VCARD; it was ended before the BEGIN:VCARD "
+                    + "on line \(number).",
+                line: isStrict ? number : cardStart)
+            let card = closeCard(hasEnd: false)
+            openCard(at: number)
+            return card
         case "END":
-            guard Self.isWord("VCARD", value) else {
-                throw error(
-                    "This END does not close the vCard that begins on line \(cardStart); write END:VCARD.",
-                    line: number
-                )
+            if !Self.isWord("VCARD", value) {
+                try recover(
+                    refusal: "This END does not close the vCard that begins on line \(cardStart); write END:VCARD.",
+                    warning: "This END does not name VCARD; it was read as END:VCARD.",
+                    line: number)
             }
-            var card = VCard(version: version ?? "", properties: properties, startLine: cardStart)
-            card.leftOut = leftOut
-            leftOut = []
-            cardStart = 0
-            version = nil
-            properties = []
-            properties.reserveCapacity(card.properties.count)
+            let card = closeCard(hasEnd: true)
+            guard isStrict else {
+                completed = card
+                return nil
+            }
+            hasReturnedCard = true
             return card
         case "VERSION" where version == nil:
             version = String(VCardText.trimmingWhitespace(Substring(String(decoding: value, as: UTF8.self))))
@@ -180,49 +252,68 @@ struct VCardParser {
         }
     }
 
+    /// Starts a card at its `BEGIN:VCARD` line.
+    private mutating func openCard(at number: Int) {
+        cardStart = number
+        isSkippingText = false
+        leftOut = []
+    }
+
+    /// Ends the open card, at its `END` line or not, and returns it with the recoveries so far.
+    private mutating func closeCard(hasEnd: Bool) -> VCard {
+        var card = VCard(version: version ?? "", properties: properties, startLine: cardStart)
+        card.hasEnd = hasEnd
+        card.leftOut = leftOut
+        card.recoveries = recoveries
+        recoveries = []
+        leftOut = []
+        cardStart = 0
+        version = nil
+        properties = []
+        properties.reserveCapacity(card.properties.count)
+        return card
+    }
+
+    /// The card held since its `END:VCARD`, with the recoveries since then; `nil` when none is held.
+    private mutating func takeCompleted() -> VCard? {
+        guard var card = completed else { return nil }
+        completed = nil
+        card.recoveries += recoveries
+        recoveries = []
+        hasReturnedCard = true
+        return card
+    }
+
     /// Whether a property's value is binary data rather than text (see ``maximumTextValueBytes``).
-    private static func holdsBinaryData(_ content: VCardContentLine) -> Bool {
+    static func holdsBinaryData(_ content: VCardContentLine) -> Bool {
         if content.encoding == .base64 { return true }
         return ["PHOTO", "LOGO", "SOUND", "KEY"].contains(content.name)
     }
 
     /// Decodes the value and builds the property.
-    private func makeProperty(
+    private mutating func makeProperty(
         _ content: VCardContentLine,
         value: UnsafeBufferPointer<UInt8>,
         number: Int
     ) throws -> VCardProperty {
         var parameters = content.parameters
-        let rawValue: String
-        if parameters.isEmpty {
-            rawValue = try decode(value, charset: nil, number: number)
-        } else {
-            let encoding = content.encoding
-            let charset = content.charset
-            switch encoding {
-            case .plain:
-                rawValue = try decode(value, charset: charset, number: number)
-            case .quotedPrintable:
-                let decoded: [UInt8]
-                do {
-                    decoded = try QuotedPrintable.decode(value)
-                } catch {
-                    let offset = content.valueStart + error.offset
-                    let line = segments.last { $0.offset <= offset }?.line ?? number
-                    throw self.error(
-                        "Malformed quoted-printable value: '=' must be followed by two hexadecimal digits "
-                            + "or end the line; write a literal '=' as =3D.",
-                        line: line
-                    )
-                }
-                let text = try decoded.withUnsafeBufferPointer { try decode($0, charset: charset, number: number) }
-                rawValue = VCardText.escapeLineBreaks(text)
-                parameters.removeAll { Self.isQuotedPrintableParameter($0) }
-            case .base64:
-                rawValue = String(decoding: value.filter { !Self.isWhitespace($0) }, as: UTF8.self)
+        var rawValue: String
+        let encoding = parameters.isEmpty ? .plain : content.encoding
+        let charset = parameters.isEmpty ? nil : content.charset
+        switch encoding {
+        case .plain:
+            rawValue = literalBackslashes(try decode(value, charset: charset, number: number))
+            if Self.mayBeDataURI(value), Self.holdsBinaryData(content) {
+                rawValue = try repairedDataURI(rawValue, number: number)
             }
-            if charset != nil { parameters.removeAll { $0.name == "CHARSET" } }
+        case .quotedPrintable:
+            let text = try decodeQuotedPrintable(value, content: content, charset: charset, number: number)
+            rawValue = VCardText.escapeLineBreaks(literalBackslashes(text))
+            parameters.removeAll { Self.isQuotedPrintableParameter($0) }
+        case .base64:
+            rawValue = try base64Text(value, parameters: &parameters, number: number)
         }
+        if charset != nil { parameters.removeAll { $0.name == "CHARSET" } }
         return VCardProperty(
             uncheckedGroup: content.group,
             name: content.name,
@@ -232,17 +323,53 @@ struct VCardParser {
         )
     }
 
-    /// Decodes value bytes in the given charset.
-    private func decode(_ bytes: UnsafeBufferPointer<UInt8>, charset: String?, number: Int) throws -> String {
-        if let text = VCardCharset.decode(bytes, charset: charset) { return text }
-        let name = charset ?? "UTF-8"
-        if VCardCharset.isKnown(name) {
-            throw error(
-                "The value is not valid \(name) text; fix the CHARSET parameter or re-export the file as UTF-8.",
-                line: number
-            )
+    /// Whether the value starts with `d` or `D`, as a `data:` URI does: a quick test before
+    /// the full one.
+    @inline(__always)
+    private static func mayBeDataURI(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        value.count > 5 && (value[0] == UInt8(ascii: "d") || value[0] == UInt8(ascii: "D"))
+    }
+
+    /// Decodes a quoted-printable value, then its charset; an `=` not followed by two
+    /// hexadecimal digits is refused, or kept as a literal `=` with a warning.
+    private mutating func decodeQuotedPrintable(
+        _ value: UnsafeBufferPointer<UInt8>, content: VCardContentLine, charset: String?, number: Int
+    ) throws -> String {
+        let (decoded, malformed) = QuotedPrintable.decodeKeepingMalformedEscapes(value)
+        if let malformed {
+            let offset = content.valueStart + malformed
+            let line = segments.last { $0.offset <= offset }?.line ?? number
+            try recover(
+                refusal: "Malformed quoted-printable value: '=' must be followed by two hexadecimal digits "
+                    + "or end the line; write a literal '=' as =3D.",
+                warning: "An '=' in the quoted-printable value is not followed by two hexadecimal digits; "
+                    + "it was kept as a literal '='.",
+                line: line)
         }
-        throw error("The charset \(name) is not supported; re-export the file as UTF-8.", line: number)
+        return try decoded.withUnsafeBufferPointer { try decode($0, charset: charset, number: number) }
+    }
+
+    /// Decodes value bytes in the given charset. Bytes that are not valid in it, or a charset
+    /// that is not known, are refused, or read as the charset they most plausibly are, with a
+    /// warning.
+    private mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, charset: String?, number: Int) throws -> String {
+        if charset == nil, let text = VCardCharset.decodeUTF8(bytes) { return text }
+        if let charset, let text = VCardCharset.decode(bytes, charset: charset) { return text }
+        let guess = VCardCharset.decodeGuessing(bytes)
+        guard let charset else {
+            try recover(
+                refusal: "The value is not valid UTF-8 and has no CHARSET parameter; add one or re-export the "
+                    + "file as UTF-8.",
+                warning: "The value is not valid UTF-8 and has no CHARSET parameter; it was read as \(guess.charset).",
+                line: number)
+            return guess.text
+        }
+        let refusal = VCardCharset.isKnown(charset)
+            ? "The value is not valid \(charset) text; fix the CHARSET parameter or re-export the file as UTF-8."
+            : "The charset \(charset) is not supported; re-export the file as UTF-8."
+        let problem = VCardCharset.isKnown(charset) ? "is not valid \(charset) text" : "has an unknown CHARSET"
+        try recover(refusal: refusal, warning: "The value \(problem); it was read as \(guess.charset).", line: number)
+        return guess.text
     }
 
     /// Records one line of a nested `AGENT` card; at its `END:VCARD` stores the card's text as
@@ -255,42 +382,28 @@ struct VCardParser {
         }
         agentLines.append(String(decoding: line, as: UTF8.self))
         guard agentDepth == 0 else { return }
+        finishAgent()
+    }
+
+    /// Stores the nested card's lines so far as the escaped value of the `AGENT` property.
+    mutating func finishAgent() {
         if let index = properties.indices.last {
             properties[index].rawValue = VCardText.escape(agentLines.joined(separator: "\n"))
         }
+        agentDepth = 0
         agentLines = []
     }
 
     // MARK: - Errors
 
-    private func error(_ message: String, line: Int) -> ContactsError {
+    func error(_ message: String, line: Int) -> ContactsError {
         ContactsError(.malformedVCard, message, path: source, line: line)
-    }
-
-    private func outsideCard(_ number: Int) -> ContactsError {
-        error(
-            "Text outside a vCard; remove it, or put it between BEGIN:VCARD and END:VCARD.",
-            line: number
-        )
-    }
-
-    private static func message(for failure: VCardContentLine.Failure) -> String {
-        switch failure {
-        case .noColon:
-            "The line has no ':' after the property name; write NAME:value, and start a continuation "
-                + "line with a space."
-        case .invalidName:
-            "The property name may hold only letters, digits and '-', with an optional group before a "
-                + "dot (item1.TEL); fix or remove the line."
-        case .unterminatedQuote:
-            "A parameter value opens a double quote that is never closed; add the closing quote."
-        }
     }
 
     // MARK: - Byte tests
 
     /// Whether the bytes, without surrounding white space, equal `word` (upper case), ignoring case.
-    private static func isWord(_ word: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isWord(_ word: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
         var lower = 0
         var upper = value.count
         while lower < upper, isWhitespace(value[lower]) { lower += 1 }
@@ -329,11 +442,12 @@ struct VCardParser {
     }
 
     @inline(__always)
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
+    static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == space || byte == tab || byte == 10 || byte == 13
     }
 
-    private static let equals = UInt8(ascii: "=")
+    static let equals = UInt8(ascii: "=")
+    private static let hash = UInt8(ascii: "#")
     private static let space = UInt8(ascii: " ")
     private static let tab = UInt8(ascii: "\t")
 }

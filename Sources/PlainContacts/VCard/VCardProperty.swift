@@ -28,9 +28,15 @@ struct VCardProperty: Sendable, Hashable {
     var rawValue: String
     /// The 1-based line of the input where the property starts; 0 for a property not read from text.
     var line: Int
-    /// The whole content line, unfolded, to write instead of the parts: a line a person's card
-    /// had, written back exactly as it came. `nil` for a property written from its parts.
+    /// The whole content line, unfolded, written instead of the parts: a line the reader could
+    /// not split into name, parameters and value (no `:`, or a name with characters outside
+    /// `[A-Za-z0-9-_]`; then ``name`` is empty and ``rawValue`` holds the line too), or a line
+    /// a person's card had, written back exactly as it came. `nil` for a property written from
+    /// its parts.
     var verbatim: String?
+
+    /// Whether the writer writes ``verbatim`` instead of the parts.
+    var isVerbatim: Bool { verbatim != nil }
 
     /// Creates a property from a value that is already escaped; the name is stored in upper case.
     ///
@@ -76,6 +82,17 @@ struct VCardProperty: Sendable, Hashable {
         self.parameters = parameters
         self.rawValue = rawValue
         self.line = line
+    }
+
+    /// A line kept as written (see ``isVerbatim``).
+    ///
+    /// ```swift
+    /// let kept = VCardProperty(verbatimLine: "X-messaging/twitter-All:@someone", line: 12)
+    /// VCardWriter.contentLine(kept)   // "X-messaging/twitter-All:@someone"
+    /// ```
+    init(verbatimLine: String, line: Int) {
+        self.init(uncheckedGroup: nil, name: "", parameters: [], rawValue: verbatimLine, line: line)
+        verbatim = verbatimLine
     }
 
     /// All values of all parameters with this name (matched case-insensitively), in order.

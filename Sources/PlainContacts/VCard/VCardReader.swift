@@ -2,10 +2,10 @@ import Foundation
 
 /// Reads vCard text (versions 2.1, 3.0 and 4.0) into ``VCard`` values.
 ///
-/// The reader accepts several cards per input, CRLF, LF or lone CR line ends, a UTF-8 byte
-/// order mark, blank lines, folded lines, vCard 2.1 quoted-printable values with soft line
-/// breaks and `CHARSET` parameters, and base64 values (kept as base64 text). It checks syntax
-/// only; what a property means is left to the caller.
+/// The reader accepts several cards per input, CRLF, LF, lone CR or CR CR LF line ends, a
+/// UTF-8 byte order mark, blank lines, folded lines, vCard 2.1 quoted-printable values with
+/// soft line breaks and `CHARSET` parameters, and base64 values (kept as base64 text). It
+/// checks syntax only; what a property means is left to the caller.
 ///
 /// ```swift
 /// let data = try Data(contentsOf: url)
@@ -16,13 +16,16 @@ import Foundation
 enum VCardReader {
     /// Parses every card in `data`; `source` names the input (a file name) in errors.
     ///
+    /// By default the reader recovers from what breaks the syntax (see `VCardParser+Recovery.swift`)
+    /// and lists each recovery in the card's ``VCard/recoveries``; with `strict` it refuses it.
+    ///
     /// - Throws: `ContactsError` `.malformedVCard` with `path` set to `source` and `line` set to
-    ///   the 1-based line at fault: for a card without `END:VCARD` (the line of its `BEGIN`),
-    ///   a content line without `:`, text outside a card, malformed quoted-printable, or a value
-    ///   that is not valid in its charset.
-    static func parse(_ data: Data, source: String) throws -> [VCard] {
+    ///   the 1-based line at fault: for input that holds text but no card; with `strict`, for a
+    ///   card without `END:VCARD` (the line of its `BEGIN`), a content line without `:`, text
+    ///   outside a card, malformed quoted-printable, or a value that is not valid in its charset.
+    static func parse(_ data: Data, source: String, strict: Bool = false) throws -> [VCard] {
         var cards: [VCard] = []
-        try forEachCard(in: data, source: source) { cards.append($0) }
+        try forEachCard(in: data, source: source, strict: strict) { cards.append($0) }
         return cards
     }
 
@@ -33,9 +36,12 @@ enum VCardReader {
     ///     print(card.first(named: "FN")?.text ?? "")
     /// }
     /// ```
-    /// - Throws: What ``parse(_:source:)`` throws, and what `body` throws.
-    static func forEachCard(in data: Data, source: String, _ body: (VCard) throws -> Void) throws {
+    /// - Throws: What ``parse(_:source:strict:)`` throws, and what `body` throws.
+    static func forEachCard(
+        in data: Data, source: String, strict: Bool = false, _ body: (VCard) throws -> Void
+    ) throws {
         var reader = VCardStreamReader(data: data, source: source)
+        reader.isStrict = strict
         try reader.forEachCard(body)
     }
 }

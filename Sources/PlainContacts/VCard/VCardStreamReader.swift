@@ -3,8 +3,10 @@ import Foundation
 /// Reads vCards one at a time from a file or from chunks of data, holding only the card being
 /// read and one chunk in memory; for imports too big to read at once.
 ///
-/// Line ends may be CRLF, LF or a lone CR, and a UTF-8 byte order mark is skipped. Line numbers
-/// in cards and errors count physical lines of the whole input, as ``VCardReader`` does.
+/// Line ends may be CRLF, LF, a lone CR, or CR CR LF (as iOS 6 writes them), and a UTF-8 byte
+/// order mark is skipped. Input starting with a UTF-16 byte order mark is refused when strict;
+/// otherwise it is read whole and decoded as UTF-16, with a warning. Line numbers in cards and
+/// errors count physical lines of the whole input, as ``VCardReader`` does.
 ///
 /// ```swift
 /// var reader = try VCardStreamReader(contentsOf: URL(fileURLWithPath: "export.vcf"))
@@ -44,6 +46,14 @@ package struct VCardStreamReader {
         self.source = source
         self.nextChunk = nextChunk
         self.parser = VCardParser(source: source)
+    }
+
+    /// Whether any problem in the input is refused with `malformedVCard` (`true`), or
+    /// recovered from with a warning in the card's ``VCard/recoveries`` (`false`, the default).
+    /// Set it before reading the first card.
+    package var isStrict: Bool {
+        get { parser.isStrict }
+        set { parser.isStrict = newValue }
     }
 
     /// Creates a reader over data already in memory.
@@ -120,12 +130,10 @@ package struct VCardStreamReader {
                     guard reachedEnd else { return nil }
                     next = count
                 } else if bytes[end] == 13 {
-                    if end + 1 < count {
-                        next = bytes[end + 1] == 10 ? end + 2 : end + 1
-                    } else {
-                        guard reachedEnd else { return nil }
-                        next = end + 1
+                    guard let after = Self.endOfCarriageReturn(bytes, at: end, reachedEnd: reachedEnd) else {
+                        return nil
                     }
+                    next = after
                 } else {
                     next = end + 1
                 }
@@ -143,6 +151,24 @@ package struct VCardStreamReader {
                 if let card { return card }
             }
             return nil
+        }
+    }
+
+    /// Where the next line starts after the CR at `index`: after CR LF, CR CR LF or the lone CR;
+    /// `nil` when the bytes that decide it have not been read yet.
+    private static func endOfCarriageReturn(
+        _ bytes: UnsafeBufferPointer<UInt8>, at index: Int, reachedEnd: Bool
+    ) -> Int? {
+        let count = bytes.count
+        guard index + 1 < count else { return reachedEnd ? index + 1 : nil }
+        switch bytes[index + 1] {
+        case 10:
+            return index + 2
+        case 13:
+            guard index + 2 < count else { return reachedEnd ? index + 1 : nil }
+            return bytes[index + 2] == 10 ? index + 3 : index + 1
+        default:
+            return index + 1
         }
     }
 
@@ -173,7 +199,7 @@ package struct VCardStreamReader {
         buffer.append(contentsOf: chunk)
     }
 
-    /// Skips a UTF-8 byte order mark; refuses UTF-16 input.
+    /// Skips a UTF-8 byte order mark; refuses UTF-16 input when strict, else decodes it.
     private mutating func skipByteOrderMark() throws {
         let available = buffer.count - position
         if available >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF {
@@ -183,12 +209,20 @@ package struct VCardStreamReader {
             (buffer[position] == 0xFF && buffer[position + 1] == 0xFE)
                 || (buffer[position] == 0xFE && buffer[position + 1] == 0xFF)
         {
-            throw ContactsError(
-                .malformedVCard,
-                "The file is UTF-16 encoded; save it as UTF-8 and import it again.",
-                path: source,
-                line: 1
-            )
+            try parser.recover(
+                refusal: "The file is UTF-16 encoded; save it as UTF-8 and import it again.",
+                warning: "The file is UTF-16 encoded; it was read as UTF-16.",
+                line: 1)
+            try decodeUTF16()
         }
+    }
+
+    /// Reads the rest of the input and replaces it, from its byte order mark on, with its
+    /// UTF-8 form.
+    private mutating func decodeUTF16() throws {
+        while !reachedEnd { try readChunk() }
+        buffer = VCardCharset.utf8(fromUTF16: buffer[position...])
+        position = 0
+        scanned = 0
     }
 }

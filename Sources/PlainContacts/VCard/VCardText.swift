@@ -59,7 +59,9 @@ enum VCardText {
     }
 
     /// Removes backslash escapes: `\n` and `\N` become a line feed; `\,`, `\;` and `\\` become
-    /// the character itself. Any other backslash is kept as written.
+    /// the character itself, and so do `\:` and `\"`, which Gmail and others write. Any other
+    /// backslash is kept as written. (The reader has already doubled the backslashes of a
+    /// vCard 2.1 card that are literal there.)
     ///
     /// ```swift
     /// VCardText.unescape("Line 1\\nLine 2\\, more")   // "Line 1\nLine 2, more"
@@ -82,7 +84,7 @@ enum VCardText {
             switch next {
             case UInt8(ascii: "n"), UInt8(ascii: "N"):
                 out.append(10)
-            case backslash, comma, semicolon:
+            case backslash, comma, semicolon, UInt8(ascii: ":"), UInt8(ascii: "\""):
                 out.append(next)
             default:
                 out.append(backslash)

@@ -25,6 +25,8 @@ enum ImportCommand: Command {
         }
         let skipInvalid = Flag(
             "skip-invalid", help: "Leave out malformed cards, listing them on standard error, instead of failing.")
+        let strict = Flag(
+            "strict", help: "Refuse the input at the first problem instead of recovering from it with a warning.")
         let json = SharedOptions.json
     }
 
@@ -36,6 +38,14 @@ enum ImportCommand: Command {
         is; ask shows each matching card on the terminal and asks what to do. CATEGORIES become
         group memberships; missing groups are created.
 
+        The reader recovers from what phones and mail clients get wrong: a card without
+        END:VCARD, lines without ':' or with odd property names (kept as written and exported
+        back), comment and blank lines, UTF-16 files, text not valid in its charset (read as the
+        likeliest one), broken quoted-printable and base64. Each recovery is a warning,
+        FILE:LINE: what was done, on standard error. With --strict any such problem refuses the
+        whole input instead (exit status 65, naming the file and line). An input that holds no
+        card at all is always refused.
+
         All the inputs are imported in one save: when a card is malformed (without
         --skip-invalid) or the import fails, nothing is written. A single file is read a piece
         at a time; several inputs, and standard input, are read into memory first. Errors and
@@ -43,9 +53,10 @@ enum ImportCommand: Command {
 
         Prints `imported N people (A added, U updated, S skipped)` and the groups created; with
         --json an object with the IDs "added", "updated" and "skipped", the "invalid" cards
-        (file, line, message) and the names in "groupsCreated". With --skip-invalid the exit
-        status is 65 when cards were malformed and nothing was imported. --on-match ask needs a
-        terminal: standard input must be one, or be the input (-).
+        (file, line, message), the "warnings" (file, line, message) and the names in
+        "groupsCreated". With --skip-invalid the exit status is 65 when cards were malformed and
+        nothing was imported. --on-match ask needs a terminal: standard input must be one, or be
+        the input (-).
         """
 
     /// The name errors give standard input.
@@ -65,7 +76,8 @@ enum ImportCommand: Command {
             terminal = device
         }
         for name in names where name != "-" { try requireReadableFile(name) }
-        let options = VCardImportOptions(onMatch: policy, skipInvalid: arguments[\.skipInvalid])
+        let options = VCardImportOptions(
+            onMatch: policy, skipInvalid: arguments[\.skipInvalid], strict: arguments[\.strict])
 
         let (report, invalidCards) = names.count == 1 && names[0] != "-"
             ? try importFile(names[0], options: options, terminal: terminal, context: context)
@@ -116,7 +128,7 @@ enum ImportCommand: Command {
         _ names: [String], options: VCardImportOptions, terminal: TerminalDevice?, context: CommandContext
     ) throws -> (VCardImportReport, invalidCards: [ContactsError]) {
         let inputs = try names.map(readInput)
-        let joined = try JoinedVCards(inputs, skipInvalid: options.skipInvalid)
+        let joined = try JoinedVCards(inputs, skipInvalid: options.skipInvalid, strict: options.strict)
         let book = try context.openBook()
         let decide = terminal.map { terminal in
             { (match: VCardMatch) throws -> VCardMatchDecision in
@@ -126,7 +138,7 @@ enum ImportCommand: Command {
         }
         do {
             var report = try book.importVCards(from: joined.data, source: joined.source, options: options, decide: decide)
-            report.warnings = report.warnings.map(joined.relocated)
+            report.warnings = joined.warnings + report.warnings.map(joined.relocated)
             return (report, joined.invalidCards)
         } catch let error as ContactsError {
             throw joined.relocated(error)

@@ -9,10 +9,13 @@ import PlainContacts
 /// `skipInvalid`, before anything is imported. In the joined text every input ends with a line
 /// break and a blank line, so that no line runs on into the next input. An input that ends
 /// inside a card is followed by `BEGIN:VCARD` and `END:VCARD` lines, which make the import drop
-/// that card as malformed instead of joining it to the next input's first card.
+/// that card as malformed instead of joining it to the next input's first card; when the inputs
+/// are read leniently (not `strict`), it is followed by an `END:VCARD` line instead, and
+/// ``warnings`` says so.
 ///
 /// ```swift
 /// let joined = try JoinedVCards([.init(name: "a.vcf", data: a), .init(name: "-", data: b)], skipInvalid: false)
+/// // Unless strict, the inputs are read leniently, and UTF-16 ones are turned into UTF-8 here.
 /// let report = try book.importVCards(from: joined.data, source: joined.source)
 /// joined.location(ofLine: 12)   // ("-", 3)
 /// ```
@@ -35,6 +38,9 @@ struct JoinedVCards {
     /// What reading one input on its own found.
     private struct Check {
         var invalidCards: [ContactsError] = []
+        /// The `BEGIN:VCARD` line of the input's last card when, read leniently, that card has
+        /// no `END:VCARD`: an `END:VCARD` line is added after the input.
+        var unendedCardLine: Int?
         /// Whether the input ends inside a card, which the closing lines drop.
         var endsInsideCard = false
         /// Whether the input may go into the joined text: the reader got through it.
@@ -48,10 +54,14 @@ struct JoinedVCards {
     /// The malformed cards of every input, in order, with the input's name and line (only with
     /// `skipInvalid`).
     let invalidCards: [ContactsError]
+    /// The recoveries made while joining (an input's last card ended for it), with the input's
+    /// name and line.
+    let warnings: [ContactsError]
     private let parts: [Part]
 
     private static let lineBreak: [UInt8] = [13, 10]
     private static let closingLines = Array("BEGIN:VCARD\r\nEND:VCARD\r\n".utf8)
+    private static let endLine = Array("END:VCARD\r\n".utf8)
     private static let carriageReturn: UInt8 = 13
     private static let lineFeed: UInt8 = 10
 
@@ -59,14 +69,15 @@ struct JoinedVCards {
     ///
     /// - Throws: without `skipInvalid`, the first malformed card of the first input that has
     ///   one: `ContactsError` `.malformedVCard` with the input's name and line.
-    init(_ inputs: [Input], skipInvalid: Bool) throws {
+    init(_ inputs: [Input], skipInvalid: Bool, strict: Bool = false) throws {
         var joined: [UInt8] = []
         var parts: [Part] = []
         var invalidCards: [ContactsError] = []
+        var warnings: [ContactsError] = []
         var nextLine = 1
         for input in inputs {
-            let body = Self.body(of: input.data)
-            let check = try Self.check(body, name: input.name, skipInvalid: skipInvalid)
+            let body = Self.body(of: input.data, strict: strict)
+            let check = try Self.check(body, name: input.name, skipInvalid: skipInvalid, strict: strict)
             invalidCards += check.invalidCards
             guard check.isJoinable else { continue }
             var lineCount = Self.lineCount(body)
@@ -74,6 +85,14 @@ struct JoinedVCards {
             if check.endsInsideCard {
                 joined += Self.closingLines
                 lineCount += 2
+            } else if let line = check.unendedCardLine {
+                joined += Self.endLine
+                lineCount += 1
+                warnings.append(
+                    ContactsError(
+                        .malformedVCard,
+                        "The vCard that begins here has no END:VCARD; it was ended at the end of the input.",
+                        path: input.name, line: line))
             }
             parts.append(Part(name: input.name, firstLine: nextLine, lineCount: lineCount))
             nextLine += lineCount
@@ -81,6 +100,7 @@ struct JoinedVCards {
         data = Data(joined)
         source = inputs.map(\.name).joined(separator: ", ")
         self.invalidCards = invalidCards
+        self.warnings = warnings
         self.parts = parts
     }
 
@@ -103,10 +123,14 @@ struct JoinedVCards {
 
     // MARK: Reading one input
 
-    /// The input without a UTF-8 byte order mark, ending with a line break and a blank line.
-    private static func body(of data: Data) -> [UInt8] {
+    /// The input without a UTF-8 byte order mark, ending with a line break and a blank line;
+    /// UTF-16 input (with its byte order mark) as UTF-8, unless `strict`.
+    private static func body(of data: Data, strict: Bool) -> [UInt8] {
         var bytes = Array(data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if !strict, bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            bytes = VCardCharset.utf8(fromUTF16: bytes[...])
+        }
         switch bytes.last {
         case nil, lineFeed?: break
         case carriageReturn?: bytes.append(lineFeed)
@@ -119,14 +143,16 @@ struct JoinedVCards {
     /// is noted (or thrown without `skipInvalid`) and the reader goes on after it; a card that
     /// held a syntax error is left out; the closing lines show whether the input ends inside a
     /// card.
-    private static func check(_ body: [UInt8], name: String, skipInvalid: Bool) throws -> Check {
+    private static func check(_ body: [UInt8], name: String, skipInvalid: Bool, strict: Bool) throws -> Check {
         let closingLine = lineCount(body) + 1
         var reader = VCardStreamReader(data: Data(body + closingLines), source: name)
+        reader.isStrict = strict
         var check = Check()
         var lastSyntaxErrorLine = 0
         var openCardLine: Int?
         var sawClosingCard = false
         var validCards = 0
+        var lastCard: (line: Int, hasEnd: Bool)?
         func note(_ error: ContactsError) throws {
             guard skipInvalid else { throw error }
             check.invalidCards.append(error)
@@ -150,6 +176,7 @@ struct JoinedVCards {
                 continue
             }
             guard let card = next else { break }
+            if card.startLine < closingLine { lastCard = (card.startLine, card.hasEnd) }
             if card.startLine >= closingLine {
                 sawClosingCard = true
             } else if card.startLine <= lastSyntaxErrorLine {
@@ -163,6 +190,7 @@ struct JoinedVCards {
                 }
             }
         }
+        if !strict, let lastCard, !lastCard.hasEnd { check.unendedCardLine = lastCard.line }
         if check.endsInsideCard {
             try note(
                 ContactsError(
@@ -180,14 +208,19 @@ struct JoinedVCards {
         return check
     }
 
-    /// The number of line breaks (CRLF, LF or a lone CR) in `bytes`.
+    /// The number of line breaks (CRLF, CR CR LF, LF or a lone CR) in `bytes`, counted as the
+    /// reader counts them.
     private static func lineCount(_ bytes: [UInt8]) -> Int {
         var count = 0
         var index = 0
         while index < bytes.count {
             if bytes[index] == carriageReturn {
                 count += 1
-                if index + 1 < bytes.count, bytes[index + 1] == lineFeed { index += 1 }
+                if index + 1 < bytes.count, bytes[index + 1] == lineFeed {
+                    index += 1
+                } else if index + 2 < bytes.count, bytes[index + 1] == carriageReturn, bytes[index + 2] == lineFeed {
+                    index += 2
+                }
             } else if bytes[index] == lineFeed {
                 count += 1
             }

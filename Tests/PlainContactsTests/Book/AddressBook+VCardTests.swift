@@ -59,10 +59,12 @@ import Testing
         #expect(try store.openBook().personCount == cards)
     }
 
-    @Test func unparsableFixtureFailsWithItsLineAndWritesNothing() throws {
+    @Test func unparsableFixtureFailsWithItsLineAndWritesNothingWhenStrict() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
-        let error = VCardTesting.contactsError { _ = try importFixture(VCardFixtures.unparsable, into: book) }
+        let error = VCardTesting.contactsError {
+            _ = try importFixture(VCardFixtures.unparsable, into: book, options: VCardImportOptions(strict: true))
+        }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 1)
         #expect(error?.path == VCardFixtures.unparsable)
@@ -301,7 +303,7 @@ import Testing
 
     // MARK: Bad input
 
-    @Test func malformedCardFailsAndLeavesTheStoreAndBookUnchanged() throws {
+    @Test func malformedCardFailsAndLeavesTheStoreAndBookUnchangedWhenStrict() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
         let existing = makePerson("Katie", "Bell")
@@ -311,7 +313,9 @@ import Testing
         let text =
             card(["N:Bell;Katie;;;", "TITLE:Changed", "CATEGORIES:New"]) + card(["N:Wood;Oliver;;;"])
             + card(["N:Bad;Photo;;;", "PHOTO;ENCODING=b:@@@"])
-        let error = VCardTesting.contactsError { _ = try importText(text, into: book) }
+        let error = VCardTesting.contactsError {
+            _ = try importText(text, into: book, options: VCardImportOptions(strict: true))
+        }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 14)
         #expect(try peopleFiles(store) == before)
@@ -322,7 +326,7 @@ import Testing
         #expect(existing.jobTitle == nil)
     }
 
-    @Test func skipInvalidListsBadCardsAndImportsTheRest() throws {
+    @Test func skipInvalidListsBadCardsAndImportsTheRestWhenStrict() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
         let text =
@@ -332,7 +336,7 @@ import Testing
             + "stray text\r\n"
             + card(["N:Wood;Oliver;;;"])
             + "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Never;Ended;;;\r\n"
-        let report = try importText(text, into: book, options: VCardImportOptions(skipInvalid: true))
+        let report = try importText(text, into: book, options: VCardImportOptions(skipInvalid: true, strict: true))
         #expect(report.invalidCards.map(\.code) == [.malformedVCard, .malformedVCard, .malformedVCard, .malformedVCard])
         let lines = report.invalidCards.compactMap(\.line)
         #expect(lines.prefix(2) == [8, 13])
@@ -464,5 +468,70 @@ import Testing
         let person = try #require(book.allPeople().first)
         #expect(person.phones.values == ["555-0100"])
         #expect(person.lastName == nil)
+    }
+
+    // MARK: Recovery
+
+    @Test func defaultImportRecoversAndReportsOneWarningPerRecovery() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let fixture = "recovery/unreadable-lines.vcf"
+        let report = try importFixture(fixture, into: book)
+        #expect(report.added.count == 1)
+        #expect(report.warnings.map(\.code) == [.malformedVCard, .malformedVCard, .malformedVCard])
+        #expect(report.warnings.map(\.line) == [4, 6, 7])
+        #expect(report.warnings.allSatisfy { $0.path == fixture })
+        let person = try #require(try store.openBook().allPeople().first)
+        #expect(person.phones.values == ["+1 555 0101"])
+        let text = try book.exportVCards([person], version: .v4)
+        #expect(text.contains("\r\nX-messaging/twitter-All:@kimdoe\r\n"))
+        #expect(text.contains("\r\na line of text without a colon\r\n"))
+    }
+
+    @Test func strictImportOfABrokenFileWritesNothing() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let error = VCardTesting.contactsError {
+            _ = try importFixture("recovery/missing-end.vcf", into: book, options: VCardImportOptions(strict: true))
+        }
+        #expect(error?.code == .malformedVCard)
+        #expect(error?.line == 5)
+        #expect(try store.files(in: "people").isEmpty)
+        #expect(try importFixture("recovery/missing-end.vcf", into: book).added.count == 3)
+    }
+
+    @Test func photosWithStrayBase64OrADataURIMarkedBase64AreImported() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let report = try importFixture("recovery/base64-and-data-uri.vcf", into: book)
+        #expect(report.added.count == 2)
+        #expect(report.warnings.count == 2)
+        #expect(book.allPeople().allSatisfy { $0.hasImage })
+    }
+
+    @Test func aFileWithoutAnyCardIsRefused() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let error = VCardTesting.contactsError { _ = try importFixture("recovery/not-a-vcard.vcf", into: book) }
+        #expect(error?.code == .malformedVCard)
+        #expect(try store.files(in: "people").isEmpty)
+    }
+
+    @Test func lowercaseNamesTypeSpellingsBareParametersAndMissingNamesImportWithoutWarnings() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let report = try importFixture("recovery/names-and-parameters.vcf", into: book)
+        #expect(report.added.count == 4)
+        #expect(report.warnings.isEmpty)
+        let people = book.allPeople()
+        let lucy = try #require(people.first { $0.firstName == "Lucy" })
+        #expect(lucy.phones.values == ["+1 555 0102", "+1 555 0103"])
+        #expect([lucy.phones.label(at: 0), lucy.phones.label(at: 1)] == [.mobile, .workFax])
+        #expect(lucy.emails.values == ["lucy@example.com"])
+        let ben = try #require(people.first { $0.firstName == "Ben" })
+        #expect(ben.lastName == "Bare")
+        #expect(ben.phones.label(at: 0) == .mobile)
+        #expect(people.contains { $0.firstName == "Only Formatted" })
+        #expect(people.contains { $0.phones.values == ["+1 555 0105"] && $0.compositeName == nil })
     }
 }
