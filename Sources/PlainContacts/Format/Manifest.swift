@@ -16,7 +16,7 @@ package struct Manifest: Sendable, Hashable {
     var format: Int = Manifest.currentFormat
     var sortOrdering: SortOrdering = .lastName
     var compositeNameFormat: CompositeNameFormat = .firstNameFirst
-    package var unknownFields: [String: JSONValue] = [:]
+    var unknownFields: [String: JSONValue] = [:]
 
     init() {}
 
@@ -24,7 +24,7 @@ package struct Manifest: Sendable, Hashable {
     ///
     /// - Throws: ``ContactsError/Code/malformedFile``, ``ContactsError/Code/conflictMarkers`` or
     ///   ``ContactsError/Code/unsupportedFormatVersion`` for a store written by a newer version.
-    package init(data: Data, path: String) throws {
+    init(data: Data, path: String) throws {
         let json = try JSONParser.parse(data, path: path)
         guard case .object(var fields) = json else {
             throw ContactsError(.malformedFile, "the manifest must be a JSON object", path: path)

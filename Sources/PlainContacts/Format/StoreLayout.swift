@@ -21,7 +21,7 @@ package struct StoreLayout: Sendable {
     static let groupsFolderName = "groups"
     static let privateFolderName = ".contacts"
 
-    package var manifest: URL { root.appending(path: StoreLayout.manifestName) }
+    var manifest: URL { root.appending(path: StoreLayout.manifestName) }
     var peopleFolder: URL { root.appending(path: StoreLayout.peopleFolderName, directoryHint: .isDirectory) }
     var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
     var privateFolder: URL { root.appending(path: StoreLayout.privateFolderName, directoryHint: .isDirectory) }

@@ -26,25 +26,25 @@ package struct VCard: Sendable, Hashable {
     package var hasEnd = true
     /// What the reader recovered from in this card, and in the lines between it and the next
     /// card, one entry per recovery; empty when the input was read strictly.
-    package var recoveries: [Recovery] = []
+    var recoveries: [Recovery] = []
 
     /// The warnings to report for this card, in the order of their lines: the properties left
     /// out, and the recoveries (code ``ContactsError/Code/malformedVCard``, saying what was done).
-    package func warnings(source: String) -> [ContactsError] {
+    func warnings(source: String) -> [ContactsError] {
         let all = leftOut.map { ($0.line, $0.warning(source: source)) }
             + recoveries.map { ($0.line, $0.warning(source: source)) }
         return all.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// A problem the reader recovered from.
-    package struct Recovery: Sendable, Hashable {
+    struct Recovery: Sendable, Hashable {
         /// What was wrong and what was done, naming no value.
-        package var message: String
+        var message: String
         /// The 1-based line of the input at fault.
-        package var line: Int
+        var line: Int
 
         /// The warning to report, naming the input and the line.
-        package func warning(source: String) -> ContactsError {
+        func warning(source: String) -> ContactsError {
             ContactsError(.malformedVCard, message, path: source, line: line)
         }
     }
