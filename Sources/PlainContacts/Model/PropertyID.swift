@@ -28,6 +28,16 @@ public struct PropertyID: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { key }
 
+    // Properties are told apart by their key alone (no two share one), so hashing and
+    // comparing the key is enough: every property access hashes a property ID.
+    public static func == (lhs: PropertyID, rhs: PropertyID) -> Bool {
+        lhs.key == rhs.key
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+    }
+
     /// `kABPersonFirstNameProperty`.
     public static let firstName = PropertyID("firstName", .string)
     /// `kABPersonLastNameProperty`.

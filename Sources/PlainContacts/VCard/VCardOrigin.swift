@@ -74,14 +74,14 @@ struct VCardOrigin: Sendable, Hashable {
     }
 
     /// Whether export's properties for a value say all that the card's own lines said, so that
-    /// nothing needs keeping: the same lines, groups, names, values and parameters, except
-    /// that export may add `TYPE` words (`INTERNET`, `CELL` beside `IPHONE`) and leave out the
+    /// nothing needs keeping: the same lines, groups, names, values (however escaped) and
+    /// parameters, except that export may add `TYPE` words (`INTERNET`, `CELL` beside `IPHONE`) and leave out the
     /// default types `VOICE` of `TEL` and `INTERNET` of `EMAIL`. Anything else, such as `PREF`,
     /// another parameter or an item group, makes the card's lines worth keeping.
     static func generatedSaysAll(of original: [VCardProperty], _ generated: [VCardProperty]) -> Bool {
         guard original.count == generated.count else { return false }
         for (card, made) in zip(original, generated) {
-            guard card.name == made.name, card.rawValue == made.rawValue,
+            guard card.name == made.name, sameValue(card, made),
                 card.group.map(VCardText.asciiUppercased) == made.group.map(VCardText.asciiUppercased),
                 otherParameters(card) == otherParameters(made)
             else { return false }
@@ -89,6 +89,16 @@ struct VCardOrigin: Sendable, Hashable {
             guard card.types.subtracting(defaults).isSubset(of: made.types) else { return false }
         }
         return true
+    }
+
+    /// Whether two properties hold the same value, however each escapes it: the same
+    /// components for a structured one (`N`, `ADR`, `ORG`), the same text for any other.
+    private static func sameValue(_ card: VCardProperty, _ made: VCardProperty) -> Bool {
+        if card.rawValue == made.rawValue { return true }
+        switch card.name {
+        case "N", "ADR", "ORG": return card.components == made.components
+        default: return card.text == made.text
+        }
     }
 
     /// The parameters other than `TYPE`, with their values, in a comparable form.
@@ -133,6 +143,12 @@ struct VCardOrigin: Sendable, Hashable {
         "X-PHONETIC-MIDDLE-NAME": [.middleNamePhonetic],
         "X-PHONETIC-LAST-NAME": [.lastNamePhonetic],
     ]
+
+    /// Whether values of this name are tracked: single values the model maps (not `UID` or
+    /// `PHOTO`) and multi-value entries.
+    static func tracks(_ name: String) -> Bool {
+        name == "FN" || singleValues[name] != nil || name.contains("/")
+    }
 
     /// The fingerprint of a value as `state` holds it, or `nil` for a name that is not a value
     /// this type tracks (or a multi-value entry that no longer exists).

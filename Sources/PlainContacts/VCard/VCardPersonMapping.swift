@@ -55,15 +55,31 @@ struct VCardPersonMapping {
     private var otherGroups: Set<String> = []
     /// Item groups whose `ADR` was mapped.
     private var addressGroups: Set<String> = []
-    /// Indices of the properties each mapped value came from, by value name (``VCardOrigin``);
-    /// a multi-value entry is named by its position until the person holds it.
-    private var valueLines: [String: [Int]] = [:]
-    /// The names of the values mapped from each upper-case item group, in card order.
-    private var valuesByGroup: [String: [String]] = [:]
+    /// A mapped value, before the person gives it its name (see ``VCardOrigin``).
+    private enum Value: Hashable {
+        /// A single value by its card property's name: `N`, `NOTE`.
+        case single(String)
+        /// A multi-value entry by its position among the entries of the property.
+        case entry(PropertyID, Int)
+    }
 
-    init(card: VCard, source: String) {
+    /// Indices of the properties each mapped value came from.
+    private var valueLines: [Value: [Int]] = [:]
+    /// The values mapped from each upper-case item group, in card order.
+    private var valuesByGroup: [String: [Value]] = [:]
+    /// The name parts as mapped, trimmed; set by ``finish()``.
+    private var nameParts: [String] = []
+    /// Whether the card's `FN` became the person's formatted name; set by ``finish()``.
+    private var keepsFormattedName = false
+
+    /// Whether every value is compared with the export, with no plain values told apart first:
+    /// the slow way, which the test of the fast one compares with.
+    private let checksEveryValue: Bool
+
+    init(card: VCard, source: String, checkingEveryValue: Bool = false) {
         self.card = card
         self.source = source
+        self.checksEveryValue = checkingEveryValue
         var labels: [String: String] = [:]
         var countryCodes: [String: String] = [:]
         for property in card.properties {
@@ -116,11 +132,11 @@ struct VCardPersonMapping {
             return single(property, at: index) { $0.phonetic[phonetic] = nonEmpty(property.text) }
         case "NICKNAME":
             nicknames += property.listValues.map(VCardImporter.trimmed).filter { !$0.isEmpty }
-            valueLines["NICKNAME", default: []].append(index)
+            valueLines[.single("NICKNAME"), default: []].append(index)
             return .mapped
         case "NOTE":
             if let text = nonEmpty(property.text) { notes.append(text) }
-            valueLines["NOTE", default: []].append(index)
+            valueLines[.single("NOTE"), default: []].append(index)
             return .mapped
         case "CATEGORIES":
             for name in property.listValues.map(VCardImporter.trimmed) where !name.isEmpty {
@@ -130,7 +146,7 @@ struct VCardPersonMapping {
         case "BDAY":
             guard birthday == nil, let date = VCardValues.date(property) else { return keep(index) }
             birthday = date
-            valueLines["BDAY", default: []].append(index)
+            valueLines[.single("BDAY"), default: []].append(index)
             return .mapped
         case "KIND", "X-ABSHOWAS":
             return mapKind(property, at: index)
@@ -147,7 +163,7 @@ struct VCardPersonMapping {
     private mutating func single(_ property: VCardProperty, at index: Int, _ body: (inout Self) -> Void) -> Outcome {
         guard seen.insert(property.name).inserted else { return keep(index) }
         body(&self)
-        valueLines[property.name, default: []].append(index)
+        valueLines[.single(property.name), default: []].append(index)
         return .mapped
     }
 
@@ -167,11 +183,11 @@ struct VCardPersonMapping {
         let value = VCardImporter.trimmed(property.text).lowercased()
         switch (property.name, value) {
         case ("KIND", "individual"):
-            valueLines[property.name, default: []].append(index)
+            valueLines[.single(property.name), default: []].append(index)
             return .mapped
         case ("KIND", "org"), ("KIND", "organization"), ("X-ABSHOWAS", "company"):
             isOrganization = true
-            valueLines[property.name, default: []].append(index)
+            valueLines[.single(property.name), default: []].append(index)
             return .mapped
         default:
             return keep(index)
@@ -248,12 +264,10 @@ struct VCardPersonMapping {
                 InstantMessage(service: service, username: username), label: label(property, kind: .instantMessage)
             ).map { (.instantMessages, $0) }
         }
-        // The mapping's multi-values number their entries from 0, so an identifier is also the
-        // entry's position; the person gives the entries identifiers of its own.
         if let (multiValue, identifier) = mapped, identifier != .invalid {
-            let name = VCardOrigin.name(of: multiValue, identifier)
-            valueLines[name] = [index]
-            if let group = property.group { valuesByGroup[VCardText.asciiUppercased(group), default: []].append(name) }
+            let value = Value.entry(multiValue, Int(identifier.rawValue))
+            valueLines[value] = [index]
+            if let group = property.group { valuesByGroup[VCardText.asciiUppercased(group), default: []].append(value) }
         }
         return .labelled
     }
@@ -286,8 +300,10 @@ struct VCardPersonMapping {
                 if organization == nil { organization = formatted }
             } else if formatted != organization {
                 person.firstName = formatted
+                name[1] = formatted
             }
         }
+        nameParts = Array(name.prefix(5))
         person.organization = organization
         person.department = department
         person.jobTitle = jobTitle
@@ -310,13 +326,13 @@ struct VCardPersonMapping {
 
         if let formattedName, formattedName.text != CompositeName.make(person.state.nameParts, format: .firstNameFirst) {
             person.formattedName = formattedName.text
+            keepsFormattedName = true
         }
         keepUnusedLabels()
         var state = person.state
         VCardRecordFields.setLines(kept.sorted().map { VCardWriter.contentLine(card.properties[$0]) }, in: &state)
         VCardRecordFields.setUID(uid, in: &state)
-        person.state = state
-        origin(of: person)?.store(in: &state)
+        origin(of: person, checkingEveryValue: checksEveryValue)?.store(in: &state)
         person.state = state
         return ImportedPerson(person: person, uid: uid, groupNames: groupNames, line: card.startLine)
     }
@@ -339,8 +355,10 @@ struct VCardPersonMapping {
                 continue
             }
             // A consumed line belongs to the value it labels (the group's address for X-ABADR).
-            let owner = valuesByGroup[group]?.first { name in
-                property.name != "X-ABADR" || name.hasPrefix(PropertyID.addresses.key + "/")
+            let owner = valuesByGroup[group]?.first { value in
+                guard property.name == "X-ABADR" else { return true }
+                if case .entry(.addresses, _) = value { return true }
+                return false
             }
             if let owner { valueLines[owner]?.append(index) }
         }
@@ -349,13 +367,24 @@ struct VCardPersonMapping {
     /// The card's lines for each value whose lines differ from what export would write for it,
     /// or `nil` when export would write them all alike (or the card's version is not one
     /// export writes).
-    private func origin(of person: Person) -> VCardOrigin? {
+    ///
+    /// Most values are plain (see ``isPlain(_:named:of:version:)``) and need no export to tell;
+    /// only when one is not is the person's export made and compared with, once.
+    private func origin(of person: Person, checkingEveryValue: Bool) -> VCardOrigin? {
         guard let version = VCardVersion(rawValue: card.version) else { return nil }
+        var named: [(name: String, properties: [VCardProperty])] = []
+        for (value, indices) in valueLines {
+            if case .single(let name) = value, !VCardOrigin.tracks(name) { continue }
+            if !checkingEveryValue, indices.count == 1, isPlain(card.properties[indices[0]], value, version: version) {
+                continue
+            }
+            guard let name = name(of: value, in: person.state) else { continue }
+            named.append((name, indices.sorted().map { card.properties[$0] }))
+        }
+        guard !named.isEmpty else { return nil }
         let generated = VCardExporter.generatedValues(of: person, version: version)
         var sources: [String: VCardOrigin.Source] = [:]
-        for (positionalName, indices) in valueLines {
-            guard let name = finalName(positionalName, in: person.state) else { continue }
-            let properties = indices.sorted().map { card.properties[$0] }
+        for (name, properties) in named {
             if VCardOrigin.generatedSaysAll(of: properties, generated[name] ?? []) { continue }
             let lines = properties.map(VCardWriter.contentLine)
             guard let fingerprint = VCardOrigin.fingerprint(of: name, in: person.state) else { continue }
@@ -364,19 +393,85 @@ struct VCardPersonMapping {
         return sources.isEmpty ? nil : VCardOrigin(version: version.rawValue, sources: sources)
     }
 
-    /// The value name of a multi-value entry named by its position (`phones/1`) under the
-    /// identifier the person gave it; other names as they are.
-    private func finalName(_ name: String, in state: PersonState) -> String? {
-        guard let slash = name.firstIndex(of: "/") else { return name }
-        guard let property = PropertyID.person(key: String(name[..<slash])),
-            let position = Int(name[name.index(after: slash)...])
-        else { return nil }
-        let identifiers = VCardOrigin.identifiers(of: property, in: state)
-        guard identifiers.indices.contains(position) else { return nil }
-        return VCardOrigin.name(of: property, identifiers[position])
+    /// Whether a value's only card line is one export writes back saying as much, known from
+    /// what the mapping holds without making the export: no item group, no parameter but
+    /// `TYPE`, the value as mapped, and (for a phone, email, URL or address) `TYPE` words that
+    /// export writes for the value's label. A value this cannot tell is compared with the
+    /// export instead; a value it calls plain must be one that
+    /// ``VCardOrigin/generatedSaysAll(of:_:)`` accepts (a test checks it over the fixtures).
+    private func isPlain(_ property: VCardProperty, _ value: Value, version: VCardVersion) -> Bool {
+        guard property.group == nil, property.parameters.allSatisfy({ $0.name == "TYPE" }) else { return false }
+        let untyped = property.parameters.isEmpty
+        switch value {
+        case .single("N"): return untyped && property.components == nameParts
+        case .single("FN"): return untyped && !keepsFormattedName && formattedName?.text == property.text
+        case .single("ORG"):
+            return untyped && organization != nil && property.components == [organization ?? ""] + (department.map { [$0] } ?? [])
+        case .single("TITLE"): return untyped && property.text == jobTitle
+        case .single("NOTE"): return untyped && notes == [property.text]
+        case .single("NICKNAME"): return untyped && nicknames == [property.text]
+        case .single("BDAY"):
+            guard untyped, let birthday, birthday.year != nil else { return false }
+            return property.rawValue == birthday.description
+        case .entry(.phones, let position):
+            return isPlain(property, phones, position, kind: .phone, defaults: ["VOICE"], base: [])
+        case .entry(.emails, let position):
+            let base: Set<String> = version == .v3 ? ["INTERNET"] : []
+            return isPlain(property, emails, position, kind: .email, defaults: ["INTERNET"], base: base)
+        case .entry(.urls, let position):
+            return isPlain(property, urls, position, kind: .url, defaults: [], base: [])
+        case .entry(.addresses, let position):
+            guard addresses.entries.indices.contains(position) else { return false }
+            let address = addresses.entries[position].value
+            let parts = [
+                address.poBox, address.extendedAddress, address.street, address.city, address.state, address.zip,
+                address.country,
+            ]
+            guard address.countryCode == nil, property.components == parts.map({ $0 ?? "" }) else { return false }
+            return hasWrittenTypes(property, label: addresses.entries[position].label, kind: .address, defaults: [], base: [])
+        default:
+            return false
+        }
+    }
+
+    /// Whether a phone, email or URL line says no more than export writes for its entry.
+    private func isPlain(
+        _ property: VCardProperty, _ values: MultiValue<String>, _ position: Int, kind: VCardValueKind,
+        defaults: Set<String>, base: Set<String>
+    ) -> Bool {
+        guard values.entries.indices.contains(position), property.rawValue == values.entries[position].value else {
+            return false
+        }
+        return hasWrittenTypes(property, label: values.entries[position].label, kind: kind, defaults: defaults, base: base)
+    }
+
+    /// Whether every `TYPE` word of a line but the defaults is one export writes for the label.
+    private func hasWrittenTypes(
+        _ property: VCardProperty, label: Label?, kind: VCardValueKind, defaults: Set<String>, base: Set<String>
+    ) -> Bool {
+        if property.parameters.isEmpty { return true }
+        var written = base
+        if let label {
+            guard let types = VCardLabels.types(for: label, kind: kind) else { return false }
+            written.formUnion(types)
+        }
+        return property.types.subtracting(defaults).isSubset(of: written)
+    }
+
+    /// The name of a value as the person holds it: a multi-value entry under the identifier the
+    /// person gave it (the mapping's own multi-values number entries from 0, so an identifier
+    /// there is also a position).
+    private func name(of value: Value, in state: PersonState) -> String? {
+        switch value {
+        case .single(let name):
+            return name
+        case .entry(let property, let position):
+            let identifiers = VCardOrigin.identifiers(of: property, in: state)
+            guard identifiers.indices.contains(position) else { return nil }
+            return VCardOrigin.name(of: property, identifiers[position])
+        }
     }
 }
-
 /// The text, or `nil` when it is empty.
 private func nonEmpty(_ text: String) -> String? {
     text.isEmpty ? nil : text
