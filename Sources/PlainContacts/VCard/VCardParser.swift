@@ -247,7 +247,7 @@ struct VCardParser {
                 leftOut.append(VCard.LeftOutProperty(name: content.name, byteCount: value.count, line: number))
                 return nil
             }
-            properties.append(try makeProperty(content, value: value, number: number))
+            properties.append(try makeProperty(content, line: line, value: value, number: number))
             return nil
         }
     }
@@ -293,6 +293,7 @@ struct VCardParser {
     /// Decodes the value and builds the property.
     private mutating func makeProperty(
         _ content: VCardContentLine,
+        line: UnsafeBufferPointer<UInt8>,
         value: UnsafeBufferPointer<UInt8>,
         number: Int
     ) throws -> VCardProperty {
@@ -314,13 +315,28 @@ struct VCardParser {
             rawValue = try base64Text(value, parameters: &parameters, number: number)
         }
         if charset != nil { parameters.removeAll { $0.name == "CHARSET" } }
-        return VCardProperty(
+        var property = VCardProperty(
             uncheckedGroup: content.group,
             name: content.name,
             parameters: parameters,
             rawValue: rawValue,
             line: number
         )
+        // Keep the spelling of a plain line whose parts the reader did not change.
+        if encoding == .plain, charset == nil, parameters.count == content.parameters.count {
+            property.writtenHead = Self.unusualHead(UnsafeBufferPointer(rebasing: line[..<(content.valueStart - 1)]))
+        }
+        return property
+    }
+
+    /// The head of a line (group, name, parameters) as text when the writer might spell it
+    /// otherwise: it holds a lowercase letter, a quote or a caret. `nil` for a head the writer
+    /// spells the same, the common case, which then costs no string.
+    private static func unusualHead(_ head: UnsafeBufferPointer<UInt8>) -> String? {
+        let unusual = head.contains { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "^")
+        }
+        return unusual ? String(decoding: head, as: UTF8.self) : nil
     }
 
     /// Whether the value starts with `d` or `D`, as a `data:` URI does: a quick test before

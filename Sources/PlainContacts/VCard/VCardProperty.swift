@@ -13,15 +13,26 @@
 struct VCardProperty: Sendable, Hashable {
     /// The group before the dot, such as `item1` in `item1.TEL`, as written; `nil` when there is none.
     /// Groups compare case-insensitively (see ``VCard/properties(inGroup:)``).
-    var group: String?
+    var group: String? {
+        didSet { writtenHead = nil }
+    }
     /// The property name in upper case, for example `TEL` or `X-ABLABEL`.
-    var name: String
+    var name: String {
+        didSet { writtenHead = nil }
+    }
     /// The parameters in the order written.
     ///
     /// The reader consumes `CHARSET` and quoted-printable `ENCODING` parameters while it decodes
     /// the value, so they do not appear here; `ENCODING=b` / `BASE64` stay, because
     /// ``rawValue`` still holds base64 text.
-    var parameters: [VCardParameter]
+    var parameters: [VCardParameter] {
+        didSet { writtenHead = nil }
+    }
+    /// The group, name and parameters exactly as the input spelled them (`item1.tel;type=cell`),
+    /// when the writer would spell them otherwise, so that a line written back comes out as it
+    /// came in; `nil` for a property not read from text, or once its parts are changed.
+    /// Not part of equality: it is spelling, not content.
+    var writtenHead: String?
     /// The value as written, after unfolding and after quoted-printable and charset decoding,
     /// but before backslash escapes are removed. Base64 values have their white space removed.
     /// A line break decoded from quoted-printable is stored as the escape `\n`.
@@ -37,6 +48,20 @@ struct VCardProperty: Sendable, Hashable {
 
     /// Whether the writer writes ``verbatim`` instead of the parts.
     var isVerbatim: Bool { verbatim != nil }
+
+    static func == (lhs: VCardProperty, rhs: VCardProperty) -> Bool {
+        lhs.group == rhs.group && lhs.name == rhs.name && lhs.parameters == rhs.parameters
+            && lhs.rawValue == rhs.rawValue && lhs.line == rhs.line && lhs.verbatim == rhs.verbatim
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(group)
+        hasher.combine(name)
+        hasher.combine(parameters)
+        hasher.combine(rawValue)
+        hasher.combine(line)
+        hasher.combine(verbatim)
+    }
 
     /// Creates a property from a value that is already escaped; the name is stored in upper case.
     ///

@@ -67,6 +67,12 @@ enum VCardWriter {
             for byte in VCardText.escapeLineBreaks(verbatim).utf8 { line.append(byte) }
             return
         }
+        if let head = property.writtenHead {
+            line.append(contentsOf: head.utf8)
+            line.append(UInt8(ascii: ":"))
+            for byte in VCardText.escapeLineBreaks(property.rawValue).utf8 { line.append(byte) }
+            return
+        }
         if let group = property.group, !group.isEmpty {
             line.append(contentsOf: group.utf8)
             line.append(UInt8(ascii: "."))
