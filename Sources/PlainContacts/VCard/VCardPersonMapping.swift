@@ -63,8 +63,11 @@ struct VCardPersonMapping {
         case entry(PropertyID, Int)
     }
 
-    /// Indices of the properties each mapped value came from.
-    private var valueLines: [Value: [Int]] = [:]
+    /// The property each mapped value came from, in card order; a value mapped from several
+    /// lines (`NOTE`, `NICKNAME`) or labelled by another (`X-ABLabel`) appears once per line.
+    private var valueLines: [(value: Value, index: Int)] = []
+    /// Whether some value appears more than once in ``valueLines``.
+    private var valuesRepeat = false
     /// The values mapped from each upper-case item group, in card order.
     private var valuesByGroup: [String: [Value]] = [:]
     /// The name parts as mapped, trimmed; set by ``finish()``.
@@ -132,11 +135,13 @@ struct VCardPersonMapping {
             return single(property, at: index) { $0.phonetic[phonetic] = nonEmpty(property.text) }
         case "NICKNAME":
             nicknames += property.listValues.map(VCardImporter.trimmed).filter { !$0.isEmpty }
-            valueLines[.single("NICKNAME"), default: []].append(index)
+            valuesRepeat = valuesRepeat || valueLines.contains { $0.value == .single("NICKNAME") }
+            valueLines.append((.single("NICKNAME"), index))
             return .mapped
         case "NOTE":
             if let text = nonEmpty(property.text) { notes.append(text) }
-            valueLines[.single("NOTE"), default: []].append(index)
+            valuesRepeat = valuesRepeat || valueLines.contains { $0.value == .single("NOTE") }
+            valueLines.append((.single("NOTE"), index))
             return .mapped
         case "CATEGORIES":
             for name in property.listValues.map(VCardImporter.trimmed) where !name.isEmpty {
@@ -146,7 +151,7 @@ struct VCardPersonMapping {
         case "BDAY":
             guard birthday == nil, let date = VCardValues.date(property) else { return keep(index) }
             birthday = date
-            valueLines[.single("BDAY"), default: []].append(index)
+            valueLines.append((.single("BDAY"), index))
             return .mapped
         case "KIND", "X-ABSHOWAS":
             return mapKind(property, at: index)
@@ -163,7 +168,7 @@ struct VCardPersonMapping {
     private mutating func single(_ property: VCardProperty, at index: Int, _ body: (inout Self) -> Void) -> Outcome {
         guard seen.insert(property.name).inserted else { return keep(index) }
         body(&self)
-        valueLines[.single(property.name), default: []].append(index)
+        valueLines.append((.single(property.name), index))
         return .mapped
     }
 
@@ -183,11 +188,11 @@ struct VCardPersonMapping {
         let value = VCardImporter.trimmed(property.text).lowercased()
         switch (property.name, value) {
         case ("KIND", "individual"):
-            valueLines[.single(property.name), default: []].append(index)
+            valueLines.append((.single(property.name), index))
             return .mapped
         case ("KIND", "org"), ("KIND", "organization"), ("X-ABSHOWAS", "company"):
             isOrganization = true
-            valueLines[.single(property.name), default: []].append(index)
+            valueLines.append((.single(property.name), index))
             return .mapped
         default:
             return keep(index)
@@ -266,7 +271,7 @@ struct VCardPersonMapping {
         }
         if let (multiValue, identifier) = mapped, identifier != .invalid {
             let value = Value.entry(multiValue, Int(identifier.rawValue))
-            valueLines[value] = [index]
+            valueLines.append((value, index))
             if let group = property.group { valuesByGroup[VCardText.asciiUppercased(group), default: []].append(value) }
         }
         return .labelled
@@ -360,7 +365,10 @@ struct VCardPersonMapping {
                 if case .entry(.addresses, _) = value { return true }
                 return false
             }
-            if let owner { valueLines[owner]?.append(index) }
+            if let owner {
+                valueLines.append((owner, index))
+                valuesRepeat = true
+            }
         }
     }
 
@@ -372,14 +380,18 @@ struct VCardPersonMapping {
     /// only when one is not is the person's export made and compared with, once.
     private func origin(of person: Person, checkingEveryValue: Bool) -> VCardOrigin? {
         guard let version = VCardVersion(rawValue: card.version) else { return nil }
+        // Most values have one line; a value with more gathers them (only then is a
+        // dictionary built).
+        let counts = valuesRepeat ? Dictionary(valueLines.map { ($0.value, 1) }, uniquingKeysWith: +) : nil
         var named: [(name: String, properties: [VCardProperty])] = []
-        for (value, indices) in valueLines {
+        var gathered = Set<Value>()
+        for (value, index) in valueLines {
             if case .single(let name) = value, !VCardOrigin.tracks(name) { continue }
-            if !checkingEveryValue, indices.count == 1, isPlain(card.properties[indices[0]], value, version: version) {
-                continue
-            }
-            guard let name = name(of: value, in: person.state) else { continue }
-            named.append((name, indices.sorted().map { card.properties[$0] }))
+            let lineCount = counts?[value] ?? 1
+            if !checkingEveryValue, lineCount == 1, isPlain(card.properties[index], value, version: version) { continue }
+            guard gathered.insert(value).inserted, let name = name(of: value, in: person.state) else { continue }
+            let indices = lineCount == 1 ? [index] : valueLines.filter { $0.value == value }.map(\.index).sorted()
+            named.append((name, indices.map { card.properties[$0] }))
         }
         guard !named.isEmpty else { return nil }
         let generated = VCardExporter.generatedValues(of: person, version: version)
@@ -410,6 +422,9 @@ struct VCardPersonMapping {
         case .single("TITLE"): return untyped && property.text == jobTitle
         case .single("NOTE"): return untyped && notes == [property.text]
         case .single("NICKNAME"): return untyped && nicknames == [property.text]
+        case .single("X-PHONETIC-FIRST-NAME"): return untyped && property.text == phonetic[.firstNamePhonetic]
+        case .single("X-PHONETIC-MIDDLE-NAME"): return untyped && property.text == phonetic[.middleNamePhonetic]
+        case .single("X-PHONETIC-LAST-NAME"): return untyped && property.text == phonetic[.lastNamePhonetic]
         case .single("BDAY"):
             guard untyped, let birthday, birthday.year != nil else { return false }
             return property.rawValue == birthday.description
