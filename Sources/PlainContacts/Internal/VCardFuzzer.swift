@@ -1,0 +1,153 @@
+import Foundation
+
+/// A seeded fuzzer of vCard import: each case damages a vCard file of a corpus (real exports
+/// of phones, mail clients and other projects' test suites) with ``FuzzMutator``'s byte-level
+/// and vCard-aware mutations (``FuzzMutator/mutateVCard(_:)``) and imports it.
+///
+/// Every case reads and maps the damaged bytes leniently in memory, which must end in success
+/// or a ``ContactsError``: another error is a failure; a trap kills the process, which the
+/// caller sees as a crash. A case slower than ``slowCase`` is a failure (a hang shows as one).
+/// Every ``storeEvery``-th case also imports the bytes into a real store on disk holding a
+/// saved person in a group (see ``VCardFuzzStore``): a strict import that throws must leave
+/// every file of the store byte for byte as it was, with no file added, and a lenient import
+/// that works must leave a store that opens, lists, validates, and imports its own export.
+///
+/// It lives in the library as `package` API so that the test suite and
+/// `contacts-bench --fuzz-vcard` run the same cases.
+///
+/// ```swift
+/// var fuzzer = try VCardFuzzer(seed: 1, corpus: VCardFuzzer.corpus(in: folder))
+/// let summary = try fuzzer.run(cases: 3000)
+/// for failure in summary.failures { print(failure) }
+/// ```
+package struct VCardFuzzer {
+    /// What one case exercises.
+    package enum Target: String, CaseIterable, Sendable {
+        /// Reading and mapping in memory only.
+        case memory
+        /// Reading and mapping in memory, then strict and lenient imports into a store on disk.
+        case store
+    }
+
+    /// A case that ended other than in success or a ``ContactsError``, or took too long.
+    package struct Failure: Sendable, CustomStringConvertible {
+        var caseNumber: Int
+        var target: Target
+        /// The corpus file the case damaged, relative to the corpus folder.
+        var seedFile: String
+        var message: String
+        var input: Data
+
+        package var description: String {
+            "case \(caseNumber) (\(target.rawValue), from \(seedFile)): \(message); input \(FuzzMutator.preview(input))"
+        }
+    }
+
+    /// What a run did.
+    package struct Summary: Sendable {
+        package var cases = 0
+        package var casesPerTarget: [Target: Int] = [:]
+        package var failures: [Failure] = []
+        package var seconds = 0.0
+    }
+
+    /// The longest a case may take before it counts as a hang.
+    static let slowCase: Duration = .seconds(10)
+    /// One case in this many also imports into a store on disk (much slower than the others).
+    var storeEvery = 16
+
+    var mutator: FuzzMutator
+    /// The corpus: each file's path (for reports) and bytes.
+    let corpus: [(path: String, data: Data)]
+
+    /// A fuzzer whose cases damage the files of `corpus`.
+    ///
+    /// - Throws: ``ContactsError/Code/invalidValue`` when `corpus` is empty.
+    package init(seed: UInt64, corpus: [(path: String, data: Data)]) throws {
+        guard !corpus.isEmpty else { throw ContactsError(.invalidValue, "the vCard fuzzer needs at least one vCard file") }
+        mutator = FuzzMutator(seed: seed)
+        self.corpus = corpus
+    }
+
+    /// Every file under `folder` and its subfolders, except Markdown notes, sorted by path.
+    ///
+    /// - Throws: ``ContactsError/Code/io`` when the folder or a file cannot be read.
+    package static func corpus(in folder: URL) throws -> [(path: String, data: Data)] {
+        guard let paths = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] else {
+            throw ContactsError(.io, "cannot list the vCard corpus", path: folder.path)
+        }
+        var files: [(path: String, data: Data)] = []
+        for path in paths.sorted() where !path.hasSuffix(".md") {
+            let url = folder.appending(path: path)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            do {
+                files.append((path, try Data(contentsOf: url)))
+            } catch {
+                throw ContactsError(.io, "cannot read a vCard of the corpus", path: url.path, underlying: error)
+            }
+        }
+        return files
+    }
+
+    /// Runs `cases` cases, in `folder` (a new temporary folder when `nil`) for store cases.
+    ///
+    /// - Throws: ``ContactsError`` when the store for the store cases cannot be set up.
+    package mutating func run(cases: Int, folder: URL? = nil, progress: ((Summary) -> Void)? = nil) throws -> Summary {
+        let root = folder ?? FileManager.default.temporaryDirectory
+            .appending(path: "plaincontacts-vcard-fuzz-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { if folder == nil { try? FileManager.default.removeItem(at: root) } }
+        let store = try VCardFuzzStore(root: root)
+        var summary = Summary()
+        let clock = ContinuousClock()
+        let started = clock.now
+        for number in 0..<cases {
+            let target: Target = number % storeEvery == storeEvery - 1 ? .store : .memory
+            let seed = corpus[mutator.below(corpus.count)]
+            let input = mutator.mutateVCard(seed.data)
+            let caseStart = clock.now
+            let message = runCase(target, input: input, store: store)
+            let took = clock.now - caseStart
+            for message in [message, took > Self.slowCase ? "took \(took)" : nil].compactMap({ $0 }) {
+                summary.failures.append(
+                    Failure(caseNumber: number, target: target, seedFile: seed.path, message: message, input: input))
+            }
+            summary.cases += 1
+            summary.casesPerTarget[target, default: 0] += 1
+            if number % 500 == 499 { progress?(summary) }
+        }
+        let elapsed = (clock.now - started).components
+        summary.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        return summary
+    }
+
+    /// One case; the failure message, or `nil` when it ended well.
+    private func runCase(_ target: Target, input: Data, store: VCardFuzzStore) -> String? {
+        if let message = Self.readInMemory(input) { return message }
+        guard target == .store else { return nil }
+        do {
+            return try store.importCase(input)
+        } catch {
+            return "the store case could not run: \(error)"
+        }
+    }
+
+    /// Reads and maps `input` leniently, as an import does before it touches a book; the
+    /// failure message, or `nil` when it ended in success or a ``ContactsError``.
+    static func readInMemory(_ input: Data) -> String? {
+        do {
+            var reader = VCardStreamReader(data: input, source: "fuzz.vcf")
+            while let card = try reader.next() {
+                _ = card.warnings(source: "fuzz.vcf")
+                if case .person(let imported) = try VCardImporter.map(card, source: "fuzz.vcf") {
+                    _ = (imported.person.compositeName, imported.person.state.nameHash)
+                }
+            }
+            return nil
+        } catch is ContactsError {
+            return nil
+        } catch {
+            return "threw \(type(of: error)): \(error)"
+        }
+    }
+}
