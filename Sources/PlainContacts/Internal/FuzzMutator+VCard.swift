@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Damage that knows what a vCard looks like, for ``VCardFuzzer``: cut cards, dropped,
 /// doubled and swapped lines, folds at odd places, stray delimiters, odd line ends, NULs,
-/// invalid UTF-8, byte order marks, changed `VERSION`, `CHARSET` and `ENCODING` parameters,
+/// invalid UTF-8, byte order marks, UTF-16, changed `VERSION`, `CHARSET` and `ENCODING` parameters,
 /// broken base64 and quoted-printable, nested cards and long lines.
 extension FuzzMutator {
     /// The longest run of bytes one mutation inserts, so that a case stays fast.
@@ -49,7 +49,7 @@ extension FuzzMutator {
 
     private mutating func mutateVCardOnce(_ bytes: inout [UInt8]) {
         let position = below(bytes.count + 1)
-        switch below(14) {
+        switch below(15) {
         case 0:
             bytes.removeSubrange(position...)
         case 1, 2:
@@ -74,6 +74,8 @@ extension FuzzMutator {
             insertLongText(&bytes, at: position)
         case 12:
             lowercaseLine(&bytes)
+        case 13:
+            encodeAsUTF16(&bytes)
         default:
             bytes.insert(contentsOf: Array(Self.vCardTokens[below(Self.vCardTokens.count)].utf8), at: lineStart(in: bytes))
         }
@@ -225,6 +227,17 @@ extension FuzzMutator {
         } else {
             bytes.insert(contentsOf: Array("NOTE:\(text)\r\n".utf8), at: lineStart(in: bytes))
         }
+    }
+
+    /// Writes the text as UTF-16, little or big endian, with or without a byte order mark.
+    private mutating func encodeAsUTF16(_ bytes: inout [UInt8]) {
+        let bigEndian = below(2) == 0
+        var result: [UInt8] = below(4) == 0 ? [] : (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE])
+        for unit in String(decoding: bytes, as: UTF8.self).utf16 {
+            let pair = [UInt8(truncatingIfNeeded: unit >> 8), UInt8(truncatingIfNeeded: unit)]
+            result += bigEndian ? pair : pair.reversed()
+        }
+        bytes = result
     }
 
     /// Writes one line in lower case.

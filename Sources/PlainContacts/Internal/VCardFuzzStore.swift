@@ -26,18 +26,30 @@ struct VCardFuzzStore {
         original = try Self.files(in: root)
     }
 
-    /// Imports `input` strictly, then leniently; the failure message, or `nil` when every
-    /// import that threw left every file as it was and every import that worked left a store
-    /// that reads back and whose export of everyone imports again.
-    func importCase(_ input: Data) throws -> String? {
+    /// What one store case found.
+    struct Outcome {
+        /// Why the case failed, or `nil` when it ended well.
+        var failure: String?
+        /// Whether the strict import refused the input.
+        var strictRefused = false
+    }
+
+    /// Imports `input` strictly, then leniently. The case fails unless every import that threw
+    /// left every file as it was, and every import that worked left a store that reads back
+    /// and whose export of everyone imports again.
+    ///
+    /// - Throws: ``ContactsError`` when the store cannot be opened or put back.
+    func importCase(_ input: Data) throws -> Outcome {
         defer { try? restore() }
-        if let message = try importChecked(input, strict: true) { return message }
+        let strict = try importChecked(input, strict: true)
+        guard strict.failure == nil else { return strict }
         try restore()
-        return try importChecked(input, strict: false)
+        let lenient = try importChecked(input, strict: false)
+        return Outcome(failure: lenient.failure, strictRefused: strict.strictRefused)
     }
 
     /// One import; when it throws, the store must be as before; when it works, it must read back.
-    private func importChecked(_ input: Data, strict: Bool) throws -> String? {
+    private func importChecked(_ input: Data, strict: Bool) throws -> Outcome {
         let mode = strict ? "strict" : "lenient"
         let book = try AddressBook(url: root)
         // Listing first lets the book bring its index in `.contacts/` up to date with the
@@ -48,9 +60,9 @@ struct VCardFuzzStore {
             _ = try book.importVCards(from: input, source: "fuzz.vcf", options: VCardImportOptions(strict: strict))
         } catch is ContactsError {
             let after = try Self.files(in: root)
-            return Self.difference(before, after).map { "a failed \(mode) import \($0)" }
+            return Outcome(failure: Self.difference(before, after).map { "a failed \(mode) import \($0)" }, strictRefused: strict)
         }
-        return try readBack().map { "after a \(mode) import, \($0)" }
+        return Outcome(failure: try readBack().map { "after a \(mode) import, \($0)" })
     }
 
     /// Opens the store, lists and validates it, exports everyone as 3.0 and 4.0 and imports
@@ -72,8 +84,8 @@ struct VCardFuzzStore {
         }
     }
 
-    /// What changed from `before` to `after`, or `nil`.
-    private static func difference(_ before: [String: Data], _ after: [String: Data]) -> String? {
+    /// What changed from `before` to `after` (a file changed, removed or added), or `nil`.
+    static func difference(_ before: [String: Data], _ after: [String: Data]) -> String? {
         for path in before.keys.sorted() where after[path] != before[path] {
             return after[path] == nil ? "removed \(path)" : "changed \(path)"
         }

@@ -48,6 +48,8 @@ package struct VCardFuzzer {
         package var cases = 0
         package var casesPerTarget: [Target: Int] = [:]
         package var failures: [Failure] = []
+        /// The store cases whose strict import refused the input (and so had the store compared).
+        package var strictImportsRefused = 0
         package var seconds = 0.0
     }
 
@@ -106,7 +108,7 @@ package struct VCardFuzzer {
             let seed = corpus[mutator.below(corpus.count)]
             let input = mutator.mutateVCard(seed.data)
             let caseStart = clock.now
-            let message = runCase(target, input: input, store: store)
+            let message = runCase(target, input: input, store: store, summary: &summary)
             let took = clock.now - caseStart
             for message in [message, took > Self.slowCase ? "took \(took)" : nil].compactMap({ $0 }) {
                 summary.failures.append(
@@ -122,11 +124,13 @@ package struct VCardFuzzer {
     }
 
     /// One case; the failure message, or `nil` when it ended well.
-    private func runCase(_ target: Target, input: Data, store: VCardFuzzStore) -> String? {
+    private func runCase(_ target: Target, input: Data, store: VCardFuzzStore, summary: inout Summary) -> String? {
         if let message = Self.readInMemory(input) { return message }
         guard target == .store else { return nil }
         do {
-            return try store.importCase(input)
+            let outcome = try store.importCase(input)
+            if outcome.strictRefused { summary.strictImportsRefused += 1 }
+            return outcome.failure
         } catch {
             return "the store case could not run: \(error)"
         }

@@ -22,6 +22,7 @@ import Testing
         let summary = try fuzzer.run(cases: 1000, folder: store.storeURL)
         #expect(summary.cases == 1000)
         #expect(summary.casesPerTarget.count == VCardFuzzer.Target.allCases.count)
+        #expect(summary.strictImportsRefused > 0)
         for failure in summary.failures { Issue.record("\(failure)") }
     }
 
@@ -48,5 +49,19 @@ import Testing
             if damaged != card { changed += 1 }
         }
         #expect(changed > 150)
+    }
+
+    @Test func theStoreComparisonNamesAChangedRemovedOrAddedFile() {
+        let before = ["store.json": Data("{}".utf8), "people/a.json": Data("1".utf8)]
+        #expect(VCardFuzzStore.difference(before, before) == nil)
+        var changed = before
+        changed["people/a.json"] = Data("2".utf8)
+        #expect(VCardFuzzStore.difference(before, changed) == "changed people/a.json")
+        var removed = before
+        removed["people/a.json"] = nil
+        #expect(VCardFuzzStore.difference(before, removed) == "removed people/a.json")
+        var added = before
+        added["people/.a.json.tmp"] = Data()
+        #expect(VCardFuzzStore.difference(before, added) == "left people/.a.json.tmp")
     }
 }
