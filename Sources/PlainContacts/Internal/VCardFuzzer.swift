@@ -5,7 +5,8 @@ import Foundation
 /// and vCard-aware mutations (``FuzzMutator/mutateVCard(_:)``) and imports it.
 ///
 /// Every case reads and maps the damaged bytes leniently in memory, which must end in success
-/// or a ``ContactsError``: another error is a failure; a trap kills the process, which the
+/// or a ``ContactsError``, and exports each person read, which must read back as one card:
+/// anything else is a failure; a trap kills the process, which the
 /// caller sees as a crash. A case slower than ``slowCase`` is a failure (a hang shows as one).
 /// Every ``storeEvery``-th case also imports the bytes into a real store on disk holding a
 /// saved person in a group (see ``VCardFuzzStore``): a strict import that throws must leave
@@ -51,6 +52,8 @@ package struct VCardFuzzer {
         /// The store cases whose strict import refused the input (and so had the store compared).
         package var strictImportsRefused = 0
         package var seconds = 0.0
+        /// The time the slowest case took.
+        package var slowestCase: Duration = .zero
     }
 
     /// The longest a case may take before it counts as a hang.
@@ -110,6 +113,7 @@ package struct VCardFuzzer {
             let caseStart = clock.now
             let message = runCase(target, input: input, store: store, summary: &summary)
             let took = clock.now - caseStart
+            summary.slowestCase = max(summary.slowestCase, took)
             for message in [message, took > Self.slowCase ? "took \(took)" : nil].compactMap({ $0 }) {
                 summary.failures.append(
                     Failure(caseNumber: number, target: target, seedFile: seed.path, message: message, input: input))
@@ -136,15 +140,18 @@ package struct VCardFuzzer {
         }
     }
 
-    /// Reads and maps `input` leniently, as an import does before it touches a book; the
-    /// failure message, or `nil` when it ended in success or a ``ContactsError``.
+    /// Reads and maps `input` leniently, as an import does before it touches a book, and
+    /// exports each person read as 3.0 and 4.0; the failure message, or `nil` when reading
+    /// ended in success or a ``ContactsError`` and each export reads back as one card.
     static func readInMemory(_ input: Data) -> String? {
         do {
             var reader = VCardStreamReader(data: input, source: "fuzz.vcf")
             while let card = try reader.next() {
                 _ = card.warnings(source: "fuzz.vcf")
-                if case .person(let imported) = try VCardImporter.map(card, source: "fuzz.vcf") {
-                    _ = (imported.person.compositeName, imported.person.state.nameHash)
+                if case .person(let imported) = try VCardImporter.map(card, source: "fuzz.vcf"),
+                    let message = reexport(imported)
+                {
+                    return message
                 }
             }
             return nil
@@ -153,5 +160,23 @@ package struct VCardFuzzer {
         } catch {
             return "threw \(type(of: error)): \(error)"
         }
+    }
+
+    /// Exports a person read from a card and reads the export leniently; why that did not give
+    /// back one card, or `nil`.
+    private static func reexport(_ imported: ImportedPerson) -> String? {
+        _ = (imported.person.compositeName, imported.person.state.nameHash)
+        for version in VCardVersion.allCases {
+            let card = VCardExporter.card(
+                for: imported.person, groupNames: imported.groupNames, imageData: nil, version: version)
+            let text = Data(VCardWriter.serialize(card).utf8)
+            do {
+                let cards = try VCardReader.parse(text, source: "export.vcf")
+                if cards.count != 1 { return "the \(version.rawValue) export of a card reads back as \(cards.count) cards" }
+            } catch {
+                return "the \(version.rawValue) export of a card does not read back: \(error)"
+            }
+        }
+        return nil
     }
 }
