@@ -7,7 +7,8 @@ import Foundation
 /// Every case reads and maps the damaged bytes leniently in memory, which must end in success
 /// or a ``ContactsError``, and exports each person read, which must read back as one card:
 /// anything else is a failure; a trap kills the process, which the
-/// caller sees as a crash. A case slower than ``slowCase`` is a failure (a hang shows as one).
+/// caller sees as a crash. Reading slower than ``slowCase`` is a failure (a hang shows as one),
+/// as is a store case slower than ``slowStoreCase``.
 /// Every ``storeEvery``-th case also imports the bytes into a real store on disk holding a
 /// saved person in a group (see ``VCardFuzzStore``): a strict import that throws must leave
 /// every file of the store byte for byte as it was, with no file added, and a lenient import
@@ -52,12 +53,19 @@ package struct VCardFuzzer {
         /// The store cases whose strict import refused the input (and so had the store compared).
         package var strictImportsRefused = 0
         package var seconds = 0.0
-        /// The time the slowest case took.
+        /// The longest a case took to be read and mapped in memory.
         package var slowestCase: Duration = .zero
+        /// The case that took ``slowestCase``, with that time as its message.
+        package var slowest: Failure?
+        /// The longest a store case took.
+        package var slowestStoreCase: Duration = .zero
     }
 
-    /// The longest a case may take before it counts as a hang.
+    /// The longest reading and mapping a case in memory may take before it counts as a hang.
     static let slowCase: Duration = .seconds(10)
+    /// The longest a store case may take: a damaged copy of a 1,000-card file writes, exports,
+    /// imports again and removes thousands of files, seconds of work on a busy disk.
+    static let slowStoreCase: Duration = .seconds(60)
     /// One case in this many also imports into a store on disk (much slower than the others).
     var storeEvery = 16
 
@@ -110,11 +118,7 @@ package struct VCardFuzzer {
             let target: Target = number % storeEvery == storeEvery - 1 ? .store : .memory
             let seed = corpus[mutator.below(corpus.count)]
             let input = mutator.mutateVCard(seed.data)
-            let caseStart = clock.now
-            let message = runCase(target, input: input, store: store, summary: &summary)
-            let took = clock.now - caseStart
-            summary.slowestCase = max(summary.slowestCase, took)
-            for message in [message, took > Self.slowCase ? "took \(took)" : nil].compactMap({ $0 }) {
+            for message in runCase(number, target, input: input, seedFile: seed.path, store: store, summary: &summary) {
                 summary.failures.append(
                     Failure(caseNumber: number, target: target, seedFile: seed.path, message: message, input: input))
             }
@@ -127,17 +131,34 @@ package struct VCardFuzzer {
         return summary
     }
 
-    /// One case; the failure message, or `nil` when it ended well.
-    private func runCase(_ target: Target, input: Data, store: VCardFuzzStore, summary: inout Summary) -> String? {
-        if let message = Self.readInMemory(input) { return message }
-        guard target == .store else { return nil }
+    /// One case; its failure messages, none when it ended well.
+    private func runCase(
+        _ number: Int, _ target: Target, input: Data, seedFile: String, store: VCardFuzzStore, summary: inout Summary
+    ) -> [String] {
+        let clock = ContinuousClock()
+        var messages: [String] = []
+        let readStart = clock.now
+        if let message = Self.readInMemory(input) { messages.append(message) }
+        let reading = clock.now - readStart
+        if reading > summary.slowestCase {
+            summary.slowestCase = reading
+            summary.slowest = Failure(
+                caseNumber: number, target: target, seedFile: seedFile, message: "took \(reading)", input: input)
+        }
+        if reading > Self.slowCase { messages.append("reading took \(reading)") }
+        guard target == .store, messages.isEmpty else { return messages }
+        let storeStart = clock.now
         do {
             let outcome = try store.importCase(input)
             if outcome.strictRefused { summary.strictImportsRefused += 1 }
-            return outcome.failure
+            if let failure = outcome.failure { messages.append(failure) }
         } catch {
-            return "the store case could not run: \(error)"
+            messages.append("the store case could not run: \(error)")
         }
+        let storing = clock.now - storeStart
+        summary.slowestStoreCase = max(summary.slowestStoreCase, storing)
+        if storing > Self.slowStoreCase { messages.append("the store case took \(storing)") }
+        return messages
     }
 
     /// Reads and maps `input` leniently, as an import does before it touches a book, and
