@@ -30,6 +30,8 @@ enum BenchCommand {
             print(book.personCount, characters)
         case .fuzz(let cases):
             try FuzzRun.run(cases: cases, seed: options.seed)
+        case .fuzzVCard(let cases, let fixtures):
+            try VCardFuzzRun.run(cases: cases, seed: options.seed, fixtures: fixtures)
         case .fidelity(let folder, let details):
             try FidelityRun.run(folder: folder, details: details, json: options.json)
         case .timeChild(let file, let program, let arguments):

@@ -19,6 +19,9 @@ struct BenchOptions {
         case timeChild(URL, program: String, arguments: [String])
         /// Run the store fuzzer for this many cases and exit.
         case fuzz(cases: Int)
+        /// Run the vCard import fuzzer for this many cases over the vCard files under a folder
+        /// and exit.
+        case fuzzVCard(cases: Int, fixtures: URL)
         /// Measure how much of the vCard files under a folder survives import, export and a
         /// round trip, and exit; with every lost line when `details` is set.
         case fidelity(URL, details: Bool)
@@ -46,6 +49,7 @@ struct BenchOptions {
                contacts-bench --generate-vcf FILE [--people N]
                contacts-bench --generate-vdir DIR [--people N]
                contacts-bench --fuzz N [--seed S]
+               contacts-bench --fuzz-vcard N [--seed S] [--fixtures DIR]
                contacts-bench --fidelity DIR [--fidelity-details] [--json]
 
         Measures PlainContacts on a generated store of N people (default 10000), or on a copy
@@ -78,6 +82,12 @@ struct BenchOptions {
                                and manifest files, merge-driver inputs, set arguments, a store
                                on disk) from seed S, print cases per second and any failure;
                                exit 1 when a case fails
+          --fuzz-vcard N       run N cases of the vCard import fuzzer (damaged copies of the
+                               vCard files under --fixtures DIR, default
+                               Tests/PlainContactsTests/Fixtures/vcards, read in memory and
+                               imported strictly and leniently into a store on disk) from
+                               seed S, print cases per second and any failure; exit 1 when a
+                               case fails
           --fidelity DIR       import every vCard file under DIR into a fresh store, export
                                each person as 3.0 and 4.0 and count the original lines
                                found identical, equivalent or lost; import the 3.0 export
@@ -101,6 +111,7 @@ struct BenchOptions {
         var sizesGiven = false
         var peopleGiven = false
         var fidelityDetails = false
+        var fixtures: URL?
         func value(_ option: String) throws -> String {
             guard let next = iterator.next() else { throw UsageError("\(option) needs a value") }
             return next
@@ -137,6 +148,11 @@ struct BenchOptions {
             case "--generate-vcf": mode = .generateFile(URL(fileURLWithPath: try value(argument)))
             case "--generate-vdir": mode = .generateDirectory(URL(fileURLWithPath: try value(argument)))
             case "--fuzz": mode = .fuzz(cases: try Self.count(try value(argument), argument))
+            case "--fuzz-vcard":
+                mode = .fuzzVCard(
+                    cases: try Self.count(try value(argument), argument),
+                    fixtures: URL(fileURLWithPath: VCardFuzzRun.defaultFixtures, isDirectory: true))
+            case "--fixtures": fixtures = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--fidelity": mode = .fidelity(URL(fileURLWithPath: try value(argument)), details: false)
             case "--fidelity-details": fidelityDetails = true
             case "--child-list": mode = .childList(URL(fileURLWithPath: try value(argument)))
@@ -153,6 +169,10 @@ struct BenchOptions {
         if fidelityDetails {
             guard case .fidelity(let folder, _) = mode else { throw UsageError("--fidelity-details goes with --fidelity") }
             mode = .fidelity(folder, details: true)
+        }
+        if let fixtures {
+            guard case .fuzzVCard(let cases, _) = mode else { throw UsageError("--fixtures goes with --fuzz-vcard") }
+            mode = .fuzzVCard(cases: cases, fixtures: fixtures)
         }
         switch (createStore, fromFile) {
         case let (store?, file?): mode = .createStore(store, from: file)
