@@ -24,6 +24,8 @@ package struct ImportedPerson {
     var groupNames: [String]
     /// The 1-based line of the card's `BEGIN:VCARD`.
     var line: Int
+    /// What the mapping recovered from (lenient mapping only), each a warning naming its line.
+    var warnings: [ContactsError] = []
 }
 
 /// A group read from a group vCard.
@@ -37,4 +39,6 @@ package struct ImportedGroup {
     var memberUIDs: [String]
     /// The 1-based line of the card's `BEGIN:VCARD`.
     var line: Int
+    /// What the mapping recovered from (lenient mapping only), each a warning naming its line.
+    var warnings: [ContactsError] = []
 }

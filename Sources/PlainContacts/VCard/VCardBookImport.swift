@@ -132,14 +132,18 @@ final class VCardBookImport {
             warnings += card.warnings(source: source)
             let imported: ImportedCard
             do {
-                imported = try VCardImporter.map(card, source: source)
+                imported = try VCardImporter.map(card, source: source, strict: options.strict)
             } catch let error as ContactsError where error.code == .malformedVCard && options.skipInvalid {
                 invalidCards.append(error)
                 continue
             }
             switch imported {
-            case .person(let person): try apply(person)
-            case .group(let group): try apply(group)
+            case .person(let person):
+                warnings += person.warnings
+                try apply(person)
+            case .group(let group):
+                warnings += group.warnings
+                try apply(group)
             }
         }
     }

@@ -40,16 +40,23 @@ import FoundationEssentials
 package enum VCardImporter {
     /// Maps one card.
     ///
-    /// - Throws: ``ContactsError/Code/malformedVCard`` with `path` set to `source` and `line`
-    ///   set to the property's line, for a `PHOTO` whose base64 text is invalid or a group card
-    ///   without a name.
-    package static func map(_ card: VCard, source: String) throws -> ImportedCard {
+    /// Leniently (`strict` false), a `PHOTO` whose base64 text cannot be read is kept as an
+    /// unmapped line and a group card without a name is named "Unnamed group", each with a
+    /// warning in the result.
+    ///
+    /// - Throws: with `strict`, ``ContactsError/Code/malformedVCard`` with `path` set to `source`
+    ///   and `line` set to the property's line, for a `PHOTO` whose base64 text is invalid or a
+    ///   group card without a name.
+    package static func map(_ card: VCard, source: String, strict: Bool = true) throws -> ImportedCard {
         if isGroupCard(card) {
-            return .group(try group(card, source: source))
+            return .group(try group(card, source: source, strict: strict))
         }
-        var mapping = VCardPersonMapping(card: card, source: source)
+        var mapping = VCardPersonMapping(card: card, source: source, strict: strict)
         return .person(try mapping.run())
     }
+
+    /// The name a group card without `FN` or `N` gets when read leniently.
+    static let unnamedGroupName = "Unnamed group"
 
     /// Whether the card describes a group: `KIND:group` or `X-ADDRESSBOOKSERVER-KIND:group`.
     static func isGroupCard(_ card: VCard) -> Bool {
@@ -59,15 +66,23 @@ package enum VCardImporter {
         }
     }
 
-    private static func group(_ card: VCard, source: String) throws -> ImportedGroup {
+    private static func group(_ card: VCard, source: String, strict: Bool) throws -> ImportedGroup {
         var name = card.first(named: "FN").map { trimmed($0.text) } ?? ""
         if name.isEmpty, let structured = card.first(named: "N") {
             name = structured.components.filter { !$0.isEmpty }.joined(separator: " ")
         }
-        guard !name.isEmpty else {
-            throw ContactsError(
-                .malformedVCard, "the group card has no FN or N to name the group", path: source,
-                line: card.startLine)
+        var warnings: [ContactsError] = []
+        if name.isEmpty {
+            guard !strict else {
+                throw ContactsError(
+                    .malformedVCard, "the group card has no FN or N to name the group", path: source,
+                    line: card.startLine)
+            }
+            name = unnamedGroupName
+            warnings.append(
+                ContactsError(
+                    .malformedVCard, "The group card has no FN or N; the group was named \"\(name)\".",
+                    path: source, line: card.startLine))
         }
         let uid = card.first(named: "UID").map { trimmed($0.text) }
         let members = card.properties
@@ -75,7 +90,8 @@ package enum VCardImporter {
             .map { trimmed($0.text) }
             .filter { !$0.isEmpty }
         return ImportedGroup(
-            name: name, uid: (uid?.isEmpty ?? true) ? nil : uid, memberUIDs: members, line: card.startLine)
+            name: name, uid: (uid?.isEmpty ?? true) ? nil : uid, memberUIDs: members, line: card.startLine,
+            warnings: warnings)
     }
 
     /// The text without spaces and tabs at both ends.

@@ -79,9 +79,15 @@ struct VCardPersonMapping {
     /// the slow way, which the test of the fast one compares with.
     private let checksEveryValue: Bool
 
-    init(card: VCard, source: String, checkingEveryValue: Bool = false) {
+    /// Whether a problem in a value throws (else the line is kept verbatim, with a warning).
+    private let strict: Bool
+    /// What was recovered from, when not strict.
+    private var warnings: [ContactsError] = []
+
+    init(card: VCard, source: String, strict: Bool = true, checkingEveryValue: Bool = false) {
         self.card = card
         self.source = source
+        self.strict = strict
         self.checksEveryValue = checkingEveryValue
         var labels: [String: String] = [:]
         var countryCodes: [String: String] = [:]
@@ -156,7 +162,17 @@ struct VCardPersonMapping {
         case "KIND", "X-ABSHOWAS":
             return mapKind(property, at: index)
         case "PHOTO":
-            guard image == nil, let data = try VCardValues.photo(property, source: source) else { return keep(index) }
+            let data: Data?
+            do {
+                data = image == nil ? try VCardValues.photo(property, source: source) : nil
+            } catch let error as ContactsError where !strict {
+                warnings.append(
+                    ContactsError(
+                        .malformedVCard, "The PHOTO is not readable base64; it was kept as written, without an image.",
+                        path: error.path, line: error.line))
+                return keep(index)
+            }
+            guard let data else { return keep(index) }
             image = data
             return .mapped
         default:
@@ -339,7 +355,7 @@ struct VCardPersonMapping {
         VCardRecordFields.setUID(uid, in: &state)
         origin(of: person, checkingEveryValue: checksEveryValue)?.store(in: &state)
         person.state = state
-        return ImportedPerson(person: person, uid: uid, groupNames: groupNames, line: card.startLine)
+        return ImportedPerson(person: person, uid: uid, groupNames: groupNames, line: card.startLine, warnings: warnings)
     }
 
     /// Keeps an `X-ABLabel` unless every other property of its item group took the label, and

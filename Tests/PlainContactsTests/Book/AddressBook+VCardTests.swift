@@ -59,6 +59,43 @@ import Testing
         #expect(try store.openBook().personCount == cards)
     }
 
+    @Test func aGroupCardWithoutANameIsImportedUnnamedWithAWarningAndRefusedWhenStrict() throws {
+        let text = card(["KIND:group", "UID:g-1", "MEMBER:urn:uuid:p-1"], version: "4.0")
+            + card(["UID:p-1", "N:Bell;Katie;;;", "FN:Katie Bell"], version: "4.0")
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let report = try importText(text, into: book)
+        #expect(report.warnings.map(\.code) == [.malformedVCard])
+        #expect(report.warnings.first?.line == 1)
+        let group = try #require(book.groups(named: VCardImporter.unnamedGroupName).first)
+        #expect(group.members().compactMap(\.firstName) == ["Katie"])
+
+        let strictStore = try TemporaryStore()
+        let strictBook = try strictStore.makeBook()
+        #expect {
+            _ = try importText(text, into: strictBook, options: VCardImportOptions(strict: true))
+        } throws: { ($0 as? ContactsError)?.code == .malformedVCard }
+        #expect(strictBook.personCount == 0)
+    }
+
+    @Test func anUnreadablePhotoIsKeptAsWrittenWithAWarningAndRefusedWhenStrict() throws {
+        // The reader already cleans base64 text; a value that still cannot be decoded reaches
+        // the mapping only from a card made in code.
+        let photo = VCardProperty(name: "PHOTO", parameters: [VCardParameter(name: "ENCODING", values: ["b"])], rawValue: "A")
+        let card = VCard(
+            version: "3.0", properties: [VCardProperty(name: "N", structured: [["Bell"], ["Katie"]]), photo], startLine: 1)
+        guard case .person(let imported) = try VCardImporter.map(card, source: "x.vcf", strict: false) else {
+            Issue.record("expected a person")
+            return
+        }
+        #expect(imported.warnings.map(\.code) == [.malformedVCard])
+        #expect(!imported.person.hasImage)
+        #expect(VCardRecordFields.lines(of: imported.person.state) == ["PHOTO;ENCODING=b:A"])
+        #expect {
+            _ = try VCardImporter.map(card, source: "x.vcf", strict: true)
+        } throws: { ($0 as? ContactsError)?.code == .malformedVCard }
+    }
+
     @Test func unparsableFixtureFailsWithItsLineAndWritesNothingWhenStrict() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
