@@ -36,20 +36,28 @@ enum VCardExporter {
     /// The card of a person with its group names and image bytes.
     ///
     /// When the person came from a card of this version, each value that did not change since
-    /// is written as that card's lines (see ``VCardOrigin``).
+    /// is written as that card's lines (see ``VCardOrigin``); from a card of another version,
+    /// each such value is written afresh with the parameters and `TYPE` words of its line that
+    /// export would not write (`PREF`, `X-…`), so that they are not lost either.
     static func card(
         for person: Person, groupNames: [String], imageData: Data?, version: VCardVersion
     ) -> VCard {
         let kept = keptProperties(VCardRecordFields.lines(of: person.state))
-        let origin = VCardOrigin(of: person.state).flatMap { $0.version == version.rawValue ? $0 : nil }
+        let origin = VCardOrigin(of: person.state)
+        let sameVersion = origin?.version == version.rawValue
         let originals = origin.map { originalProperties($0, state: person.state) } ?? [:]
         var reserved = Set(kept.compactMap { $0.group.map(VCardText.asciiUppercased) })
-        for properties in originals.values {
+        for properties in originals.values where sameVersion {
             reserved.formUnion(properties.compactMap { $0.group.map(VCardText.asciiUppercased) })
         }
         var assembly = VCardAssembly(version: version, reservedGroups: reserved)
+        if sameVersion { assembly.replacedValues = Set(originals.keys) }
         assembly.appendValues(of: person, groupNames: groupNames, imageData: imageData)
-        assembly.substitute(originals)
+        if sameVersion {
+            assembly.substitute(originals)
+        } else {
+            assembly.carryParameters(from: originals)
+        }
         assembly.appendKept(kept)
         return VCard(version: version.rawValue, properties: assembly.properties)
     }
@@ -108,6 +116,8 @@ private struct VCardAssembly {
     private var valueNames: [String?] = []
     /// The value name of the properties appended next.
     private var currentValue: String?
+    /// The values whose original lines will replace what is made for them (see ``substitute(_:)``).
+    var replacedValues: Set<String> = []
     private var nextItem = 1
 
     init(version: VCardVersion, reservedGroups: Set<String>) {
@@ -169,6 +179,46 @@ private struct VCardAssembly {
         }
     }
 
+    /// Adds to the main property made for each value the parameters and `TYPE` words of its
+    /// original line that it lacks: `PREF` (a `PREF=1` parameter in 4.0), other `TYPE` words,
+    /// and parameters other than `VALUE`, `ENCODING` and `CHARSET`, which export sets itself.
+    mutating func carryParameters(from originals: [String: [VCardProperty]]) {
+        guard !originals.isEmpty else { return }
+        var carried: Set<String> = []
+        for index in properties.indices {
+            guard let name = valueNames[index], !carried.contains(name),
+                let original = originals[name]?.first(where: { $0.name == properties[index].name })
+            else { continue }
+            carried.insert(name)
+            properties[index] = Self.adding(original, to: properties[index], version: version)
+        }
+    }
+
+    private static func adding(_ original: VCardProperty, to made: VCardProperty, version: VCardVersion) -> VCardProperty {
+        var result = made
+        let defaults: Set<String> = made.name == "TEL" ? ["VOICE"] : made.name == "EMAIL" ? ["INTERNET"] : []
+        var originalTypes = original.types
+        if original.hasParameter(named: "PREF") { originalTypes.insert("PREF") }
+        var missing = originalTypes.subtracting(made.types).subtracting(defaults)
+        if version == .v4, missing.remove("PREF") != nil, !made.hasParameter(named: "PREF") {
+            result.parameters.append(VCardParameter(uppercasedName: "PREF", values: ["1"]))
+        }
+        if !missing.isEmpty {
+            let words = missing.sorted()
+            if let typeIndex = result.parameters.firstIndex(where: { $0.name == "TYPE" }) {
+                result.parameters[typeIndex].values += words
+            } else {
+                result.parameters.append(VCardParameter(uppercasedName: "TYPE", values: words))
+            }
+        }
+        let setByExport: Set<String> = ["TYPE", "VALUE", "ENCODING", "CHARSET", "PREF"]
+        for parameter in original.parameters
+        where !parameter.values.isEmpty && !setByExport.contains(parameter.name) && !made.hasParameter(named: parameter.name) {
+            result.parameters.append(parameter)
+        }
+        return result
+    }
+
     /// Puts each value's original lines in place of the properties made for it; original
     /// values export made nothing for (such as `KIND:individual`) go after the others.
     mutating func substitute(_ originals: [String: [VCardProperty]]) {
@@ -220,7 +270,9 @@ private struct VCardAssembly {
             }
         }
         if !types.isEmpty { property.parameters.append(VCardParameter(name: "TYPE", values: types)) }
-        let group = appleLabel != nil || needsGroup ? itemGroup() : nil
+        // A value whose original lines will replace it takes no item number from the others.
+        let replaced = currentValue.map { replacedValues.contains($0) } ?? false
+        let group = appleLabel != nil || needsGroup ? (replaced ? "item" : itemGroup()) : nil
         property.group = group
         append(property)
         if let appleLabel, let group {

@@ -395,7 +395,9 @@ struct VCardPersonMapping {
     /// Most values are plain (see ``isPlain(_:named:of:version:)``) and need no export to tell;
     /// only when one is not is the person's export made and compared with, once.
     private func origin(of person: Person, checkingEveryValue: Bool) -> VCardOrigin? {
-        guard let version = VCardVersion(rawValue: card.version) else { return nil }
+        // A 2.1 card is compared with what a 3.0 export writes; its lines then carry their
+        // parameters into exports of other versions.
+        let version = VCardVersion(rawValue: card.version) ?? .v3
         // Most values have one line; a value with more gathers them (only then is a
         // dictionary built).
         let counts = valuesRepeat ? Dictionary(valueLines.map { ($0.value, 1) }, uniquingKeysWith: +) : nil
@@ -418,7 +420,7 @@ struct VCardPersonMapping {
             guard let fingerprint = VCardOrigin.fingerprint(of: name, in: person.state) else { continue }
             sources[name] = VCardOrigin.Source(lines: lines, fingerprint: fingerprint)
         }
-        return sources.isEmpty ? nil : VCardOrigin(version: version.rawValue, sources: sources)
+        return sources.isEmpty ? nil : VCardOrigin(version: card.version, sources: sources)
     }
 
     /// Whether a value's only card line is one export writes back saying as much, known from

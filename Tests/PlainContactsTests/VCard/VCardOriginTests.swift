@@ -75,13 +75,25 @@ import Testing
         #expect(VCardOrigin(of: person.state) == nil)
     }
 
-    @Test func theOriginIsNotUsedForTheOtherVersion() throws {
+    @Test func anotherVersionIsWrittenAfreshWithTheLinesExtraParameters() throws {
         let store = try TemporaryStore()
         let (book, person) = try imported(card(richCard), in: store)
         let exported = contentLines(try book.exportVCards([person], version: .v4))
-        #expect(!exported.contains("TEL;TYPE=HOME;X-FOO=bar:555 0101"))
         #expect(!exported.contains { $0.hasPrefix("item1.X-ABLabel") })
-        #expect(exported.contains { $0.hasSuffix(":555 0101") })
+        #expect(exported.contains("TEL;TYPE=HOME;X-FOO=bar:555 0101"))
+        #expect(exported.contains("TEL;TYPE=CELL;PREF=1:+1 555 0100"))
+    }
+
+    @Test func keptItemGroupsLeaveTheOthersNumberedAsBefore() throws {
+        // Exporting, importing the export and exporting again gives the same text.
+        let store = try TemporaryStore()
+        let (book, person) = try imported(card(richCard + ["URL;TYPE=home:http://example.com", "X-ABDATE:2009-08-08"]), in: store)
+        let first = try book.exportVCards([person], version: .v3)
+        let copyStore = try TemporaryStore()
+        let copy = try copyStore.makeBook()
+        _ = try copy.importVCards(from: Data(first.utf8), source: "first.vcf")
+        let second = try copy.exportVCards(copy.allPeople(), version: .v3)
+        #expect(contentLines(second).filter { !$0.hasPrefix("UID:") } == contentLines(first).filter { !$0.hasPrefix("UID:") })
     }
 
     @Test func anOriginRoundTripsThroughTheRecordState() {
@@ -114,5 +126,34 @@ import Testing
         person.lastName = "Doe"
         #expect(VCardOrigin.fingerprint(of: "N", in: person.state) != name)
         #expect(VCardOrigin.fingerprint(of: "phones/999", in: person.state) == nil)
+    }
+}
+
+@Suite struct VCardOriginAcrossVersionsTests {
+    private func exported(_ lines: [String], from version: String, to target: VCardVersion) throws -> [String] {
+        let text = (["BEGIN:VCARD", "VERSION:\(version)"] + lines + ["END:VCARD"]).joined(separator: "\r\n") + "\r\n"
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        _ = try book.importVCards(from: Data(text.utf8), source: "card.vcf")
+        let person = try #require(book.allPeople().first)
+        return try book.exportVCards([person], version: target).components(separatedBy: "\r\n")
+    }
+
+    @Test func aVersion21CardKeepsItsPreferenceAndSecondTypeInA30Export() throws {
+        let lines = try exported(
+            ["N:Doe;John;;;", "TEL;CELL;PREF:555 0100", "TEL;HOME;VOICE:555 0101", "EMAIL;PREF;INTERNET:j@example.com",
+             "EMAIL;HOME;WORK:k@example.com"],
+            from: "2.1", to: .v3)
+        #expect(lines.contains("TEL;TYPE=CELL,PREF:555 0100"))
+        #expect(lines.contains("TEL;TYPE=HOME:555 0101"))
+        #expect(lines.contains("EMAIL;TYPE=INTERNET,PREF:j@example.com"))
+        #expect(lines.contains { $0.hasPrefix("EMAIL;TYPE=INTERNET,") && $0.contains("HOME") && $0.contains("WORK") })
+    }
+
+    @Test func aPreferenceCrossesBetween30And40() throws {
+        let to40 = try exported(["N:Doe;John;;;", "TEL;TYPE=CELL;TYPE=pref;X-FOO=bar:555 0100"], from: "3.0", to: .v4)
+        #expect(to40.contains { $0.hasPrefix("TEL;") && $0.contains("PREF=1") && $0.contains("X-FOO=bar") })
+        let to30 = try exported(["N:Doe;John;;;", "EMAIL;TYPE=work;PREF=1:j@example.com"], from: "4.0", to: .v3)
+        #expect(to30.contains("EMAIL;TYPE=INTERNET,WORK,PREF:j@example.com"))
     }
 }
