@@ -5,17 +5,15 @@ import Testing
 /// Generated people with every field, odd characters, long values and many multi-values go
 /// out as vCard 3.0 and 4.0 and come back equal.
 @Suite struct VCardRoundTripTests {
-    /// A small deterministic generator (SplitMix64), so that a failure names its seed.
+    /// Seeded random values for generated people, so that a failure names its seed.
     private struct Generator {
-        var state: UInt64
+        var random: FuzzMutator.Random
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
+        init(state seed: UInt64) {
+            random = FuzzMutator.Random(seed: seed)
         }
+
+        mutating func next() -> UInt64 { random.next() }
 
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
