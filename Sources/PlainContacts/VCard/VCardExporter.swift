@@ -405,13 +405,19 @@ private struct VCardAssembly {
         }
     }
 
-    /// Appends the kept lines, except repeats of single-valued properties already written and
-    /// exact repeats of written lines.
+    /// Appends the kept lines, except repeats of single-valued properties already written
+    /// (a further `FN` with parameters is written in 4.0, which allows several) and exact repeats of written
+    /// lines.
     mutating func appendKept(_ kept: [VCardProperty]) {
         let writtenNames = Set(properties.map(\.name))
         var writtenLines = Set(properties.map(VCardWriter.contentLine))
         for property in kept {
-            if VCardExporter.singleValued.contains(property.name), writtenNames.contains(property.name) { continue }
+            // vCard 4.0 allows several FN, such as one per language (with LANGUAGE or ALTID
+            // parameters); 3.0 only one.
+            let repeatable = version == .v4 && property.name == "FN" && !property.parameters.isEmpty
+            if !repeatable, VCardExporter.singleValued.contains(property.name), writtenNames.contains(property.name) {
+                continue
+            }
             guard writtenLines.insert(VCardWriter.contentLine(property)).inserted else { continue }
             append(property)
         }

@@ -157,3 +157,19 @@ import Testing
         #expect(to30.contains("EMAIL;TYPE=INTERNET,WORK,PREF:j@example.com"))
     }
 }
+
+@Suite struct VCardSecondFormattedNameTests {
+    @Test func aSecondFNIsExportedIn40AndLeftOutOf30() throws {
+        let text = ["BEGIN:VCARD", "VERSION:4.0", "N:Doe;John;;;", "FN:John Doe", "FN;LANGUAGE=ja;ALTID=1:ジョン・ドウ", "END:VCARD", ""]
+            .joined(separator: "\r\n")
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        _ = try book.importVCards(from: Data(text.utf8), source: "card.vcf")
+        let person = try #require(book.allPeople().first)
+        let v4 = try book.exportVCards([person], version: .v4).components(separatedBy: "\r\n")
+        #expect(v4.contains("FN;LANGUAGE=ja;ALTID=1:ジョン・ドウ"))
+        #expect(v4.contains("FN:John Doe"))
+        let v3 = try book.exportVCards([person], version: .v3).components(separatedBy: "\r\n")
+        #expect(v3.filter { $0.hasPrefix("FN") } == ["FN:John Doe"])
+    }
+}
