@@ -4,10 +4,11 @@ import FoundationEssentials
 ///
 /// Cards map to people property by property (`N`, `TEL`, `ADR`, Apple's item labels…); every
 /// property the model has no place for is kept with the person, in the record's `"vcard"`
-/// field, and written back on export, and the card's `UID` is kept in the record's `"uid"`
-/// field, so a card survives an import and export round trip and a re-import updates the
-/// person it created. A group created from a group card keeps its UID under the group record's
-/// `"uid"` key.
+/// field, and written back on export; a mapped value whose line says more than export would
+/// write keeps that line in `"vcardOrigin"`; and the card's `UID` is kept in the record's
+/// `"uid"` field, so a card survives an import and export round trip and a re-import updates
+/// the person it created. A group created from a group card keeps its UID under the group
+/// record's `"uid"` key.
 extension AddressBook {
     /// Imports the vCards (2.1, 3.0 or 4.0) in `data` and saves them.
     ///
@@ -19,6 +20,12 @@ extension AddressBook {
     /// `decide` is given, it is asked about every match instead. Name matches look only at
     /// people who were in the book before the import; UID matches also at people added by
     /// earlier cards of the same import.
+    ///
+    /// What breaks a card's syntax or encoding (missing `END:VCARD`, lines without `:`, odd
+    /// line ends, bad quoted-printable or base64, an unknown charset, a nameless group card…) is
+    /// recovered from, each recovery a warning in ``VCardImportReport/warnings`` naming the line;
+    /// with ``VCardImportOptions/strict`` it refuses the whole input instead. Input that holds
+    /// no card at all is refused either way.
     ///
     /// `CATEGORIES` become group memberships; a group with the exact name is created when the
     /// book has none. Group cards (`KIND:group`, Apple's `X-ADDRESSBOOKSERVER-KIND:group`)
@@ -44,8 +51,9 @@ extension AddressBook {
     ///     and writes nothing.
     /// - Returns: What was added, updated, skipped and created.
     /// - Throws: ``ContactsError/Code/invalidValue`` when the book has unsaved changes;
-    ///   ``ContactsError/Code/malformedVCard`` (with `path` and `line`) for a malformed card,
-    ///   unless ``VCardImportOptions/skipInvalid`` is set; ``ContactsError/Code/busy``,
+    ///   ``ContactsError/Code/malformedVCard`` (with `path` and `line`) for input without a
+    ///   card, or with ``VCardImportOptions/strict`` for a malformed card (unless
+    ///   ``VCardImportOptions/skipInvalid`` is set, which skips it); ``ContactsError/Code/busy``,
     ///   ``ContactsError/Code/io`` and the other errors of ``save()``; whatever `decide` throws.
     public func importVCards(
         from data: Data, source: String, options: VCardImportOptions = VCardImportOptions(),
