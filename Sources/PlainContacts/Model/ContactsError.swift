@@ -56,6 +56,9 @@ public struct ContactsError: Error, Sendable, CustomStringConvertible {
         public static let operationNotPermittedByUser = Code(rawValue: "operationNotPermittedByUser")
         /// A vCard could not be read.
         public static let malformedVCard = Code(rawValue: "malformedVCard")
+        /// A server's answer could not be read: XML that is not well formed, has a document type
+        /// declaration (refused, never expanded), or lacks what the protocol requires.
+        public static let malformedResponse = Code(rawValue: "malformedResponse")
         /// The system refused access to a file or folder of the store (`EACCES`, `EPERM`).
         public static let permissionDenied = Code(rawValue: "permissionDenied")
         /// The disk, or the user's quota on it, is full (`ENOSPC`, `EDQUOT`).

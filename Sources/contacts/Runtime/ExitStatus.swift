@@ -23,8 +23,8 @@ enum ExitStatus: Int32, Sendable {
         switch code {
         case .notAStore, .recordNotFound:
             self = .noInput
-        case .malformedFile, .conflictMarkers, .malformedVCard, .unsupportedFormatVersion, .invalidValue,
-            .propertyTypeMismatch, .identifiersExhausted:
+        case .malformedFile, .conflictMarkers, .malformedVCard, .malformedResponse, .unsupportedFormatVersion,
+            .invalidValue, .propertyTypeMismatch, .identifiersExhausted:
             self = .dataError
         case .unknownProperty:
             self = .usage
