@@ -425,4 +425,20 @@ struct ImportAskTerminalTests {
         #expect((report["added"] as? [Int])?.count == 3)
         #expect(try !sandbox.succeed(["export"]).stdout.contains("stray text"))
     }
+
+    @Test func aUTF16FileAmongSeveralIsReadWithAWarningNamingIt() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let first = try sandbox.file("first.vcf", card("Kim", "Lee"))
+        let wide = sandbox.root.appending(path: "wide.vcf")
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in card("Zoë", "Åberg").utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        try Data(bytes).write(to: wide)
+        let report = try sandbox.jsonObject(["import", first, wide.path(percentEncoded: false), "--json"])
+        let warnings = try #require(report["warnings"] as? [[String: Any]])
+        #expect(warnings.map { $0["file"] as? String } == [wide.path(percentEncoded: false)])
+        #expect(warnings.map { $0["line"] as? Int } == [1])
+        #expect((report["added"] as? [Int])?.count == 2)
+        #expect(try sandbox.succeed(["search", "Åberg"]).stdout.contains("Zoë Åberg"))
+    }
 }

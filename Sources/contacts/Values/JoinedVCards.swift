@@ -76,6 +76,12 @@ struct JoinedVCards {
         var warnings: [ContactsError] = []
         var nextLine = 1
         for input in inputs {
+            if !strict, Self.isUTF16(input.data) {
+                // Read alone, the library says so; joined, the text reaches it as UTF-8.
+                warnings.append(
+                    ContactsError(
+                        .malformedVCard, "The file is UTF-16 encoded; it was read as UTF-16.", path: input.name, line: 1))
+            }
             let body = Self.body(of: input.data, strict: strict)
             let check = try Self.check(body, name: input.name, skipInvalid: skipInvalid, strict: strict)
             invalidCards += check.invalidCards
@@ -128,7 +134,7 @@ struct JoinedVCards {
     private static func body(of data: Data, strict: Bool) -> [UInt8] {
         var bytes = Array(data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        if !strict, bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+        if !strict, isUTF16(data) {
             bytes = VCardCharset.utf8(fromUTF16: bytes[...])
         }
         switch bytes.last {
@@ -137,6 +143,11 @@ struct JoinedVCards {
         default: bytes += lineBreak
         }
         return bytes + lineBreak
+    }
+
+    /// Whether the input starts with a UTF-16 byte order mark.
+    private static func isUTF16(_ data: Data) -> Bool {
+        data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
     }
 
     /// Reads `body` followed by the closing lines as an import reads its input: a malformed card
