@@ -57,7 +57,7 @@ struct ContentionWorker {
     private let store: URL
     private let worker: Int
     private let iterations: Int
-    private var generator: SplitMix64
+    private var generator: SeededRandom
     private var book: AddressBook?
 
     /// A worker that runs `iterations` iterations; `seed` fixes its pauses and its choices
@@ -66,7 +66,7 @@ struct ContentionWorker {
         self.store = store
         self.worker = worker
         self.iterations = iterations
-        generator = SplitMix64(seed: seed)
+        generator = SeededRandom(seed: seed)
     }
 
     /// Runs every iteration.

@@ -62,11 +62,8 @@ package struct Manifest: Sendable, Hashable {
     /// Whether the store commits every change to Git (`"autoCommit": true`), read from the
     /// manifest of the store at `root`; a missing or unreadable manifest says no.
     package static func autoCommitIsEnabled(inStoreAt root: URL) -> Bool {
-        let url = StoreLayout(root: root).manifest
-        guard let data = FileManager.default.contents(atPath: url.path(percentEncoded: false)),
-            let manifest = try? Manifest(data: data, path: url.path(percentEncoded: false))
-        else { return false }
-        return manifest.unknownFields["autoCommit"] == .bool(true)
+        let manifest = try? StoreReader(layout: StoreLayout(root: root)).readManifest()
+        return manifest?.unknownFields["autoCommit"] == .bool(true)
     }
 
     /// The manifest's canonical bytes.

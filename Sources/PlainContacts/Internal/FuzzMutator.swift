@@ -3,22 +3,8 @@ import FoundationEssentials
 /// Seeded damage to valid file contents, for ``StoreFuzzer``: bit flips, numbers at the edges
 /// of their ranges, huge strings, deep nesting, invalid UTF-8, Git conflict markers, cuts.
 struct FuzzMutator {
-    /// SplitMix64: small, fast and the same on every machine, so that a seed replays a case.
-    struct Random: RandomNumberGenerator {
-        private var state: UInt64
-
-        init(seed: UInt64) {
-            state = seed
-        }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The generator: the same on every machine, so that a seed replays a case.
+    typealias Random = SeededRandom
 
     /// Numbers at the edges of the ranges the store reads.
     static let boundaryNumbers = [

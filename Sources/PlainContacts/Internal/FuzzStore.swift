@@ -26,7 +26,7 @@ struct FuzzStore {
         try book.save()
         for person in people.prefix(2) { try group.addMember(person) }
         try book.save()
-        original = try FuzzStore.files(in: root)
+        original = try FuzzFolder.files(in: root, excluding: ".contacts")
     }
 
     /// Damages one file, opens, lists and edits the store and saves another person; the
@@ -36,7 +36,7 @@ struct FuzzStore {
         let target = candidates[mutator.below(candidates.count)]
         input = mutator.mutate(original[target] ?? Data())
         try input.write(to: root.appending(path: target), options: .atomic)
-        defer { try? restore() }
+        defer { try? FuzzFolder.restore(original, in: root, excluding: ".contacts") }
         var edited: String?
         do {
             let book = try AddressBook(url: root)
@@ -49,35 +49,11 @@ struct FuzzStore {
                 try book.save()
             }
         } catch is ContactsError {}
-        let now = try FuzzStore.files(in: root)
+        let now = try FuzzFolder.files(in: root, excluding: ".contacts")
         for (path, bytes) in original where path != target && path != edited && now[path] != bytes {
             return now[path] == nil ? "\(path) was removed" : "\(path) changed"
         }
         if let added = now.keys.first(where: { original[$0] == nil }) { return "\(added) appeared" }
         return nil
-    }
-
-    /// Puts back every file as created and removes any other.
-    private func restore() throws {
-        let now = try FuzzStore.files(in: root)
-        for (path, bytes) in original where now[path] != bytes {
-            try bytes.write(to: root.appending(path: path), options: .atomic)
-        }
-        for path in now.keys where original[path] == nil {
-            try FileManager.default.removeItem(at: root.appending(path: path))
-        }
-    }
-
-    /// Every file under `root` outside `.contacts/`, by relative path.
-    private static func files(in root: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return files }
-        for case let path as String in enumerator where !path.hasPrefix(".contacts") {
-            var isFolder: ObjCBool = false
-            let url = root.appending(path: path)
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            files[path] = try Data(contentsOf: url)
-        }
-        return files
     }
 }

@@ -23,7 +23,7 @@ struct VCardFuzzStore {
         try book.save()
         try group.addMember(person)
         try book.save()
-        original = try Self.files(in: root)
+        original = try FuzzFolder.files(in: root)
     }
 
     /// What one store case found.
@@ -40,10 +40,10 @@ struct VCardFuzzStore {
     ///
     /// - Throws: ``ContactsError`` when the store cannot be opened or put back.
     func importCase(_ input: Data) throws -> Outcome {
-        defer { try? restore() }
+        defer { try? FuzzFolder.restore(original, in: root) }
         let strict = try importChecked(input, strict: true)
         guard strict.failure == nil else { return strict }
-        try restore()
+        try FuzzFolder.restore(original, in: root)
         let lenient = try importChecked(input, strict: false)
         return Outcome(failure: lenient.failure, strictRefused: strict.strictRefused)
     }
@@ -55,11 +55,11 @@ struct VCardFuzzStore {
         // Listing first lets the book bring its index in `.contacts/` up to date with the
         // files as restored, which is not the import's doing.
         _ = (book.allPeople(), book.allGroups())
-        let before = try Self.files(in: root)
+        let before = try FuzzFolder.files(in: root)
         do {
             _ = try book.importVCards(from: input, source: "fuzz.vcf", options: VCardImportOptions(strict: strict))
         } catch is ContactsError {
-            let after = try Self.files(in: root)
+            let after = try FuzzFolder.files(in: root)
             return Outcome(failure: Self.difference(before, after).map { "a failed \(mode) import \($0)" }, strictRefused: strict)
         }
         return Outcome(failure: try readBack().map { "after a \(mode) import, \($0)" })
@@ -91,29 +91,5 @@ struct VCardFuzzStore {
         }
         if let added = after.keys.sorted().first(where: { before[$0] == nil }) { return "left \(added)" }
         return nil
-    }
-
-    /// Puts back every file as created and removes any other.
-    private func restore() throws {
-        let now = try Self.files(in: root)
-        for (path, bytes) in original where now[path] != bytes {
-            try bytes.write(to: root.appending(path: path), options: .atomic)
-        }
-        for path in now.keys where original[path] == nil {
-            try FileManager.default.removeItem(at: root.appending(path: path))
-        }
-    }
-
-    /// Every file under `root`, by relative path.
-    private static func files(in root: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return files }
-        for case let path as String in enumerator {
-            var isFolder: ObjCBool = false
-            let url = root.appending(path: path)
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            files[path] = try Data(contentsOf: url)
-        }
-        return files
     }
 }
