@@ -59,6 +59,14 @@ public struct ContactsError: Error, Sendable, CustomStringConvertible {
         /// A server's answer could not be read: XML that is not well formed, has a document type
         /// declaration (refused, never expanded), or lacks what the protocol requires.
         public static let malformedResponse = Code(rawValue: "malformedResponse")
+        /// A server refused the credentials (HTTP 401 or 403): a wrong user or password, or an
+        /// account without access to the address book.
+        public static let authenticationFailed = Code(rawValue: "authenticationFailed")
+        /// A server could not be reached, timed out, or kept failing (HTTP 5xx) after retries.
+        public static let serverUnavailable = Code(rawValue: "serverUnavailable")
+        /// A server refused a conditional write because the card changed there meanwhile
+        /// (HTTP 412 on `If-Match` or `If-None-Match: *`); re-read it and merge.
+        public static let preconditionFailed = Code(rawValue: "preconditionFailed")
         /// The system refused access to a file or folder of the store (`EACCES`, `EPERM`).
         public static let permissionDenied = Code(rawValue: "permissionDenied")
         /// The disk, or the user's quota on it, is full (`ENOSPC`, `EDQUOT`).

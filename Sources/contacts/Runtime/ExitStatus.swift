@@ -15,7 +15,10 @@ enum ExitStatus: Int32, Sendable {
     case noInput = 66
     /// The store is busy or a save met a conflict; trying again may work (`EX_TEMPFAIL`).
     case temporaryFailure = 75
-    /// The user has not allowed this, or the system refused access to a file (`EX_NOPERM`).
+    /// A server could not be reached or kept failing (`EX_UNAVAILABLE`).
+    case unavailable = 69
+    /// The user has not allowed this, the system refused access to a file, or a server refused
+    /// the credentials (`EX_NOPERM`).
     case noPermission = 77
 
     /// The exit status for a library error: the one place where error codes become statuses.
@@ -28,10 +31,12 @@ enum ExitStatus: Int32, Sendable {
             self = .dataError
         case .unknownProperty:
             self = .usage
-        case .busy, .conflict, .personNotSaved:
+        case .busy, .conflict, .personNotSaved, .preconditionFailed:
             self = .temporaryFailure
-        case .operationNotPermittedByUser, .permissionDenied:
+        case .operationNotPermittedByUser, .permissionDenied, .authenticationFailed:
             self = .noPermission
+        case .serverUnavailable:
+            self = .unavailable
         default:
             self = .failure
         }
