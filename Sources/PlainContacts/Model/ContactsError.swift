@@ -67,6 +67,10 @@ public struct ContactsError: Error, Sendable, CustomStringConvertible {
         /// A server refused a conditional write because the card changed there meanwhile
         /// (HTTP 412 on `If-Match` or `If-None-Match: *`); re-read it and merge.
         public static let preconditionFailed = Code(rawValue: "preconditionFailed")
+        /// A sync would remove more than half of the store or of the server (and more than a
+        /// handful of records), which is more often a broken server or a wrong account than
+        /// the user's wish; nothing was changed. `--force` carries it out.
+        public static let tooManyRemovals = Code(rawValue: "tooManyRemovals")
         /// The system refused access to a file or folder of the store (`EACCES`, `EPERM`).
         public static let permissionDenied = Code(rawValue: "permissionDenied")
         /// The disk, or the user's quota on it, is full (`ENOSPC`, `EDQUOT`).

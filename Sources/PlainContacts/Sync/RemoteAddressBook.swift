@@ -14,7 +14,7 @@ import FoundationEssentials
 ///     print(version.href, version.etag)
 /// }
 /// ```
-protocol RemoteAddressBook {
+package protocol RemoteAddressBook {
     /// The collection's URL, for messages.
     var url: String { get }
 
@@ -60,36 +60,58 @@ protocol RemoteAddressBook {
 }
 
 /// Where a card is on the server and which version it is.
-struct RemoteCardVersion: Hashable, Sendable {
+package struct RemoteCardVersion: Hashable, Sendable {
     /// The card's canonical absolute path (see ``RemoteAddressBook``).
-    var href: String
+    package var href: String
     /// The card's ETag, as the server wrote it.
-    var etag: String
+    package var etag: String
+
+    package init(href: String, etag: String) {
+        self.href = href
+        self.etag = etag
+    }
 }
 
 /// A card's content as fetched.
-struct RemoteCard: Hashable, Sendable {
-    var href: String
-    var etag: String
+package struct RemoteCard: Hashable, Sendable {
+    package var href: String
+    package var etag: String
     /// The card's bytes, as the server sent them.
-    var data: Data
+    package var data: Data
+
+    package init(href: String, etag: String, data: Data) {
+        self.href = href
+        self.etag = etag
+        self.data = data
+    }
 }
 
 /// What an address book collection says of its own version before a sync.
-struct RemoteCollectionState: Hashable, Sendable {
+package struct RemoteCollectionState: Hashable, Sendable {
     /// CalendarServer's `getctag`: changes whenever any card changes; `nil` when not offered.
-    var ctag: String?
+    package var ctag: String?
     /// The collection's RFC 6578 `sync-token`; `nil` when the server does not offer
     /// `sync-collection`.
-    var syncToken: String?
+    package var syncToken: String?
+
+    package init(ctag: String?, syncToken: String?) {
+        self.ctag = ctag
+        self.syncToken = syncToken
+    }
 }
 
 /// What changed in a collection since a sync token.
-struct RemoteChanges: Hashable, Sendable {
+package struct RemoteChanges: Hashable, Sendable {
     /// Cards added or changed, with their new ETags.
-    var changed: [RemoteCardVersion]
+    package var changed: [RemoteCardVersion]
     /// Hrefs of cards removed.
-    var removed: [String]
+    package var removed: [String]
     /// The token to give next time.
-    var syncToken: String
+    package var syncToken: String
+
+    package init(changed: [RemoteCardVersion], removed: [String], syncToken: String) {
+        self.changed = changed
+        self.removed = removed
+        self.syncToken = syncToken
+    }
 }

@@ -14,7 +14,7 @@
 ///     localFingerprint: "b2", remoteETag: "\"7\"")
 /// // .upload: changed here, unchanged there
 /// ```
-enum SyncDecision {
+package enum SyncDecision {
     /// How one side changed since the status.
     enum Change: Hashable, Sendable, CaseIterable {
         /// Present now and at the last sync, the same.
@@ -26,7 +26,7 @@ enum SyncDecision {
     }
 
     /// Which side wins a conflict, as `--prefer local|remote` says.
-    enum Preference: String, Hashable, Sendable, CaseIterable {
+    package enum Preference: String, Hashable, Sendable, CaseIterable {
         case local, remote
     }
 

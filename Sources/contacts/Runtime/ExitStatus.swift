@@ -31,7 +31,7 @@ enum ExitStatus: Int32, Sendable {
             self = .dataError
         case .unknownProperty:
             self = .usage
-        case .busy, .conflict, .personNotSaved, .preconditionFailed:
+        case .busy, .conflict, .personNotSaved, .preconditionFailed, .tooManyRemovals:
             self = .temporaryFailure
         case .operationNotPermittedByUser, .permissionDenied, .authenticationFailed:
             self = .noPermission

@@ -1,0 +1,102 @@
+import FoundationEssentials
+
+/// The cards of a sync: what a server's card becomes in the store and what a record becomes on
+/// the server, through the same lossless mapping as `contacts import` and `contacts export`.
+///
+/// A person card keeps every line the model has no place for (see ``VCardRecordFields``),
+/// including its `CATEGORIES`: a sync maps groups through group cards only (see
+/// ``SyncGroupCard``), so categories travel with the card untouched rather than turning into
+/// groups that would then be written twice.
+///
+/// ```swift
+/// let card = try SyncCards.read(data, href: "/dav/me/contacts/d69c.vcf")
+/// if case .person(let state, let uid) = card { print(uid, state.values.count) }
+/// ```
+enum SyncCards {
+    /// A card read from the server.
+    enum Card {
+        case person(PersonState, uid: String)
+        case group(SyncGroupCard)
+
+        /// The card's UID, in ``VCardRecordFields/matchKey(_:)`` form: what matches it with a record.
+        var matchKey: String {
+            switch self {
+            case .person(_, let uid): VCardRecordFields.matchKey(uid)
+            case .group(let group): VCardRecordFields.matchKey(group.uid)
+            }
+        }
+    }
+
+    /// Reads a card fetched from `href`.
+    ///
+    /// A card without `UID` is named by its href (see ``uid(forHref:)``), and that name becomes
+    /// its UID in the store, so that the next sync finds the same pair.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedResponse`` naming the href when the data holds no
+    ///   card.
+    static func read(_ data: Data, href: String) throws -> Card {
+        let cards: [VCard]
+        do {
+            cards = try VCardReader.parse(data, source: href)
+        } catch let error as ContactsError {
+            throw ContactsError(.malformedResponse, "the server's card is unreadable: \(error.message)", path: href)
+        }
+        guard let card = cards.first else {
+            throw ContactsError(.malformedResponse, "the server sent no vCard for this card", path: href)
+        }
+        if let group = SyncGroupCard(card: card, href: href) { return .group(group) }
+        guard case .person(let imported) = try VCardImporter.map(card, source: href, strict: false) else {
+            throw ContactsError(.malformedResponse, "the server's card is neither a person nor a group", path: href)
+        }
+        var state = imported.person.state
+        let categories = card.properties.filter { $0.name == "CATEGORIES" }.map(VCardWriter.contentLine)
+        if !categories.isEmpty {
+            VCardRecordFields.setLines(VCardRecordFields.lines(of: state) + categories, in: &state)
+        }
+        let uid = imported.uid ?? uid(forHref: href)
+        VCardRecordFields.setUID(uid, in: &state)
+        return .person(state, uid: uid)
+    }
+
+    /// The UID of a person as a sync matches it: the stored one, else the one export derives
+    /// from the record key.
+    static func matchKey(of person: Person) -> String? {
+        if let uid = VCardRecordFields.uid(of: person.state) { return VCardRecordFields.matchKey(uid) }
+        return person.key.map(VCardRecordFields.derivedUID(for:))
+    }
+
+    /// The UID of a group as a sync matches it: the stored one, else one derived from its key.
+    static func matchKey(of group: Group) -> String? {
+        if case .string(let uid)? = group.state.unknownFields[VCardRecordFields.uidKey], !uid.isEmpty {
+            return VCardRecordFields.matchKey(uid)
+        }
+        return group.key.map(VCardRecordFields.derivedUID(for:))
+    }
+
+    /// The UID given to a card that has none: its href's last path segment without `.vcf`.
+    static func uid(forHref href: String) -> String {
+        var name = href.split(separator: "/").last.map(String.init) ?? href
+        if name.lowercased().hasSuffix(".vcf") { name.removeLast(4) }
+        return name.removingPercentEncoding ?? name
+    }
+
+    /// The card of a person, in the version of the card it came from (3.0 for a person that
+    /// came from none, or from a 2.1 card).
+    static func data(for person: Person) throws -> Data {
+        let version = VCardOrigin(of: person.state).flatMap { VCardVersion(rawValue: $0.version) } ?? .v3
+        let card = VCardExporter.card(for: person, groupNames: [], imageData: try person.imageData(), version: version)
+        return Data(VCardWriter.serialize(card).utf8)
+    }
+
+    /// The file name of a new card on the server: its UID when that is safe in a URL, else a
+    /// digest of it, with `.vcf`.
+    static func fileName(forUID uid: String) -> String {
+        let safe = !uid.isEmpty && uid.utf8.count <= 120
+            && uid.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D || byte == 0x5F || byte == 0x2E
+            }
+            && !uid.hasPrefix(".")
+        return (safe ? uid : SHA256.hexString(Array(SHA256.hash(uid.utf8).prefix(16)))) + ".vcf"
+    }
+}

@@ -1,0 +1,100 @@
+import FoundationEssentials
+
+/// Reading the server's side of a sync.
+extension SyncRun {
+    /// Finds every card's version on the server and fetches the cards new or changed since the
+    /// status: only the changes since the sync token where the server offers `sync-collection`,
+    /// nothing more when the ctag says nothing changed, else a listing of every ETag.
+    ///
+    /// An answer that cannot be read throws; an empty listing is only ever the server's own
+    /// word, so a failed read never looks like an emptied address book.
+    mutating func readRemote() throws {
+        let state = try remote.collectionState()
+        var statusByHref: [String: String] = [:]
+        for (uid, entry) in status.entries { statusByHref[entry.href] = uid }
+        var versions: [String: String] = [:]
+        for entry in status.entries.values { versions[entry.href] = entry.etag }
+        var changed: [String] = []
+
+        if let token = status.syncToken, let current = state.syncToken, current == token {
+            report.incremental = true
+        } else if let token = status.syncToken, state.syncToken != nil, let changes = try remote.changes(since: token) {
+            report.incremental = true
+            for href in changes.removed { versions[href] = nil }
+            for version in changes.changed where versions[version.href] != version.etag || statusByHref[version.href] == nil {
+                versions[version.href] = version.etag
+                changed.append(version.href)
+            }
+            newSyncToken = changes.syncToken
+        } else if status.syncToken == nil, let ctag = status.ctag, state.ctag == ctag {
+            report.incremental = true
+        } else {
+            versions = [:]
+            for version in try remote.listCards() {
+                versions[version.href] = version.etag
+                let known = statusByHref[version.href].flatMap { status.entries[$0] }
+                if known?.etag != version.etag { changed.append(version.href) }
+            }
+        }
+        newSyncToken = newSyncToken ?? state.syncToken
+        newCtag = state.ctag
+
+        var cards: [String: (etag: String, card: SyncCards.Card)] = [:]
+        for card in try remote.fetchCards(changed.sorted()) {
+            do {
+                cards[card.href] = (card.etag, try SyncCards.read(card.data, href: card.href))
+            } catch let error as ContactsError {
+                report.warnings.append(error)
+                if let uid = statusByHref[card.href] { skipped.insert(uid) }
+            }
+        }
+        let fetched = Set(changed)
+        for href in versions.keys.sorted() {
+            guard let etag = versions[href] else { continue }
+            let uid: String
+            var entry: RemoteEntry
+            if let read = cards[href] {
+                uid = read.card.matchKey
+                entry = RemoteEntry(href: href, etag: read.etag, kind: read.card.kind, card: read.card)
+            } else if !fetched.contains(href), let known = statusByHref[href], let status = status.entries[known] {
+                uid = known
+                entry = RemoteEntry(href: href, etag: etag, kind: status.kind, card: nil)
+            } else {
+                continue  // removed between the listing and the fetch, or unreadable
+            }
+            guard remoteEntries[uid] == nil else {
+                report.warnings.append(
+                    ContactsError(
+                        .invalidValue, "another card on the server has the same UID; this one is left out of the sync",
+                        path: href))
+                continue
+            }
+            remoteEntries[uid] = entry
+        }
+    }
+
+    /// Fetches the cards of these UIDs that were not fetched yet (a card the status said was
+    /// unchanged, needed after all for a merge).
+    mutating func fetchMissingCards(_ uids: [String]) throws {
+        let missing = uids.compactMap { uid in remoteEntries[uid].flatMap { $0.card == nil ? $0.href : nil } }
+        guard !missing.isEmpty else { return }
+        var byHref: [String: String] = [:]
+        for (uid, entry) in remoteEntries { byHref[entry.href] = uid }
+        for card in try remote.fetchCards(missing) {
+            guard let uid = byHref[card.href] else { continue }
+            let read = try SyncCards.read(card.data, href: card.href)
+            remoteEntries[uid]?.card = read
+            remoteEntries[uid]?.etag = card.etag
+        }
+    }
+}
+
+extension SyncCards.Card {
+    /// Whether the card is a person's or a group's.
+    var kind: SyncStatusFile.Entry.Kind {
+        switch self {
+        case .person: .person
+        case .group: .group
+        }
+    }
+}

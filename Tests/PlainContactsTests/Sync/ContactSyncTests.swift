@@ -1,0 +1,416 @@
+import Foundation
+import Testing
+@testable import PlainContacts
+
+/// The sync carried out against an in-memory server: every scenario of the issue that does not
+/// need a real server (those run against Radicale and Xandikos in the integration tests).
+@Suite struct ContactSyncTests {
+    private let store: TemporaryStore
+    private let server = InMemoryAddressBook()
+
+    init() throws {
+        store = try TemporaryStore()
+        _ = try store.makeBook()
+    }
+
+    private var statusFolder: URL { store.path(".contacts/sync/test") }
+
+    @discardableResult
+    private func sync(
+        prefer: SyncDecision.Preference? = nil, force: Bool = false, dryRun: Bool = false, server: InMemoryAddressBook? = nil,
+        storeURL: URL? = nil
+    ) throws -> SyncReport {
+        let book = try AddressBook(url: storeURL ?? store.storeURL)
+        var sync = ContactSync(
+            book: book, remote: server ?? self.server,
+            statusFolder: (storeURL ?? store.storeURL).appending(path: ".contacts/sync/test"))
+        sync.options.prefer = prefer
+        sync.options.force = force
+        sync.options.dryRun = dryRun
+        return try sync.run()
+    }
+
+    private func addPerson(_ first: String, _ last: String, phone: String? = nil, uid: String? = nil) throws -> RecordID {
+        let book = try store.openBook()
+        let person = Person()
+        person.firstName = first
+        person.lastName = last
+        if let phone { person.phones = MultiValue([(phone, .mobile)]) }
+        if let uid {
+            var state = person.state
+            VCardRecordFields.setUID(uid, in: &state)
+            person.state = state
+        }
+        try book.add(person)
+        try book.save()
+        return person.recordID
+    }
+
+    private func edit(_ id: RecordID, _ change: (Person) -> Void) throws {
+        let book = try store.openBook()
+        let person = try #require(book.person(withID: id))
+        change(person)
+        try book.save()
+    }
+
+    private func people() throws -> [Person] {
+        try store.openBook().allPeople().sorted { ($0.lastName ?? "") < ($1.lastName ?? "") }
+    }
+
+    private static func card(_ uid: String, first: String, last: String, extra: [String] = []) -> String {
+        (["BEGIN:VCARD", "VERSION:3.0", "UID:\(uid)", "N:\(last);\(first);;;", "FN:\(first) \(last)"] + extra + ["END:VCARD", ""])
+            .joined(separator: "\n")
+    }
+
+    /// Every record file's bytes, by path.
+    private func recordBytes() throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for folder in ["people", "groups"] {
+            for name in try store.files(in: folder) {
+                result["\(folder)/\(name)"] = try Data(contentsOf: store.path("\(folder)/\(name)"))
+            }
+        }
+        return result
+    }
+
+    // MARK: First sync
+
+    @Test func firstSyncCarriesEachSideToTheOther() throws {
+        _ = try addPerson("Katie", "Bell", phone: "+44 20 7946 0001")
+        server.put(Self.card("b-1", first: "John", last: "Appleseed", extra: ["TEL;TYPE=CELL:+1 555 0100"]), name: "b-1.vcf")
+
+        let report = try sync()
+
+        #expect(report.local.added == 1)
+        #expect(report.remote.added == 1)
+        #expect(try people().map(\.lastName) == ["Appleseed", "Bell"])
+        #expect(server.cards.count == 2)
+        #expect(server.href(containing: "N:Bell;Katie") != nil)
+    }
+
+    @Test func firstSyncMatchesCardsTheStoreAlreadyHasByUID() throws {
+        let text = Self.card("shared-1", first: "Katie", last: "Bell", extra: ["TEL;TYPE=CELL:+44 20 7946 0001"])
+        _ = try store.openBook().importVCards(from: Data(text.utf8), source: "old.vcf")
+        server.put(text, name: "shared-1.vcf")
+
+        let report = try sync()
+
+        #expect(try people().count == 1)
+        #expect(server.cards.count == 1)
+        #expect(report.local.total == 0)
+        #expect(report.remote.total == 0)
+        #expect(report.conflicts.isEmpty)
+    }
+
+    @Test func aSecondSyncWritesNothingOnEitherSide() throws {
+        _ = try addPerson("Katie", "Bell", phone: "+44 20 7946 0001")
+        server.put(Self.card("b-1", first: "John", last: "Appleseed", extra: ["X-UNKNOWN;X-P=1:kept"]), name: "b-1.vcf")
+        try sync()
+        let files = try recordBytes()
+        let writes = server.writes
+        let status = try Data(contentsOf: statusFolder.appending(path: "status.json"))
+
+        let report = try sync()
+
+        #expect(report.local.total == 0 && report.remote.total == 0)
+        #expect(server.writes == writes)
+        #expect(try recordBytes() == files)
+        #expect(report.incremental)
+        // The second sync reads the first one's own uploads back once, to learn the token after them.
+        let settled = try Data(contentsOf: statusFolder.appending(path: "status.json"))
+        #expect(settled != status)
+        try sync()
+        #expect(try Data(contentsOf: statusFolder.appending(path: "status.json")) == settled)
+    }
+
+    // MARK: Changes on one side
+
+    @Test func aStoreEditReachesTheServerWithEveryUnknownLineOfTheCard() throws {
+        server.put(
+            Self.card(
+                "u-1", first: "John", last: "Appleseed",
+                extra: ["item1.TEL;TYPE=pref:+1 555 0100", "item1.X-ABLabel:Lab", "X-UNKNOWN;X-P=1:kept", "NOTE:old"]),
+            name: "u-1.vcf")
+        try sync()
+        let id = try #require(try people().first?.recordID)
+
+        try edit(id) { $0.note = "new note" }
+        let report = try sync()
+
+        #expect(report.remote.changed == 1)
+        let text = try #require(server.text("/me/contacts/u-1.vcf"))
+        #expect(text.contains("NOTE:new note"))
+        #expect(text.contains("X-UNKNOWN;X-P=1:kept"))
+        #expect(text.contains("item1.X-ABLabel:Lab"))
+        #expect(text.contains("UID:u-1"))
+    }
+
+    @Test func aServerEditReachesTheStore() throws {
+        server.put(Self.card("u-1", first: "John", last: "Appleseed"), name: "u-1.vcf")
+        try sync()
+
+        server.put(Self.card("u-1", first: "Johnny", last: "Appleseed"), name: "u-1.vcf")
+        let report = try sync()
+
+        #expect(report.local.changed == 1)
+        #expect(try people().first?.firstName == "Johnny")
+        #expect(server.writes == 0)
+    }
+
+    @Test func changesToDifferentPropertiesOnBothSidesMerge() throws {
+        server.put(Self.card("u-1", first: "John", last: "Appleseed", extra: ["NOTE:old"]), name: "u-1.vcf")
+        try sync()
+        let id = try #require(try people().first?.recordID)
+
+        try edit(id) { $0.note = "store note" }
+        server.put(Self.card("u-1", first: "Johnny", last: "Appleseed", extra: ["NOTE:old"]), name: "u-1.vcf")
+        let report = try sync()
+
+        #expect(report.conflicts.isEmpty)
+        let person = try #require(try people().first)
+        #expect(person.firstName == "Johnny")
+        #expect(person.note == "store note")
+        let text = try #require(server.text("/me/contacts/u-1.vcf"))
+        #expect(text.contains("Johnny") && text.contains("NOTE:store note"))
+    }
+
+    // MARK: Conflicts
+
+    @Test func theSamePropertyChangedDifferentlyIsAConflictUntilAPreference() throws {
+        server.put(Self.card("u-1", first: "John", last: "Appleseed", extra: ["NOTE:old"]), name: "u-1.vcf")
+        try sync()
+        let id = try #require(try people().first?.recordID)
+        try edit(id) { $0.note = "store note" }
+        server.put(Self.card("u-1", first: "John", last: "Appleseed", extra: ["NOTE:phone note"]), name: "u-1.vcf")
+        let serverText = server.text("/me/contacts/u-1.vcf")
+
+        let report = try sync()
+
+        #expect(report.conflicts.map(\.properties) == [["note"]])
+        #expect(try people().first?.note == "store note")
+        #expect(server.text("/me/contacts/u-1.vcf") == serverText)
+
+        let again = try sync()
+        #expect(again.conflicts.count == 1)
+
+        let resolved = try sync(prefer: .remote)
+        #expect(resolved.conflicts.isEmpty)
+        #expect(try people().first?.note == "phone note")
+        #expect(try sync().conflicts.isEmpty)
+    }
+
+    @Test func preferLocalSettlesAConflictWithTheStoresValue() throws {
+        server.put(Self.card("u-1", first: "John", last: "Appleseed", extra: ["NOTE:old"]), name: "u-1.vcf")
+        try sync()
+        let id = try #require(try people().first?.recordID)
+        try edit(id) { $0.note = "store note" }
+        server.put(Self.card("u-1", first: "John", last: "Appleseed", extra: ["NOTE:phone note"]), name: "u-1.vcf")
+
+        let report = try sync(prefer: .local)
+
+        #expect(report.conflicts.isEmpty)
+        #expect(server.text("/me/contacts/u-1.vcf")?.contains("NOTE:store note") == true)
+        #expect(try people().first?.note == "store note")
+    }
+
+    // MARK: Removals
+
+    @Test func removalsTravelBothWays() throws {
+        for index in 1...4 {
+            server.put(Self.card("u-\(index)", first: "P\(index)", last: "L\(index)"), name: "u-\(index).vcf")
+        }
+        try sync()
+        server.remove("/me/contacts/u-1.vcf")
+        let book = try store.openBook()
+        let victim = try #require(book.allPeople().first { $0.lastName == "L2" })
+        try book.remove(victim)
+        try book.save()
+
+        let report = try sync()
+
+        #expect(report.local.removed == 1)
+        #expect(report.remote.removed == 1)
+        #expect(try people().map(\.lastName) == ["L3", "L4"])
+        #expect(server.cards.keys.sorted() == ["/me/contacts/u-3.vcf", "/me/contacts/u-4.vcf"])
+    }
+
+    @Test func aRemovalOfWhatTheOtherSideChangedKeepsTheChangedVersion() throws {
+        server.put(Self.card("u-1", first: "John", last: "Appleseed"), name: "u-1.vcf")
+        try sync()
+        let id = try #require(try people().first?.recordID)
+        try edit(id) { $0.note = "kept" }
+        server.remove("/me/contacts/u-1.vcf")
+
+        let report = try sync()
+
+        #expect(report.kept.count == 1)
+        #expect(try people().first?.note == "kept")
+        #expect(server.href(containing: "NOTE:kept") != nil)
+    }
+
+    @Test func aSyncThatWouldEmptyASideIsRefusedWithoutForce() throws {
+        for index in 1...8 {
+            server.put(Self.card("u-\(index)", first: "P\(index)", last: "L\(index)"), name: "u-\(index).vcf")
+        }
+        try sync()
+        for href in server.cards.keys { server.remove(href) }
+        let files = try recordBytes()
+
+        #expect { try sync() } throws: { ($0 as? ContactsError)?.code == .tooManyRemovals }
+        #expect(try recordBytes() == files)
+
+        let report = try sync(force: true)
+        #expect(report.local.removed == 8)
+        #expect(try people().isEmpty)
+    }
+
+    @Test func aFailedListingIsNeverAnEmptyServer() throws {
+        server.offersSyncCollection = false
+        server.offersCtag = false
+        server.put(Self.card("u-1", first: "John", last: "Appleseed"), name: "u-1.vcf")
+        try sync()
+        server.listingFails = true
+        let files = try recordBytes()
+
+        #expect { try sync() } throws: { ($0 as? ContactsError)?.code == .serverUnavailable }
+        #expect(try recordBytes() == files)
+        #expect(try people().count == 1)
+    }
+
+    // MARK: Conditional writes and interruptions
+
+    @Test func aCardChangedOnTheServerDuringTheSyncIsMergedNotOverwritten() throws {
+        server.put(Self.card("u-1", first: "John", last: "Appleseed", extra: ["NOTE:old"]), name: "u-1.vcf")
+        try sync()
+        let id = try #require(try people().first?.recordID)
+        try edit(id) { $0.note = "store note" }
+        let server = self.server
+        var changed = false
+        server.beforeUpdate = { href in
+            guard !changed else { return }
+            changed = true
+            server.put(Self.card("u-1", first: "Johnny", last: "Appleseed", extra: ["NOTE:old"]), name: "u-1.vcf")
+        }
+
+        let report = try sync()
+
+        #expect(report.conflicts.isEmpty)
+        let text = try #require(server.text("/me/contacts/u-1.vcf"))
+        #expect(text.contains("Johnny") && text.contains("NOTE:store note"))
+        #expect(try people().first?.firstName == "Johnny")
+    }
+
+    @Test func aSyncCutShortIsCompletedByTheNextWithoutDuplicates() throws {
+        for index in 1...3 { _ = try addPerson("P\(index)", "L\(index)") }
+        server.put(Self.card("r-1", first: "Remote", last: "One"), name: "r-1.vcf")
+        server.failAfterWrites = 2
+        let files = try recordBytes()
+
+        #expect { try sync() } throws: { ($0 as? ContactsError)?.code == .serverUnavailable }
+        #expect(try recordBytes() == files)
+
+        server.failAfterWrites = nil
+        try sync()
+        #expect(try people().count == 4)
+        #expect(server.cards.count == 4)
+        #expect(try sync().local.total == 0)
+        #expect(server.cards.count == 4)
+    }
+
+    @Test func aSecondCloneSyncingTheSameAccountDuplicatesNobody() throws {
+        _ = try addPerson("Katie", "Bell")
+        server.put(Self.card("r-1", first: "Remote", last: "One"), name: "r-1.vcf")
+        try sync()
+        let clone = try TemporaryStore()
+        try FileManager.default.copyItem(at: store.storeURL, to: clone.storeURL)
+        try FileManager.default.removeItem(at: clone.storeURL.appending(path: ".contacts"))
+
+        let report = try sync(storeURL: clone.storeURL)
+
+        #expect(report.local.added == 0 && report.remote.added == 0)
+        #expect(server.cards.count == 2)
+        #expect(try AddressBook(url: clone.storeURL).personCount == 2)
+    }
+
+    @Test func onlyChangedCardsAreFetchedAfterTheFirstSync() throws {
+        for index in 1...20 {
+            server.put(Self.card("u-\(index)", first: "P\(index)", last: "L\(index)"), name: "u-\(index).vcf")
+        }
+        try sync()
+        let before = server.fetched
+        server.put(Self.card("u-7", first: "Seven", last: "L7"), name: "u-7.vcf")
+
+        let report = try sync()
+
+        #expect(server.fetched - before == 1)
+        #expect(report.incremental)
+        #expect(report.local.changed == 1)
+    }
+
+    @Test func aDryRunWritesNothing() throws {
+        _ = try addPerson("Katie", "Bell")
+        server.put(Self.card("r-1", first: "Remote", last: "One"), name: "r-1.vcf")
+        let files = try recordBytes()
+
+        let report = try sync(dryRun: true)
+
+        #expect(report.dryRun)
+        #expect(report.local.added == 1 && report.remote.added == 1)
+        #expect(try recordBytes() == files)
+        #expect(server.writes == 0)
+        #expect(!FileManager.default.fileExists(atPath: statusFolder.path))
+    }
+
+    // MARK: Groups
+
+    @Test func appleGroupCardsBecomeGroupsAndKeepTheirForm() throws {
+        server.put(Self.card("m-1", first: "Katie", last: "Bell"), name: "m-1.vcf")
+        server.put(Self.card("m-2", first: "John", last: "Appleseed"), name: "m-2.vcf")
+        server.put(
+            "BEGIN:VCARD\nVERSION:3.0\nN:Friends\nFN:Friends\nX-ADDRESSBOOKSERVER-KIND:group\nUID:g-1\n"
+                + "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:m-1\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:stranger\nEND:VCARD\n",
+            name: "g-1.vcf")
+
+        try sync()
+
+        let book = try store.openBook()
+        let group = try #require(book.allGroups().first)
+        #expect(group.name == "Friends")
+        #expect(group.members().map(\.lastName) == ["Bell"])
+
+        let john = try #require(book.allPeople().first { $0.lastName == "Appleseed" })
+        try group.addMember(john)
+        try book.save()
+        try sync()
+        let text = try #require(server.text("/me/contacts/g-1.vcf"))
+        #expect(text.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:m-2"))
+        #expect(text.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:m-1"))
+        #expect(text.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:stranger"))
+        #expect(!text.contains("\nMEMBER"))
+    }
+
+    @Test func rfc6350GroupCardsKeepTheirFormAndNewGroupsUseApples() throws {
+        server.put(Self.card("m-1", first: "Katie", last: "Bell"), name: "m-1.vcf")
+        server.put(
+            "BEGIN:VCARD\nVERSION:4.0\nFN:Team\nKIND:group\nUID:g-2\nMEMBER:urn:uuid:m-1\nEND:VCARD\n", name: "g-2.vcf")
+        try sync()
+        let book = try store.openBook()
+        let team = try #require(book.allGroups().first)
+        team.name = "Team A"
+        let family = Group(name: "Family")
+        try book.add(family)
+        try book.save()
+        try family.addMember(try #require(book.allPeople().first))
+        try book.save()
+
+        try sync()
+
+        let teamText = try #require(server.text("/me/contacts/g-2.vcf"))
+        #expect(teamText.contains("KIND:group") && teamText.contains("MEMBER:urn:uuid:m-1") && teamText.contains("FN:Team A"))
+        #expect(teamText.contains("VERSION:4.0"))
+        let familyHref = try #require(server.href(containing: "FN:Family"))
+        let familyText = try #require(server.text(familyHref))
+        #expect(familyText.contains("X-ADDRESSBOOKSERVER-KIND:group"))
+        #expect(familyText.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:m-1"))
+    }
+}

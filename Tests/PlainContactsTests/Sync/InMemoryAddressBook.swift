@@ -1,0 +1,132 @@
+import Foundation
+@testable import PlainContacts
+
+/// A CardDAV address book in memory, as the sync sees one: cards by href with ETags that change
+/// on every write, a sync token per change, a ctag, conditional writes that fail with 412, and
+/// hooks to fail or change things in the middle of a sync.
+final class InMemoryAddressBook: RemoteAddressBook {
+    let url = "https://dav.example.com/me/contacts/"
+    private let path = "/me/contacts/"
+    private(set) var cards: [String: (etag: String, data: Data)] = [:]
+    private var version = 0
+    /// The href and kind of each change, in order; the sync token is the count.
+    private var log: [String] = []
+    var offersSyncCollection = true
+    var offersCtag = true
+
+    /// How many cards were fetched, created, updated and deleted so far.
+    private(set) var fetched = 0
+    private(set) var writes = 0
+    /// Fails every request after this many more writes (a server that went away mid-sync).
+    var failAfterWrites: Int?
+    /// Called before an update is checked: may change the card on the server meanwhile.
+    var beforeUpdate: ((String) -> Void)?
+    /// Makes the listing fail (a transient read error).
+    var listingFails = false
+
+    init() {}
+
+    // MARK: Test-side editing
+
+    @discardableResult
+    func put(_ text: String, name: String) -> String {
+        let href = path + name
+        store(href, Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8))
+        return href
+    }
+
+    func remove(_ href: String) {
+        cards[href] = nil
+        version += 1
+        log.append(href)
+    }
+
+    func text(_ href: String) -> String? {
+        cards[href].map { String(decoding: $0.data, as: UTF8.self) }
+    }
+
+    /// The href of the card whose text contains `needle`.
+    func href(containing needle: String) -> String? {
+        cards.keys.sorted().first { text($0)?.contains(needle) ?? false }
+    }
+
+    var texts: [String] { cards.keys.sorted().compactMap(text) }
+
+    private func store(_ href: String, _ data: Data) {
+        version += 1
+        cards[href] = ("\"\(version)\"", data)
+        log.append(href)
+    }
+
+    private func countWrite() throws {
+        if let left = failAfterWrites {
+            if left <= 0 { throw ContactsError(.serverUnavailable, "the server went away", path: url) }
+            failAfterWrites = left - 1
+        }
+        writes += 1
+    }
+
+    private func checkAlive() throws {
+        if let left = failAfterWrites, left <= 0 {
+            throw ContactsError(.serverUnavailable, "the server went away", path: url)
+        }
+    }
+
+    // MARK: RemoteAddressBook
+
+    func collectionState() throws -> RemoteCollectionState {
+        try checkAlive()
+        return RemoteCollectionState(
+            ctag: offersCtag ? "ctag-\(version)" : nil, syncToken: offersSyncCollection ? "token-\(log.count)" : nil)
+    }
+
+    func listCards() throws -> [RemoteCardVersion] {
+        try checkAlive()
+        if listingFails { throw ContactsError(.serverUnavailable, "the listing timed out", path: url) }
+        return cards.keys.sorted().map { RemoteCardVersion(href: $0, etag: cards[$0]?.etag ?? "") }
+    }
+
+    func changes(since token: String) throws -> RemoteChanges? {
+        try checkAlive()
+        guard token.hasPrefix("token-"), let count = Int(token.dropFirst(6)), count <= log.count else { return nil }
+        let touched = Set(log[count...])
+        var changes = RemoteChanges(changed: [], removed: [], syncToken: "token-\(log.count)")
+        for href in touched.sorted() {
+            if let card = cards[href] {
+                changes.changed.append(RemoteCardVersion(href: href, etag: card.etag))
+            } else {
+                changes.removed.append(href)
+            }
+        }
+        return changes
+    }
+
+    func fetchCards(_ hrefs: [String]) throws -> [RemoteCard] {
+        try checkAlive()
+        fetched += hrefs.count
+        return hrefs.compactMap { href in cards[href].map { RemoteCard(href: href, etag: $0.etag, data: $0.data) } }
+    }
+
+    func createCard(named name: String, data: Data) throws -> RemoteCardVersion {
+        try countWrite()
+        let href = path + name
+        guard cards[href] == nil else { throw ContactsError(.preconditionFailed, "exists", path: href) }
+        store(href, data)
+        return RemoteCardVersion(href: href, etag: cards[href]?.etag ?? "")
+    }
+
+    func updateCard(at href: String, data: Data, etag: String) throws -> RemoteCardVersion {
+        try countWrite()
+        beforeUpdate?(href)
+        guard cards[href]?.etag == etag else { throw ContactsError(.preconditionFailed, "changed", path: href) }
+        store(href, data)
+        return RemoteCardVersion(href: href, etag: cards[href]?.etag ?? "")
+    }
+
+    func deleteCard(at href: String, etag: String) throws {
+        try countWrite()
+        guard let card = cards[href] else { return }
+        guard card.etag == etag else { throw ContactsError(.preconditionFailed, "changed", path: href) }
+        remove(href)
+    }
+}
