@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import PlainContacts
+
+@Suite struct SyncStatusFileTests {
+    @Test func theStatusRoundTripsAndKeepsUnknownKeys() throws {
+        let folder = try TemporaryStore()
+        var status = SyncStatusFile()
+        status.url = "https://dav.example.com/me/contacts/"
+        status.syncToken = "token-1"
+        status.entries["u-1"] = .init(kind: .person, href: "/me/contacts/u-1.vcf", etag: "\"1\"", localFingerprint: "00ff")
+        status.unknownFields["later"] = .string("kept")
+        try status.save(in: folder.url.appending(path: "sync"))
+
+        let read = try SyncStatusFile.load(from: folder.url.appending(path: "sync"))
+        #expect(read == status)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appending(path: "sync/status.json").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func aBrokenOrNewerStatusIsRefusedWithItsCode() throws {
+        #expect { try SyncStatusFile(data: Data("[1]".utf8), path: "status.json") } throws: {
+            ($0 as? ContactsError)?.code == .malformedFile
+        }
+        #expect { try SyncStatusFile(data: Data(#"{"version": 9}"#.utf8), path: "status.json") } throws: {
+            ($0 as? ContactsError)?.code == .unsupportedFormatVersion
+        }
+    }
+
+    @Test func lastSyncedVersionsAreKeptPerUID() throws {
+        let folder = try TemporaryStore()
+        var bases = SyncBaseFile()
+        let person = Person()
+        person.firstName = "John"
+        person.note = "line one\nline two"
+        bases.setPerson(person.state, id: RecordID(7), for: "u-1")
+        bases.setGroup(SyncGroupCard(name: "Team", uid: "g-1", members: ["u-1"]), for: "g-1")
+        try bases.save(in: folder.url)
+
+        var read = try SyncBaseFile.load(from: folder.url)
+        #expect(read.person("u-1")?.values[.note] == .string("line one\nline two"))
+        #expect(read.group("g-1")?.members == ["u-1"])
+        read.keepOnly(["g-1"])
+        #expect(read.person("u-1") == nil)
+    }
+}
