@@ -73,7 +73,12 @@ enum ContactsTool {
                 environment: environment, storeOption: global[\.store], lockTimeoutOption: global[\.lockTimeout],
                 console: console, commandName: commandName)
             let autoCommit = AutoCommit.prepare(chain: chain, arguments: global, context: context)
-            try command.run(checking: values, in: context)
+            do {
+                try command.run(checking: values, in: context)
+            } catch let error as CLIError where error.keepsChanges {
+                try autoCommit?.commit(context: context)
+                throw error
+            }
             try autoCommit?.commit(context: context)
             return
         }

@@ -24,8 +24,8 @@ package struct ContactSync {
         package var force = false
         /// Decide and report only; write nothing anywhere.
         package var dryRun = false
-        /// Called as server writes progress: done, total.
-        package var progress: ((Int, Int) -> Void)?
+        /// Called as the sync reads and writes cards.
+        package var progress: ((SyncProgress) -> Void)?
 
         package init() {}
     }
@@ -70,4 +70,18 @@ package struct ContactSync {
         try run.recordStatus(in: statusFolder)
         return run.report
     }
+}
+
+/// How far a sync is, for a progress bar.
+package struct SyncProgress: Sendable, Hashable {
+    package enum Phase: String, Sendable, Hashable {
+        /// Fetching new and changed cards from the server.
+        case reading
+        /// Carrying out the decisions.
+        case writing
+    }
+
+    package var phase: Phase
+    package var done: Int
+    package var total: Int
 }

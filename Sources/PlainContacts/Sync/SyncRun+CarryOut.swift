@@ -41,7 +41,7 @@ extension SyncRun {
                 try deleteLocal(uid)
             }
             done += 1
-            options.progress?(done, total)
+            options.progress?(SyncProgress(phase: .writing, done: done, total: total))
         }
     }
 

@@ -2,6 +2,9 @@ import FoundationEssentials
 
 /// Reading the server's side of a sync.
 extension SyncRun {
+    /// How many cards are fetched between two progress reports.
+    static let fetchBatch = 500
+
     /// Finds every card's version on the server and fetches the cards new or changed since the
     /// status: only the changes since the sync token where the server offers `sync-collection`,
     /// nothing more when the ctag says nothing changed, else a listing of every ETag.
@@ -40,13 +43,18 @@ extension SyncRun {
         newCtag = state.ctag
 
         var cards: [String: (etag: String, card: SyncCards.Card)] = [:]
-        for card in try remote.fetchCards(changed.sorted()) {
-            do {
-                cards[card.href] = (card.etag, try SyncCards.read(card.data, href: card.href))
-            } catch let error as ContactsError {
-                report.warnings.append(error)
-                if let uid = statusByHref[card.href] { skipped.insert(uid) }
+        let wanted = changed.sorted()
+        for start in stride(from: 0, to: wanted.count, by: Self.fetchBatch) {
+            let batch = Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
+            for card in try remote.fetchCards(batch) {
+                do {
+                    cards[card.href] = (card.etag, try SyncCards.read(card.data, href: card.href))
+                } catch let error as ContactsError {
+                    report.warnings.append(error)
+                    if let uid = statusByHref[card.href] { skipped.insert(uid) }
+                }
             }
+            options.progress?(SyncProgress(phase: .reading, done: start + batch.count, total: wanted.count))
         }
         let fetched = Set(changed)
         for href in versions.keys.sorted() {

@@ -13,6 +13,9 @@ struct CLIError: Error, Sendable {
     var details: [String] = []
     /// Whether to print the command's usage after the message.
     var showsUsage = false
+    /// Whether the command's changes stand although it ends with this status (a sync that left
+    /// conflicts saved everything else): `--commit` still commits them.
+    var keepsChanges = false
 
     /// A wrong command line: exit status 64, followed by the command's usage.
     static func usage(_ message: String) -> CLIError {

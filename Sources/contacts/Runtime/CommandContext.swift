@@ -14,6 +14,8 @@ struct CommandContext {
     let console: Console
     /// The command as typed, for messages: `contacts group add`.
     let commandName: String
+    /// What the command says of its own change, for the commit `--commit` makes.
+    let commitNote = CommitNote()
 
     /// The store folder, found as ``StoreLocation`` describes.
     var storeURL: URL {
@@ -61,4 +63,10 @@ struct CommandContext {
     var standardInputIsTerminal: Bool {
         isatty(STDIN_FILENO) == 1
     }
+}
+
+/// The first line a command gives the commit of its change (`sync fastmail: 3 added here`),
+/// put before the list of people and groups changed. Set while the command runs.
+final class CommitNote {
+    var headline: String?
 }

@@ -59,7 +59,10 @@ struct AutoCommit {
             ["diff", "--cached", "--name-status", "--no-renames", "--relative", "-z", "--"] + addable, in: store)
         let entries = AutoCommit.entries(staged.output)
         guard !entries.isEmpty else { return }
-        let message = try StoreCommitMessage.make(entries, contents: contents)
+        var message = try StoreCommitMessage.make(entries, contents: contents)
+        if let headline = context.commitNote.headline {
+            message = "contacts: \(headline)\n\n\(message)"
+        }
         let committed = try GitRunner.run(["commit", "--quiet", "-m", message, "--"] + entries.map(\.path), in: store)
         if committed.status != 0 {
             context.console.error("the change was saved but not committed: \(committed.firstError)")
