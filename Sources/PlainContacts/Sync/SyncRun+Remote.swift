@@ -12,16 +12,15 @@ extension SyncRun {
     /// An answer that cannot be read throws; an empty listing is only ever the server's own
     /// word, so a failed read never looks like an emptied address book.
     mutating func readRemote() throws {
-        let state = try remote.collectionState()
         var statusByHref: [String: String] = [:]
         for (uid, entry) in status.entries { statusByHref[entry.href] = uid }
         var versions: [String: String] = [:]
         for entry in status.entries.values { versions[entry.href] = entry.etag }
         var changed: [String] = []
 
-        if let token = status.syncToken, let current = state.syncToken, current == token {
-            report.incremental = true
-        } else if let token = status.syncToken, state.syncToken != nil, let changes = try remote.changes(since: token) {
+        // With a sync token, the changes since it are the one request needed; the collection's
+        // own properties are read only when there is no token or the server refused it.
+        if let token = status.syncToken, let changes = try remote.changes(since: token) {
             report.incremental = true
             for href in changes.removed { versions[href] = nil }
             for version in changes.changed where versions[version.href] != version.etag || statusByHref[version.href] == nil {
@@ -29,18 +28,21 @@ extension SyncRun {
                 changed.append(version.href)
             }
             newSyncToken = changes.syncToken
-        } else if status.syncToken == nil, let ctag = status.ctag, state.ctag == ctag {
-            report.incremental = true
         } else {
-            versions = [:]
-            for version in try remote.listCards() {
-                versions[version.href] = version.etag
-                let known = statusByHref[version.href].flatMap { status.entries[$0] }
-                if known?.etag != version.etag { changed.append(version.href) }
+            let state = try remote.collectionState()
+            if status.syncToken == nil, state.syncToken == nil, let ctag = status.ctag, state.ctag == ctag {
+                report.incremental = true
+            } else {
+                versions = [:]
+                for version in try remote.listCards() {
+                    versions[version.href] = version.etag
+                    let known = statusByHref[version.href].flatMap { status.entries[$0] }
+                    if known?.etag != version.etag { changed.append(version.href) }
+                }
             }
+            newSyncToken = state.syncToken
+            newCtag = state.ctag
         }
-        newSyncToken = newSyncToken ?? state.syncToken
-        newCtag = state.ctag
 
         var cards: [String: (etag: String, card: SyncCards.Card)] = [:]
         let wanted = changed.sorted()
