@@ -253,7 +253,7 @@ extension SyncRun {
                 bases.remove(uid)
             case .synced(let kind, let href, let etag):
                 if let person = people[uid] {
-                    status.entries[uid] = .init(kind: kind, href: href, etag: etag, localFingerprint: Self.fingerprint(of: person))
+                    status.entries[uid] = .init(kind: kind, href: href, etag: etag, localFingerprint: fingerprint(of: person))
                     bases.setPerson(person.state, id: person.recordID, for: uid)
                 } else if let group = groups[uid] {
                     let card = cardForm(of: group)

@@ -12,7 +12,7 @@ extension SyncRun {
                 continue
             }
             people[uid] = person
-            localFingerprints[uid] = Self.fingerprint(of: person)
+            localFingerprints[uid] = fingerprint(of: person)
         }
         for group in book.allGroups().sorted(by: { ($0.key?.rawValue ?? "") < ($1.key?.rawValue ?? "") }) {
             guard let uid = SyncCards.matchKey(of: group) else { continue }

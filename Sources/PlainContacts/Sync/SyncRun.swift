@@ -111,9 +111,15 @@ struct SyncRun {
         return planned
     }
 
-    /// The fingerprint of a person's record, as its file would hold it.
-    static func fingerprint(of person: Person) -> String {
-        hex(Fingerprint(PersonRecordCoder.encode(id: person.recordID, state: person.state)).value)
+    /// The fingerprint of a person's record file: the one read or written by the book when the
+    /// person is as saved, else that of the bytes a save would write.
+    func fingerprint(of person: Person) -> String {
+        if let key = person.key, let saved = book.people.saved[key], let fingerprint = saved.fingerprint,
+            saved.id == person.recordID, saved.state == person.state
+        {
+            return Self.hex(fingerprint.value)
+        }
+        return Self.hex(Fingerprint(PersonRecordCoder.encode(id: person.recordID, state: person.state)).value)
     }
 
     /// The fingerprint of a group's card form.
