@@ -59,6 +59,15 @@ package struct RemoteSettingsFile: Sendable {
         try read().remotes[name]
     }
 
+    /// Checks that no remote has `name` yet, so that a command can refuse before any slow
+    /// work; ``add(_:)`` checks again under the lock.
+    ///
+    /// - Throws: ``ContactsError/Code/remoteExists`` if a remote has that name; otherwise as
+    ///   ``remotes()``.
+    package func checkNameIsFree(_ name: RemoteName) throws {
+        if try remote(named: name) != nil { throw exists(name) }
+    }
+
     // MARK: Changing
 
     /// Adds a remote. A sync status folder left under its name (by a removal that was cut
@@ -69,11 +78,7 @@ package struct RemoteSettingsFile: Sendable {
     ///   ``ContactsError/Code/io`` if the store folder is missing or a file cannot be written.
     package func add(_ remote: RemoteSettings) throws {
         try update { contents in
-            guard contents.remotes[remote.name] == nil else {
-                throw ContactsError(
-                    .remoteExists, "a remote named \"\(remote.name)\" exists already",
-                    path: fileURL.path(percentEncoded: false))
-            }
+            guard contents.remotes[remote.name] == nil else { throw exists(remote.name) }
             try removeStatusFolder(of: remote.name)
             contents.remotes[remote.name] = remote
         }
@@ -144,6 +149,13 @@ package struct RemoteSettingsFile: Sendable {
                 "could not remove the remote's sync status folder", path: folder.path(percentEncoded: false),
                 foundationError: error, call: "remove")
         }
+    }
+
+    private func exists(_ name: RemoteName) -> ContactsError {
+        ContactsError(
+            .remoteExists,
+            "a remote named \"\(name)\" exists already; remove it first with `contacts remote rm \(name)`",
+            path: fileURL.path(percentEncoded: false))
     }
 
     private func notFound(_ name: RemoteName) -> ContactsError {
