@@ -54,8 +54,14 @@ enum ContactsTool {
             chain.append(command)
             let commandName = HelpText.commandName(chain)
             if !command.subcommands.isEmpty {
+                var words = Array(rest.dropFirst())
+                if let fallback = command.defaultSubcommand,
+                    runsDefaultSubcommand(words, helpAsked: ParsedArguments<GlobalOptions>(globals)[\.help])
+                {
+                    words.insert(fallback.name, at: 0)
+                }
                 let parsed = try ArgumentParser(options: GlobalOptions.specs, commandName: commandName)
-                    .parseLeadingOptions(Array(rest.dropFirst()))
+                    .parseLeadingOptions(words)
                 globals = parsed.arguments.merged(after: globals, for: GlobalOptions.specs.map(\.name))
                 rest = parsed.rest
                 commands = command.subcommands
@@ -82,5 +88,13 @@ enum ContactsTool {
             try autoCommit?.commit(context: context)
             return
         }
+    }
+
+    /// Whether the words after a command with a default subcommand leave it to the default:
+    /// there are none (and no help was asked for), or they start with an option other than
+    /// help, as in `contacts remote --json`.
+    private static func runsDefaultSubcommand(_ words: [String], helpAsked: Bool) -> Bool {
+        guard let first = words.first else { return !helpAsked }
+        return first.hasPrefix("-") && first != "-" && first != "--" && first != "-h" && first != "--help"
     }
 }

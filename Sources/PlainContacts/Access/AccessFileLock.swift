@@ -24,7 +24,7 @@ enum AccessFileLock {
             descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else {
-            throw AccessFiles.failure("could not open the access lock file", path: path, code: errno, call: "open")
+            throw AccessFiles.failure("could not open the lock file", path: path, code: errno, call: "open")
         }
         defer { close(descriptor) }
         _ = fchmod(descriptor, 0o600)
@@ -33,7 +33,7 @@ enum AccessFileLock {
             status = flock(descriptor, LOCK_EX)
         } while status != 0 && errno == EINTR
         guard status == 0 else {
-            throw AccessFiles.failure("could not lock the access lock file", path: path, code: errno, call: "flock")
+            throw AccessFiles.failure("could not lock the file", path: path, code: errno, call: "flock")
         }
         defer { _ = flock(descriptor, LOCK_UN) }
         return try body()

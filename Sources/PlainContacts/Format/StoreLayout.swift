@@ -7,7 +7,7 @@ import FoundationEssentials
 /// people/<key>.json        one file per person; image sidecar people/<key>.jpg
 /// groups/<key>.json        one file per group
 /// groups/<key>.members     the group's member keys, one per line
-/// .contacts/               device-local and git-ignored: lock, journal, caches, consent
+/// .contacts/               device-local and git-ignored: lock, journal, caches, consent, remotes
 /// ```
 package struct StoreLayout: Sendable {
     package let root: URL

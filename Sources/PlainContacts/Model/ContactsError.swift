@@ -47,6 +47,10 @@ public struct ContactsError: Error, Sendable, CustomStringConvertible {
         public static let recordInAnotherBook = Code(rawValue: "recordInAnotherBook")
         /// No record has the given record ID or name.
         public static let recordNotFound = Code(rawValue: "recordNotFound")
+        /// No remote (a server address book the store syncs with) has the given name.
+        public static let remoteNotFound = Code(rawValue: "remoteNotFound")
+        /// A remote of the given name is already set up for the store.
+        public static let remoteExists = Code(rawValue: "remoteExists")
         /// Another process holds the store's lock for longer than the wait allows.
         public static let busy = Code(rawValue: "busy")
         /// The save found changes on disk that conflict with this book's changes.

@@ -21,6 +21,9 @@ protocol Command {
     static var discussion: String { get }
     /// The subcommands, for a command that only dispatches.
     static var subcommands: [any Command.Type] { get }
+    /// The subcommand run when none is named (`contacts remote` lists the remotes), or `nil`
+    /// when one must be named.
+    static var defaultSubcommand: (any Command.Type)? { get }
 
     /// Runs the command.
     ///
@@ -33,6 +36,7 @@ extension Command {
     static var positionals: Positionals { [] }
     static var discussion: String { "" }
     static var subcommands: [any Command.Type] { [] }
+    static var defaultSubcommand: (any Command.Type)? { nil }
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         throw CLIError.usage("`\(context.commandName)` needs a subcommand")

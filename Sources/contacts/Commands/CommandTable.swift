@@ -27,6 +27,7 @@ enum CommandTable {
             WatchCommand.self,
             DoctorCommand.self,
             AccessCommand.self,
+            RemoteCommand.self,
             CompletionCommand.self,
             HelpCommand.self,
         ]

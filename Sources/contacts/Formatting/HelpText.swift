@@ -8,7 +8,10 @@ enum HelpText {
     /// The usage line of a command, or of `contacts` itself for an empty chain.
     static func usage(for chain: [any Command.Type]) -> String {
         guard let command = chain.last else { return "Usage: contacts [--store DIR] COMMAND [ARGUMENTS]" }
-        if !command.subcommands.isEmpty { return "Usage: \(commandName(chain)) SUBCOMMAND [ARGUMENTS]" }
+        if !command.subcommands.isEmpty {
+            let subcommand = command.defaultSubcommand == nil ? "SUBCOMMAND" : "[SUBCOMMAND]"
+            return "Usage: \(commandName(chain)) \(subcommand) [ARGUMENTS]"
+        }
         let synopsis = command.synopsis.isEmpty ? "" : " " + command.synopsis
         return "Usage: \(commandName(chain))\(synopsis)"
     }

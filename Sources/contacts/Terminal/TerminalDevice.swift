@@ -65,6 +65,24 @@ final class TerminalDevice {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Writes `prompt` and reads one line with echo off, as a password is typed; `nil` at end
+    /// of input (Control-D) or when the terminal's mode cannot be read. The mode is put back
+    /// afterwards, and also when a signal (Control-C, a hang-up, `kill`) ends the process
+    /// meanwhile (see ``TerminalRestorer``).
+    func readSecretLine(prompt: String) -> String? {
+        var saved = termios()
+        guard tcgetattr(descriptor, &saved) == 0 else { return nil }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        return TerminalRestorer.restoring(saved, on: descriptor) {
+            tcsetattr(descriptor, TCSAFLUSH, &quiet)
+            defer { tcsetattr(descriptor, TCSANOW, &saved) }
+            guard let line = readLine(prompt: prompt) else { return nil }
+            write("\n")
+            return line
+        }
+    }
+
     /// Asks a yes-or-no question; an empty answer takes `defaultAnswer`, end of input is no.
     func confirm(_ question: String, defaultAnswer: Bool) -> Bool {
         guard let reply = readLine(prompt: question) else { return false }
