@@ -17,7 +17,12 @@ struct URLSessionTransport: HTTPTransport {
     /// How long one whole exchange may take, for a multiget of a large batch on a slow link.
     static let resourceTimeout: TimeInterval = 300
 
+    /// How long past ``resourceTimeout`` a task may take to report its end before it is given
+    /// up on: a guard against a session that never completes a task.
+    static let completionGrace: TimeInterval = 10
+
     private let session: URLSession
+    private let delegate = SessionDelegate()
 
     /// Creates a transport with its own session.
     init() {
@@ -27,7 +32,7 @@ struct URLSessionTransport: HTTPTransport {
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
-        session = URLSession(configuration: configuration, delegate: RedirectRefuser(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     func send(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -44,17 +49,44 @@ struct URLSessionTransport: HTTPTransport {
             done.signal()
         }
         task.resume()
-        done.wait()
+        if done.wait(timeout: .now() + Self.resourceTimeout + Self.completionGrace) == .timedOut {
+            task.cancel()
+            throw HTTPTransportError(.timedOut, detail: "no answer within \(Int(Self.resourceTimeout)) s")
+        }
+        if let status = delegate.refusal(of: task.taskIdentifier) {
+            return HTTPResponse(status: status, url: request.url)
+        }
         return try outcome.response(for: request)
     }
 
-    /// Hands every redirect back as the response, so that ``HTTPClient`` decides what to keep.
-    private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
+    /// Hands every redirect back as the response, so that ``HTTPClient`` decides what to keep,
+    /// and turns an authentication challenge into the `401` it answers: the credentials are
+    /// already in the request, and FoundationNetworking's default handling of a challenge never
+    /// completes the task.
+    // @unchecked: `refusals` is read and written under `lock`.
+    private final class SessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var refusals: [Int: Int] = [:]
+
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
             completionHandler(nil)
+        }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            let status = (challenge.failureResponse as? HTTPURLResponse)?.statusCode ?? 401
+            lock.withLock { refusals[task.taskIdentifier] = status }
+            completionHandler(.rejectProtectionSpace, nil)
+        }
+
+        /// The status of the challenge that ended a task, if one did; forgets it.
+        func refusal(of task: Int) -> Int? {
+            lock.withLock { refusals.removeValue(forKey: task) }
         }
     }
 
