@@ -24,3 +24,13 @@ struct HTTPRequest: Hashable, Sendable {
         self.body = body
     }
 }
+
+extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The method and URL only: the headers may hold credentials (`Authorization`), and the body
+    /// a person's card.
+    var description: String { "\(method) \(HTTPClient.describe(url))" }
+    var debugDescription: String { description }
+    var customMirror: Mirror {
+        Mirror(self, children: ["method": method, "url": HTTPClient.describe(url), "headers": headers.keys.sorted()])
+    }
+}

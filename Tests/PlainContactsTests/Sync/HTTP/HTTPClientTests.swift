@@ -163,4 +163,15 @@ import Testing
         dump(credentials, to: &dumped)
         #expect(!dumped.contains("s3cret-pw"))
     }
+
+    @Test func aRequestWithCredentialsNeverShowsThem() throws {
+        var request = try request("https://me:s3cret-pw@dav.example.com/a/")
+        request.headers["Authorization"] = credentials.basicAuthorization
+        var dumped = ""
+        dump(request, to: &dumped)
+        for text in ["\(request)", String(reflecting: request), dumped] {
+            #expect(!text.contains("s3cret-pw"))
+            #expect(!text.contains(credentials.basicAuthorization))
+        }
+    }
 }
