@@ -68,6 +68,7 @@ public enum DAVServerInstallation {
 
 /// A test server that could not be installed, started or reached.
 public struct DAVTestServerError: Error, CustomStringConvertible {
+    /// What failed and how to fix it.
     public var description: String
 
     /// Creates an error.

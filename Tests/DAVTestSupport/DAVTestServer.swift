@@ -38,6 +38,7 @@ public final class DAVTestServer {
     public let user = "user"
     /// The password to send: the htpasswd one, or any for a server without authentication.
     public let password: String
+    /// Which server this is.
     public let kind: Kind
     /// The port the server listens on, kept across restarts.
     public private(set) var port: Int = 0

@@ -23,8 +23,11 @@ package struct RemoteCredentials: Sendable, Hashable, CustomStringConvertible, C
         self.password = password
     }
 
+    /// The user name and a note that the password is hidden.
     package var description: String { "\(user) (password hidden)" }
+    /// The same as ``description``.
     package var debugDescription: String { description }
+    /// The user name only, for `dump` and debuggers.
     package var customMirror: Mirror { Mirror(self, children: ["user": user]) }
 
     /// The value of an `Authorization` header for these credentials.

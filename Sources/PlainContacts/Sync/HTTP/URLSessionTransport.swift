@@ -35,6 +35,9 @@ struct URLSessionTransport: HTTPTransport {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
+    /// Sends a request and waits for its response, at most ``resourceTimeout`` and a grace.
+    ///
+    /// - Throws: ``HTTPTransportError`` when no response came.
     func send(_ request: HTTPRequest) throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
