@@ -19,12 +19,14 @@ let package = Package(
         .executableTarget(name: "contacts-bench", dependencies: ["PlainContacts"], exclude: ["compare-khard.sh"]),
         // Commits files and can be killed at chosen points; the crash tests drive it.
         .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts"]),
+        // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests.
+        .target(name: "DAVTestSupport", path: "Tests/DAVTestSupport"),
         .testTarget(
             name: "PlainContactsTests",
-            dependencies: ["PlainContacts", "plaincontacts-crash-helper"],
+            dependencies: ["PlainContacts", "plaincontacts-crash-helper", "DAVTestSupport"],
             exclude: ["Fixtures"]),
         // End-to-end tests that run the built `contacts` binary.
-        .testTarget(name: "ContactsCLITests", dependencies: ["contacts"]),
+        .testTarget(name: "ContactsCLITests", dependencies: ["contacts", "DAVTestSupport"]),
         // The benchmark's pure parts, such as the fidelity comparison.
         .testTarget(name: "ContactsBenchTests", dependencies: ["contacts-bench"]),
     ]
