@@ -21,9 +21,9 @@ import Testing
         let sandbox = try storeSandbox()
         try sandbox.succeed([
             "remote", "add", "fastmail", "https://dav.example.com/kim/", "--user", "kim", "--password-command",
-            "pass show dav",
+            "pass show dav", "--no-discover",
         ])
-        try sandbox.succeed(["remote", "add", "local", "http://127.0.0.1:5232/kim/contacts/"])
+        try sandbox.succeed(["remote", "add", "local", "http://127.0.0.1:5232/kim/contacts/", "--no-discover"])
 
         #expect(
             try sandbox.succeed(["remote", "list"]).lines == [
@@ -38,7 +38,7 @@ import Testing
 
     @Test func remoteWithoutASubcommandLists() throws {
         let sandbox = try storeSandbox()
-        try sandbox.succeed(["remote", "add", "dav", "https://dav.example.com/kim/"])
+        try sandbox.succeed(["remote", "add", "dav", "https://dav.example.com/kim/", "--no-discover"])
 
         let listed = try sandbox.succeed(["remote", "list"]).stdout
         #expect(try sandbox.succeed(["remote"]).stdout == listed)
@@ -48,8 +48,8 @@ import Testing
 
     @Test func listAsJSONGivesTheSameAsObjects() throws {
         let sandbox = try storeSandbox()
-        try sandbox.succeed(["remote", "add", "dav", "https://dav.example.com/kim/", "--user", "kim"])
-        try sandbox.succeed(["remote", "add", "open", "https://open.example.com/"])
+        try sandbox.succeed(["remote", "add", "dav", "https://dav.example.com/kim/", "--user", "kim", "--no-discover"])
+        try sandbox.succeed(["remote", "add", "open", "https://open.example.com/", "--no-discover"])
 
         let text = try sandbox.succeed(["remote", "list", "--json"], environment: ["CONTACTS_REMOTE_PASSWORD": "x"]).stdout
         let remotes = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: String]])
@@ -62,8 +62,8 @@ import Testing
 
     @Test func thePasswordSourceFollowsTheOrderOfThePasswordLookup() throws {
         let sandbox = try storeSandbox()
-        try sandbox.succeed(["remote", "add", "cmd", "https://a.example.com/", "--user", "kim", "--password-command", "echo pw"])
-        try sandbox.succeed(["remote", "add", "ask", "https://b.example.com/", "--user", "kim"])
+        try sandbox.succeed(["remote", "add", "cmd", "https://a.example.com/", "--user", "kim", "--password-command", "echo pw", "--no-discover"])
+        try sandbox.succeed(["remote", "add", "ask", "https://b.example.com/", "--user", "kim", "--no-discover"])
 
         let sources = { (environment: [String: String]) in
             try sandbox.succeed(["remote", "list"], environment: environment).lines.map { $0.split(separator: "\t").last ?? "" }
@@ -75,30 +75,30 @@ import Testing
 
     @Test func bookNamesTheAddressBookInsideTheURL() throws {
         let sandbox = try storeSandbox()
-        try sandbox.succeed(["remote", "add", "dav", "https://dav.example.com/addressbooks/kim", "--book", "work"])
+        try sandbox.succeed(["remote", "add", "dav", "https://dav.example.com/addressbooks/kim", "--book", "work", "--no-discover"])
 
         #expect(try sandbox.succeed(["remote"]).lines == ["dav\thttps://dav.example.com/addressbooks/kim/work/\t\tnone"])
-        #expect(try sandbox.run(["remote", "add", "bad", "https://dav.example.com/", "--book", "a/b"]).status == 64)
+        #expect(try sandbox.run(["remote", "add", "bad", "https://dav.example.com/", "--book", "a/b", "--no-discover"]).status == 64)
     }
 
     @Test func addingATakenNameExits64AndKeepsTheFirst() throws {
         let sandbox = try storeSandbox()
-        try sandbox.succeed(["remote", "add", "dav", "https://one.example.com/"])
+        try sandbox.succeed(["remote", "add", "dav", "https://one.example.com/", "--no-discover"])
 
-        #expect(try sandbox.run(["remote", "add", "dav", "https://two.example.com/"]).status == 64)
+        #expect(try sandbox.run(["remote", "add", "dav", "https://two.example.com/", "--no-discover"]).status == 64)
         #expect(try sandbox.succeed(["remote"]).lines == ["dav\thttps://one.example.com/\t\tnone"])
     }
 
     @Test(arguments: [
-        ["remote", "add", ".hidden", "https://dav.example.com/"],
-        ["remote", "add", "a/b", "https://dav.example.com/"],
-        ["remote", "add", String(repeating: "x", count: 65), "https://dav.example.com/"],
-        ["remote", "add", "dav", "ftp://dav.example.com/"],
-        ["remote", "add", "dav", "dav.example.com"],
-        ["remote", "add", "dav", "https://kim:secret@dav.example.com/"],
-        ["remote", "add", "dav", "https://dav.example.com/", "--password-command", "echo pw"],
-        ["remote", "add", "dav", "https://dav.example.com/", "--user", ""],
-        ["remote", "add", "dav"],
+        ["remote", "add", ".hidden", "https://dav.example.com/", "--no-discover"],
+        ["remote", "add", "a/b", "https://dav.example.com/", "--no-discover"],
+        ["remote", "add", String(repeating: "x", count: 65), "https://dav.example.com/", "--no-discover"],
+        ["remote", "add", "dav", "ftp://dav.example.com/", "--no-discover"],
+        ["remote", "add", "dav", "dav.example.com", "--no-discover"],
+        ["remote", "add", "dav", "https://kim:secret@dav.example.com/", "--no-discover"],
+        ["remote", "add", "dav", "https://dav.example.com/", "--password-command", "echo pw", "--no-discover"],
+        ["remote", "add", "dav", "https://dav.example.com/", "--user", "", "--no-discover"],
+        ["remote", "add", "dav", "--no-discover"],
     ])
     func aWrongCommandLineExits64AndWritesNothing(arguments: [String]) throws {
         let sandbox = try storeSandbox()
@@ -110,7 +110,7 @@ import Testing
     @Test(arguments: ["nope", "../up", ""])
     func removingAnUnknownRemoteExits66(name: String) throws {
         let sandbox = try storeSandbox()
-        try sandbox.succeed(["remote", "add", "dav", "https://one.example.com/"])
+        try sandbox.succeed(["remote", "add", "dav", "https://one.example.com/", "--no-discover"])
 
         #expect(try sandbox.run(["remote", "rm", name]).status == 66)
         #expect(try sandbox.succeed(["remote"]).lines.count == 1)
@@ -118,7 +118,7 @@ import Testing
 
     @Test func removingARemoteRemovesItsSyncStatus() throws {
         let sandbox = try storeSandbox()
-        try sandbox.succeed(["remote", "add", "dav", "https://one.example.com/"])
+        try sandbox.succeed(["remote", "add", "dav", "https://one.example.com/", "--no-discover"])
         let status = sandbox.storeFile(".contacts/sync/dav")
         try FileManager.default.createDirectory(at: status, withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: status.appending(path: "status.json"))
@@ -131,18 +131,18 @@ import Testing
     @Test func withoutAStoreEverySubcommandExits66() throws {
         let sandbox = try CLISandbox()
         #expect(try sandbox.run(["remote"]).status == 66)
-        #expect(try sandbox.run(["remote", "add", "dav", "https://one.example.com/"]).status == 66)
+        #expect(try sandbox.run(["remote", "add", "dav", "https://one.example.com/", "--no-discover"]).status == 66)
         #expect(try sandbox.run(["remote", "rm", "dav"]).status == 66)
     }
 
     @Test func aDamagedSettingsFileExits65AndIsKept() throws {
         let sandbox = try storeSandbox()
-        try sandbox.succeed(["remote", "add", "dav", "https://one.example.com/"])
+        try sandbox.succeed(["remote", "add", "dav", "https://one.example.com/", "--no-discover"])
         let file = sandbox.storeFile(".contacts/remotes.json")
         try Data(#"{"remotes": {"dav": {}}}"#.utf8).write(to: file)
 
         #expect(try sandbox.run(["remote"]).status == 65)
-        #expect(try sandbox.run(["remote", "add", "other", "https://two.example.com/"]).status == 65)
+        #expect(try sandbox.run(["remote", "add", "other", "https://two.example.com/", "--no-discover"]).status == 65)
         #expect(try sandbox.run(["remote", "rm", "dav"]).status == 65)
         #expect(try String(contentsOf: file, encoding: .utf8) == #"{"remotes": {"dav": {}}}"#)
     }
@@ -151,7 +151,7 @@ import Testing
         let sandbox = try storeSandbox()
         let before = try sandbox.snapshot()
 
-        try sandbox.succeed(["remote", "add", "dav", "https://one.example.com/", "--user", "kim"])
+        try sandbox.succeed(["remote", "add", "dav", "https://one.example.com/", "--user", "kim", "--no-discover"])
 
         #expect(try sandbox.snapshot() == before)
         #expect(try mode(of: sandbox.storeFile(".contacts")) == 0o700)
@@ -161,9 +161,9 @@ import Testing
     @Test func plainHTTPToAnotherMachineWarns() throws {
         let sandbox = try storeSandbox()
 
-        let clear = try sandbox.succeed(["remote", "add", "clear", "http://dav.example.com/", "--user", "kim"])
-        let loopback = try sandbox.succeed(["remote", "add", "local", "http://localhost:5232/", "--user", "kim"])
-        let secure = try sandbox.succeed(["remote", "add", "secure", "https://dav.example.com/", "--user", "kim"])
+        let clear = try sandbox.succeed(["remote", "add", "clear", "http://dav.example.com/", "--user", "kim", "--no-discover"])
+        let loopback = try sandbox.succeed(["remote", "add", "local", "http://localhost:5232/", "--user", "kim", "--no-discover"])
+        let secure = try sandbox.succeed(["remote", "add", "secure", "https://dav.example.com/", "--user", "kim", "--no-discover"])
 
         #expect(!clear.stderr.isEmpty)
         #expect(loopback.stderr.isEmpty)
@@ -174,7 +174,7 @@ import Testing
         let repositories = GitRepositories(sandbox: try CLISandbox())
         let repository = try repositories.makeRepository("a")
         try repositories.succeed(
-            ["remote", "add", "dav", "https://dav.example.com/", "--user", "kim", "--password-command", "pass show dav"],
+            ["remote", "add", "dav", "https://dav.example.com/", "--user", "kim", "--password-command", "pass show dav", "--no-discover"],
             in: repository)
 
         try repositories.git(["add", "-A"], in: repository)

@@ -28,6 +28,7 @@ enum CommandTable {
             DoctorCommand.self,
             AccessCommand.self,
             RemoteCommand.self,
+            SyncCommand.self,
             CompletionCommand.self,
             HelpCommand.self,
         ]

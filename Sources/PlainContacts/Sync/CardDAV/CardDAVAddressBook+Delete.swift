@@ -7,7 +7,7 @@ extension CardDAVAddressBook {
     /// - Throws: ``ContactsError/Code/preconditionFailed`` when the card changed on the server,
     ///   ``ContactsError/Code/authenticationFailed``, ``ContactsError/Code/serverUnavailable`` or
     ///   ``ContactsError/Code/malformedResponse``.
-    func deleteCard(at href: String, etag: String) throws {
+    package func deleteCard(at href: String, etag: String) throws {
         let path = try CardDAVHref.canonicalPath(href, in: collectionURL)
         let response = try client.send(HTTPRequest(method: "DELETE", url: try url(ofHref: path), headers: ["If-Match": etag]))
         guard (200..<300).contains(response.status) || response.status == 404 || response.status == 410 else {

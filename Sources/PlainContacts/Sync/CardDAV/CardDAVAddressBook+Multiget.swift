@@ -10,7 +10,7 @@ extension CardDAVAddressBook {
     ///
     /// - Throws: ``ContactsError/Code/authenticationFailed``, ``ContactsError/Code/serverUnavailable``
     ///   or ``ContactsError/Code/malformedResponse`` (also for a card without data or ETag).
-    func fetchCards(_ hrefs: [String]) throws -> [RemoteCard] {
+    package func fetchCards(_ hrefs: [String]) throws -> [RemoteCard] {
         var cards: [RemoteCard] = []
         var start = 0
         while start < hrefs.count {

@@ -8,7 +8,7 @@ extension CardDAVAddressBook {
     /// - Throws: ``ContactsError/Code/authenticationFailed``, ``ContactsError/Code/serverUnavailable``,
     ///   ``ContactsError/Code/recordNotFound`` when there is no collection at the URL, or
     ///   ``ContactsError/Code/malformedResponse``.
-    func collectionState() throws -> RemoteCollectionState {
+    package func collectionState() throws -> RemoteCollectionState {
         let answer = try multistatus(
             "PROPFIND", collectionURL, depth: "0",
             body: WebDAVRequestBody.propfind([.calendarServer("getctag"), .dav("sync-token"), .dav("supported-report-set")]))
@@ -28,7 +28,7 @@ extension CardDAVAddressBook {
     ///
     /// - Throws: as ``collectionState()``; ``ContactsError/Code/malformedResponse`` also when a
     ///   card has no ETag.
-    func listCards() throws -> [RemoteCardVersion] {
+    package func listCards() throws -> [RemoteCardVersion] {
         let answer = try multistatus(
             "PROPFIND", collectionURL, depth: "1",
             body: WebDAVRequestBody.propfind([.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")]))

@@ -11,7 +11,7 @@ extension CardDAVAddressBook {
     /// - Throws: ``ContactsError/Code/preconditionFailed`` when a card of that name exists,
     ///   ``ContactsError/Code/authenticationFailed``, ``ContactsError/Code/serverUnavailable`` or
     ///   ``ContactsError/Code/malformedResponse``.
-    func createCard(named name: String, data: Data) throws -> RemoteCardVersion {
+    package func createCard(named name: String, data: Data) throws -> RemoteCardVersion {
         let href = collectionPath + CardDAVHref.encode(segment: name)
         return try put(href: href, data: data, condition: ("If-None-Match", "*"))
     }
@@ -20,7 +20,7 @@ extension CardDAVAddressBook {
     ///
     /// - Throws: ``ContactsError/Code/preconditionFailed`` when the card changed or was removed on
     ///   the server, and the errors of ``createCard(named:data:)``.
-    func updateCard(at href: String, data: Data, etag: String) throws -> RemoteCardVersion {
+    package func updateCard(at href: String, data: Data, etag: String) throws -> RemoteCardVersion {
         try put(href: try CardDAVHref.canonicalPath(href, in: collectionURL), data: data, condition: ("If-Match", etag))
     }
 

@@ -14,7 +14,7 @@ extension CardDAVAddressBook {
     ///
     /// - Throws: ``ContactsError/Code/authenticationFailed`` (`401`),
     ///   ``ContactsError/Code/serverUnavailable`` or ``ContactsError/Code/malformedResponse``.
-    func changes(since token: String) throws -> RemoteChanges? {
+    package func changes(since token: String) throws -> RemoteChanges? {
         var changed: [String: String] = [:]
         var removed: Set<String> = []
         var token = token

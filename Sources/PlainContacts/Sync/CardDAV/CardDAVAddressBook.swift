@@ -36,7 +36,7 @@ package struct CardDAVAddressBook: RemoteAddressBook, Sendable {
         self.client = client
     }
 
-    var url: String { HTTPClient.describe(collectionURL) }
+    package var url: String { HTTPClient.describe(collectionURL) }
 
     /// A collection URL as given, checked, its path ending in `/`.
     static func collectionURL(_ url: URL) throws -> URL {
