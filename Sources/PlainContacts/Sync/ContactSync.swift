@@ -58,10 +58,13 @@ package struct ContactSync {
         if status.url != nil, status.url != remote.url {
             status = SyncStatusFile()
         }
+        // The server's changes since the token are asked for while the store is read.
+        let remote = self.remote
+        let early = status.syncToken.map { token in BackgroundTask { try remote.changes(since: token) } }
         var run = SyncRun(book: book, remote: remote, status: status, options: options)
         run.bases = try SyncBaseFile.load(from: statusFolder)
         try run.readLocal()
-        try run.readRemote()
+        try run.readRemote(early: early)
         run.decide()
         try run.checkRemovals()
         guard !options.dryRun else { return run.plannedReport() }

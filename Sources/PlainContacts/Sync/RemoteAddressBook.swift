@@ -14,7 +14,7 @@ import FoundationEssentials
 ///     print(version.href, version.etag)
 /// }
 /// ```
-package protocol RemoteAddressBook {
+package protocol RemoteAddressBook: Sendable {
     /// The collection's URL, for messages.
     var url: String { get }
 

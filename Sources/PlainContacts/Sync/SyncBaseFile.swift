@@ -5,9 +5,10 @@ import FoundationEssentials
 /// with when both changed.
 ///
 /// One line per contact: a digest of its UID, a space, and the version as one line of JSON (a
-/// person's record, or a group's card form). Lines are parsed only when a merge needs them, so
-/// a sync that merges nothing reads the file without decoding it. Losing the file loses no
-/// contact: a merge without a version to compare with keeps both sides' values.
+/// person's record, or a group's card form). The file is read only when a sync first needs a
+/// version, and a line is parsed only when a merge needs it, so a sync that changes nothing
+/// does not read it at all. Losing the file loses no contact: a merge without a version to
+/// compare with keeps both sides' values.
 ///
 /// ```swift
 /// var bases = try SyncBaseFile.load(from: folder)
@@ -20,32 +21,42 @@ struct SyncBaseFile {
     /// The JSON text of each version, by UID digest.
     private var lines: [String: Substring] = [:]
     private var changed = false
+    /// The file, until it is read.
+    private var unread: URL?
     private var path = fileName
 
     init() {}
 
-    /// Reads the versions in `folder`; none when there is no file.
+    /// The versions in `folder`, read when first needed; none when there is no file.
     static func load(from folder: URL) throws -> SyncBaseFile {
         var file = SyncBaseFile()
         let url = folder.appending(path: fileName)
         file.path = url.path
-        guard let data = try AccessFiles.read(url) else { return file }
-        let text = String(decoding: data, as: UTF8.self)
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            guard let space = line.firstIndex(of: " ") else { continue }
-            file.lines[String(line[..<space])] = line[line.index(after: space)...]
-        }
+        file.unread = url
         return file
     }
 
+    /// Reads the file, the first time a version is needed. An unreadable file reads as no
+    /// versions: merges then keep both sides' values.
+    private mutating func read() {
+        guard let url = unread else { return }
+        unread = nil
+        guard let data = try? AccessFiles.read(url) else { return }
+        let text = String(decoding: data, as: UTF8.self)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            lines[String(line[..<space])] = line[line.index(after: space)...]
+        }
+    }
+
     /// The last synced version of a person, or `nil` (none kept, or unreadable).
-    func person(_ uid: String) -> PersonState? {
+    mutating func person(_ uid: String) -> PersonState? {
         guard let json = json(uid) else { return nil }
         return try? PersonRecordCoder.decode(json, path: path).state
     }
 
     /// The last synced version of a group, or `nil`.
-    func group(_ uid: String) -> SyncGroupCard? {
+    mutating func group(_ uid: String) -> SyncGroupCard? {
         json(uid).flatMap(SyncGroupCard.init(json:))
     }
 
@@ -58,11 +69,13 @@ struct SyncBaseFile {
     }
 
     mutating func remove(_ uid: String) {
+        read()
         if lines.removeValue(forKey: Self.digest(uid)) != nil { changed = true }
     }
 
-    /// Keeps only the versions of these UIDs.
+    /// Keeps only the versions of these UIDs (nothing to do when the file was never needed).
     mutating func keepOnly(_ uids: Set<String>) {
+        guard unread == nil else { return }
         let digests = Set(uids.map(Self.digest))
         let before = lines.count
         lines = lines.filter { digests.contains($0.key) }
@@ -84,6 +97,7 @@ struct SyncBaseFile {
     }
 
     private mutating func set(_ json: JSONValue, for uid: String) {
+        read()
         // Canonical JSON never has a line break inside a string, so dropping them gives one line.
         let bytes = CanonicalJSON.encode(json).filter { $0 != 0x0A }
         let line = Substring(String(decoding: bytes, as: UTF8.self))
@@ -94,7 +108,8 @@ struct SyncBaseFile {
         }
     }
 
-    private func json(_ uid: String) -> JSONValue? {
+    private mutating func json(_ uid: String) -> JSONValue? {
+        read()
         guard let line = lines[Self.digest(uid)] else { return nil }
         return try? JSONParser.parse(Data(line.utf8), path: path)
     }

@@ -221,7 +221,7 @@ extension SyncRun {
     // MARK: Local versions
 
     private func localKind(_ uid: String) -> SyncStatusFile.Entry.Kind? {
-        people[uid] != nil ? .person : groups[uid] != nil ? .group : nil
+        people.contains(uid) ? .person : groups[uid] != nil ? .group : nil
     }
 
     private func localData(_ uid: String) throws -> Data? {
@@ -261,6 +261,16 @@ extension SyncRun {
                     bases.setGroup(card, for: uid)
                 }
             }
+        }
+        // People read for this sync and unchanged since the last get their file's signature
+        // recorded, so that the next sync need not read them.
+        for (uid, person) in people.read {
+            guard var entry = status.entries[uid], entry.kind == .person, let key = person.key,
+                entry.localFingerprint == fingerprint(of: person)
+            else { continue }
+            entry.key = key.rawValue
+            entry.signature = FileSignature.of(personPath(key))
+            status.entries[uid] = entry
         }
         bases.keepOnly(Set(status.entries.keys))
         status.url = remote.url

@@ -2,12 +2,25 @@ import FoundationEssentials
 
 /// Reading the store's side of a sync.
 extension SyncRun {
-    /// Reads every person and group with its UID and fingerprint. A second record with a UID
-    /// already seen is left out of the sync, with a warning.
+    /// Reads every person and group with its UID and fingerprint. A person file whose
+    /// signature is the one the last sync recorded is unchanged and is not read (see
+    /// ``SyncPeople``). A second record with a UID already seen is left out of the sync, with a
+    /// warning.
     mutating func readLocal() throws {
-        for person in book.allPeople().sorted(by: { ($0.key?.rawValue ?? "") < ($1.key?.rawValue ?? "") }) {
-            guard let uid = SyncCards.matchKey(of: person) else { continue }
-            guard people[uid] == nil else {
+        var uidsByKey: [String: String] = [:]
+        for (uid, entry) in status.entries where entry.kind == .person {
+            if let key = entry.key { uidsByKey[key] = uid }
+        }
+        for key in book.catalogKeys.sorted() {
+            if let uid = uidsByKey[key.rawValue], let entry = status.entries[uid], let signature = entry.signature,
+                !people.contains(uid), FileSignature.of(personPath(key)) == signature
+            {
+                people.unread[uid] = key
+                localFingerprints[uid] = entry.localFingerprint
+                continue
+            }
+            guard let person = try book.materialize(key), let uid = SyncCards.matchKey(of: person) else { continue }
+            guard !people.contains(uid) else {
                 report.warnings.append(duplicateUIDWarning(person.recordID))
                 continue
             }
@@ -16,13 +29,18 @@ extension SyncRun {
         }
         for group in book.allGroups().sorted(by: { ($0.key?.rawValue ?? "") < ($1.key?.rawValue ?? "") }) {
             guard let uid = SyncCards.matchKey(of: group) else { continue }
-            guard groups[uid] == nil, people[uid] == nil else {
+            guard groups[uid] == nil, !people.contains(uid) else {
                 report.warnings.append(duplicateUIDWarning(group.recordID))
                 continue
             }
             groups[uid] = group
             localFingerprints[uid] = Self.fingerprint(of: cardForm(of: group))
         }
+    }
+
+    /// The path of a person's record file.
+    func personPath(_ key: RecordKey) -> String {
+        book.layout.root.appending(path: StoreLayout.personPath(key)).path(percentEncoded: false)
     }
 
     private func duplicateUIDWarning(_ id: RecordID) -> ContactsError {
@@ -98,4 +116,41 @@ extension SyncRun {
         }
         pendingMembers = []
     }
+}
+
+/// The store's people in a sync, by UID: those read, and those known unchanged since the last
+/// sync by their file's signature, read only when an action needs them.
+final class SyncPeople {
+    private let book: AddressBook
+    private var loaded: [String: Person] = [:]
+    /// Record keys of people not read yet.
+    var unread: [String: RecordKey] = [:]
+
+    init(book: AddressBook) {
+        self.book = book
+    }
+
+    /// The person with this UID, read now if needed; `nil` when the store has none.
+    subscript(uid: String) -> Person? {
+        get {
+            if let person = loaded[uid] { return person }
+            guard let key = unread.removeValue(forKey: uid), let person = book.materializeQuietly(key) else { return nil }
+            loaded[uid] = person
+            return person
+        }
+        set {
+            unread[uid] = nil
+            loaded[uid] = newValue
+        }
+    }
+
+    /// Whether the store has a person with this UID, without reading it.
+    func contains(_ uid: String) -> Bool {
+        loaded[uid] != nil || unread[uid] != nil
+    }
+
+    var uids: Set<String> { Set(loaded.keys).union(unread.keys) }
+    var count: Int { loaded.count + unread.count }
+    /// The people read during the sync.
+    var read: [String: Person] { loaded }
 }

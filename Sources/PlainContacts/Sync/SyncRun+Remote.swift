@@ -11,7 +11,9 @@ extension SyncRun {
     ///
     /// An answer that cannot be read throws; an empty listing is only ever the server's own
     /// word, so a failed read never looks like an emptied address book.
-    mutating func readRemote() throws {
+    ///
+    /// - Parameter early: the changes since the status's sync token, asked for already.
+    mutating func readRemote(early: BackgroundTask<RemoteChanges?>? = nil) throws {
         var statusByHref: [String: String] = [:]
         for (uid, entry) in status.entries { statusByHref[entry.href] = uid }
         var versions: [String: String] = [:]
@@ -20,7 +22,13 @@ extension SyncRun {
 
         // With a sync token, the changes since it are the one request needed; the collection's
         // own properties are read only when there is no token or the server refused it.
-        if let token = status.syncToken, let changes = try remote.changes(since: token) {
+        var sinceToken: RemoteChanges?
+        if let early {
+            sinceToken = try early.value()
+        } else if let token = status.syncToken {
+            sinceToken = try remote.changes(since: token)
+        }
+        if let changes = sinceToken {
             report.incremental = true
             for href in changes.removed { versions[href] = nil }
             for version in changes.changed where versions[version.href] != version.etag || statusByHref[version.href] == nil {

@@ -30,7 +30,7 @@ struct SyncRun {
     var report = SyncReport()
 
     /// The store's people and groups by UID, with the fingerprint of each.
-    var people: [String: Person] = [:]
+    let people: SyncPeople
     var groups: [String: Group] = [:]
     var localFingerprints: [String: String] = [:]
 
@@ -51,14 +51,15 @@ struct SyncRun {
         self.remote = remote
         self.status = status
         self.options = options
+        people = SyncPeople(book: book)
     }
 
     /// Decides every contact's action.
     mutating func decide() {
-        var uids = Set(people.keys).union(groups.keys).union(remoteEntries.keys).union(status.entries.keys)
+        var uids = people.uids.union(groups.keys).union(remoteEntries.keys).union(status.entries.keys)
         uids.subtract(skipped)
         for uid in uids.sorted() {
-            let localKind: SyncStatusFile.Entry.Kind? = people[uid] != nil ? .person : groups[uid] != nil ? .group : nil
+            let localKind: SyncStatusFile.Entry.Kind? = people.contains(uid) ? .person : groups[uid] != nil ? .group : nil
             if let localKind, let remoteKind = remoteEntries[uid]?.kind, localKind != remoteKind {
                 report.warnings.append(
                     ContactsError(
@@ -94,7 +95,7 @@ struct SyncRun {
         var planned = report
         planned.dryRun = true
         for (uid, action) in actions {
-            let local = people[uid] != nil || groups[uid] != nil
+            let local = people.contains(uid) || groups[uid] != nil
             switch action {
             case .nothing, .forget: break
             case .upload: if remoteEntries[uid] == nil { planned.remote.added += 1 } else { planned.remote.changed += 1 }

@@ -34,6 +34,10 @@ struct SyncStatusFile: Hashable, Sendable {
         var etag: String
         /// The fingerprint of the store's record (for a group, of its card form) after the sync.
         var localFingerprint: String
+        /// A person's record key and its file's signature after the sync: a file with the same
+        /// signature is unchanged, and is not read at all.
+        var key: String? = nil
+        var signature: FileSignature? = nil
 
         var status: SyncStatus { SyncStatus(localFingerprint: localFingerprint, remoteETag: etag) }
     }
@@ -93,7 +97,19 @@ struct SyncStatusFile: Hashable, Sendable {
                 else {
                     throw ContactsError(.malformedFile, "the status of card \"\(uid)\" is incomplete; \(fix)", path: path)
                 }
-                entries[uid] = Entry(kind: kind, href: href, etag: etag, localFingerprint: local)
+                var read = Entry(kind: kind, href: href, etag: etag, localFingerprint: local)
+                read.key = entry["key"]?.string
+                if case .array(let numbers)? = entry["file"], numbers.count == 4 {
+                    let values = numbers.compactMap { value -> Int64? in
+                        if case .number(let number) = value, let int = number.int { return Int64(int) }
+                        return nil
+                    }
+                    if values.count == 4 {
+                        read.signature = FileSignature(
+                            inode: UInt64(bitPattern: values[0]), size: values[1], modified: values[2], changed: values[3])
+                    }
+                }
+                entries[uid] = read
             }
         }
         unknownFields = fields
@@ -108,10 +124,17 @@ struct SyncStatusFile: Hashable, Sendable {
         fields["ctag"] = ctag.map(JSONValue.string)
         fields["cards"] = .object(
             entries.mapValues { entry in
-                .object([
+                var item: [String: JSONValue] = [
                     "kind": .string(entry.kind.rawValue), "href": .string(entry.href), "etag": .string(entry.etag),
                     "local": .string(entry.localFingerprint),
-                ])
+                ]
+                item["key"] = entry.key.map(JSONValue.string)
+                if let signature = entry.signature {
+                    item["file"] = .array(
+                        [Int64(bitPattern: signature.inode), signature.size, signature.modified, signature.changed]
+                            .map { .number(JSONNumber(Int($0))) })
+                }
+                return .object(item)
             })
         return CanonicalJSON.encode(.object(fields))
     }

@@ -145,6 +145,21 @@ import Testing
         #expect(text.contains("UID:u-1"))
     }
 
+    @Test func aRecordFileEditedByHandIsSeenAlthoughUnchangedFilesAreNotRead() throws {
+        server.put(Self.card("u-1", first: "John", last: "Appleseed", extra: ["NOTE:old"]), name: "u-1.vcf")
+        server.put(Self.card("u-2", first: "Katie", last: "Bell"), name: "u-2.vcf")
+        try sync()
+        let person = try #require(try people().first { $0.lastName == "Appleseed" })
+        let file = store.path(try store.personFile(person))
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "\"note\": \"old\"", with: "\"note\": \"new\"").utf8).write(to: file)
+
+        let report = try sync()
+
+        #expect(report.remote.changed == 1)
+        #expect(server.text("/me/contacts/u-1.vcf")?.contains("NOTE:new") == true)
+    }
+
     @Test func aServerEditReachesTheStore() throws {
         server.put(Self.card("u-1", first: "John", last: "Appleseed"), name: "u-1.vcf")
         try sync()

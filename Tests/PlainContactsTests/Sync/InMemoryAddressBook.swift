@@ -4,7 +4,8 @@ import Foundation
 /// A CardDAV address book in memory, as the sync sees one: cards by href with ETags that change
 /// on every write, a sync token per change, a ctag, conditional writes that fail with 412, and
 /// hooks to fail or change things in the middle of a sync.
-final class InMemoryAddressBook: RemoteAddressBook {
+// @unchecked: a sync uses it from one thread at a time (its early request finishes before the rest).
+final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
     let url = "https://dav.example.com/me/contacts/"
     private let path = "/me/contacts/"
     private(set) var cards: [String: (etag: String, data: Data)] = [:]
