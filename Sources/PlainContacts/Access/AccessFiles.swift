@@ -88,6 +88,24 @@ enum AccessFiles {
         try syncFolder(folder)
     }
 
+    /// Appends `data` to the file at `url`, created with mode 0600 if missing, and flushes it
+    /// to disk. A crash may leave part of `data` at the end; callers write records that a
+    /// reader can tell apart from a torn one.
+    ///
+    /// - Throws: ``ContactsError/Code/io`` if any step fails.
+    static func append(_ data: Data, to url: URL) throws {
+        let path = url.path(percentEncoded: false)
+        var descriptor: Int32
+        repeat {
+            descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else {
+            throw failure("could not open the file to append to it", path: path, code: errno, call: "open")
+        }
+        defer { close(descriptor) }
+        try fill(descriptor, with: data, path: path)
+    }
+
     /// Removes temporary files that ``replace(_:with:)`` left beside `url` when its process
     /// died mid-write. Call it only while holding the lock that serializes writers of `url`.
     static func removeTemporaryFiles(of url: URL) {

@@ -5,10 +5,13 @@ import FoundationEssentials
 /// with when both changed.
 ///
 /// One line per contact: a digest of its UID, a space, and the version as one line of JSON (a
-/// person's record, or a group's card form). The file is read only when a sync first needs a
-/// version, and a line is parsed only when a merge needs it, so a sync that changes nothing
-/// does not read it at all. Losing the file loses no contact: a merge without a version to
-/// compare with keeps both sides' values.
+/// person's record, or a group's card form); a digest alone says the contact's version was
+/// dropped. A sync appends the lines of what it changed, and a later line of a digest replaces
+/// the earlier ones; the file is written afresh, without replaced lines, when a sync that read
+/// it finds it more than twice as long as needed. The file is read only when a sync first
+/// needs a version, and a line is parsed only when a merge needs it, so a sync that changes
+/// nothing does not read it at all. Losing the file loses no contact: a merge without a
+/// version to compare with keeps both sides' values.
 ///
 /// ```swift
 /// var bases = try SyncBaseFile.load(from: folder)
@@ -18,9 +21,12 @@ import FoundationEssentials
 struct SyncBaseFile {
     static let fileName = "bases"
 
-    /// The JSON text of each version, by UID digest.
+    /// The JSON text of each version, by UID digest (once read).
     private var lines: [String: Substring] = [:]
-    private var changed = false
+    /// The lines this sync changed, to append: a version, or `nil` for one dropped.
+    private var appended: [(digest: String, line: Substring?)] = []
+    /// How many lines the file had when read.
+    private var fileLines = 0
     /// The file, until it is read.
     private var unread: URL?
     private var path = fileName
@@ -44,9 +50,15 @@ struct SyncBaseFile {
         guard let data = try? AccessFiles.read(url) else { return }
         let text = String(decoding: data, as: UTF8.self)
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            guard let space = line.firstIndex(of: " ") else { continue }
+            fileLines += 1
+            guard let space = line.firstIndex(of: " ") else {
+                lines[String(line)] = nil
+                continue
+            }
             lines[String(line[..<space])] = line[line.index(after: space)...]
         }
+        // Changes made before the file was read (none, as every change reads it first) win.
+        for (digest, line) in appended { lines[digest] = line }
     }
 
     /// The last synced version of a person, or `nil` (none kept, or unreadable).
@@ -70,30 +82,41 @@ struct SyncBaseFile {
 
     mutating func remove(_ uid: String) {
         read()
-        if lines.removeValue(forKey: Self.digest(uid)) != nil { changed = true }
+        let digest = Self.digest(uid)
+        if lines.removeValue(forKey: digest) != nil { appended.append((digest, nil)) }
     }
 
     /// Keeps only the versions of these UIDs (nothing to do when the file was never needed).
     mutating func keepOnly(_ uids: Set<String>) {
         guard unread == nil else { return }
         let digests = Set(uids.map(Self.digest))
-        let before = lines.count
-        lines = lines.filter { digests.contains($0.key) }
-        if lines.count != before { changed = true }
+        for digest in lines.keys where !digests.contains(digest) {
+            lines[digest] = nil
+            appended.append((digest, nil))
+        }
     }
 
-    /// Writes the file into `folder`, if anything changed.
+    /// Writes what changed into `folder`: appended to the file, or the whole file afresh when
+    /// it was read and holds more than twice the lines it needs.
     func save(in folder: URL) throws {
-        guard changed else { return }
+        guard !appended.isEmpty else { return }
         try SyncFolder.make(folder)
+        let url = folder.appending(path: Self.fileName)
         var text = ""
-        for key in lines.keys.sorted() {
-            text += key
-            text += " "
-            text += lines[key] ?? ""
+        if unread == nil, fileLines + appended.count > 2 * lines.count + 64 {
+            for key in lines.keys.sorted() {
+                text += key + " " + (lines[key] ?? "") + "\n"
+            }
+            try AccessFiles.replace(url, with: Data(text.utf8))
+            return
+        }
+        // A line break first ends a line a crash may have left torn.
+        text += "\n"
+        for (digest, line) in appended {
+            text += line.map { digest + " " + $0 } ?? digest
             text += "\n"
         }
-        try AccessFiles.replace(folder.appending(path: Self.fileName), with: Data(text.utf8))
+        try AccessFiles.append(Data(text.utf8), to: url)
     }
 
     private mutating func set(_ json: JSONValue, for uid: String) {
@@ -104,7 +127,7 @@ struct SyncBaseFile {
         let key = Self.digest(uid)
         if lines[key] != line {
             lines[key] = line
-            changed = true
+            appended.append((key, line))
         }
     }
 

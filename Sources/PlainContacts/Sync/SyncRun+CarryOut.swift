@@ -115,8 +115,9 @@ extension SyncRun {
         switch card {
         case .person(let theirs, _):
             if let person = people[uid] {
+                // The store's version did not change since the last sync: it is the base.
                 let merged = try SyncMerge.merge(
-                    base: bases.person(uid), ours: person.state, theirs: theirs, prefer: .remote, image: person.imageData)
+                    base: person.state, ours: person.state, theirs: theirs, prefer: .remote, image: person.imageData)
                 if !SyncMerge.sameContent(merged.merged, person.state) {
                     person.state = merged.merged
                     report.local.changed += 1

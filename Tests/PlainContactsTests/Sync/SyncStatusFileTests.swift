@@ -43,4 +43,36 @@ import Testing
         read.keepOnly(["g-1"])
         #expect(read.person("u-1") == nil)
     }
+
+    @Test func laterSyncsAppendTheirVersionsAndATornLineLosesNothingElse() throws {
+        let folder = try TemporaryStore()
+        func state(_ note: String) -> PersonState {
+            let person = Person()
+            person.note = note
+            return person.state
+        }
+        var bases = SyncBaseFile()
+        for index in 1...3 { bases.setPerson(state("v1"), id: RecordID(Int32(index)), for: "u-\(index)") }
+        try bases.save(in: folder.url)
+        let file = folder.url.appending(path: SyncBaseFile.fileName)
+        let first = try Data(contentsOf: file)
+
+        // A crash left half a line at the end.
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("0123abc {\"note".utf8))
+        try handle.close()
+
+        var next = try SyncBaseFile.load(from: folder.url)
+        next.setPerson(state("v2"), id: RecordID(1), for: "u-1")
+        next.remove("u-2")
+        try next.save(in: folder.url)
+
+        let written = try Data(contentsOf: file)
+        #expect(written.starts(with: first))
+        var read = try SyncBaseFile.load(from: folder.url)
+        #expect(read.person("u-1")?.values[.note] == .string("v2"))
+        #expect(read.person("u-2") == nil)
+        #expect(read.person("u-3")?.values[.note] == .string("v1"))
+    }
 }
