@@ -1,29 +1,22 @@
 import FoundationEssentials
 
 /// What a remote looked like after the last sync, kept device-local in
-/// `.contacts/sync/<remote>/status.json` (mode 0600, never committed): the collection's sync
-/// token and ctag, and for each contact its UID, kind, href, ETag and the fingerprint of the
-/// record the sync left in the store.
+/// `.contacts/sync/<remote>/status` (mode 0600, never committed): the collection's sync token
+/// and ctag, and for each contact its UID, kind, href, ETag, the fingerprint of the record the
+/// sync left in the store, and for a person its record key and file signature.
 ///
-/// ```json
-/// {
-///   "cards": {
-///     "d69c71e5-4a6f-4b9b-97fc-4f9f5770c907": {
-///       "etag": "\"3-abc\"",
-///       "href": "/dav/me/contacts/d69c71e5-4a6f-4b9b-97fc-4f9f5770c907.vcf",
-///       "kind": "person",
-///       "local": "9c1e40c63161c682"
-///     }
-///   },
-///   "ctag": "42",
-///   "syncToken": "http://radicale.org/ns/sync/9b3f…",
-///   "url": "https://dav.example.com/me/contacts/",
-///   "version": 1
-/// }
+/// A text file of tab-separated lines, because a sync of ten thousand cards reads and writes it
+/// every time; a backslash escapes a tab, a line break or a backslash inside a field:
+///
+/// ```
+/// plaincontacts-sync-status	1
+/// url	https://dav.example.com/me/contacts/
+/// syncToken	http://radicale.org/ns/sync/9b3f…
+/// card	d69c71e5-…	person	/me/contacts/d69c71e5-….vcf	"3-abc"	9c1e40c63161c682	katie-bell-x7k2mq	1835011	612	1764043200123456789	1764043200123456789
 /// ```
 ///
 /// The versions themselves, which a merge needs when both sides changed, are kept beside it
-/// (see ``SyncBaseFile``). Keys this version does not know are kept on rewrite.
+/// (see ``SyncBaseFile``). Lines this version does not know are kept on rewrite.
 struct SyncStatusFile: Hashable, Sendable {
     /// One contact's status.
     struct Entry: Hashable, Sendable {
@@ -45,7 +38,8 @@ struct SyncStatusFile: Hashable, Sendable {
     /// The format written; a newer one is refused.
     static let formatVersion = 1
     /// The file's name inside the remote's status folder.
-    static let fileName = "status.json"
+    static let fileName = "status"
+    private static let magic = "plaincontacts-sync-status"
 
     /// The collection's URL when the status was written: a status of another collection is not
     /// used.
@@ -54,14 +48,15 @@ struct SyncStatusFile: Hashable, Sendable {
     var ctag: String?
     /// The contacts, by UID in ``VCardRecordFields/matchKey(_:)`` form.
     var entries: [String: Entry] = [:]
-    var unknownFields: [String: JSONValue] = [:]
+    /// Lines this version does not know, kept as they are.
+    var unknownLines: [String] = []
 
     init() {}
 
     /// Reads the status in `folder`; an empty status when there is none.
     ///
-    /// - Throws: ``ContactsError/Code/malformedFile`` naming the file and the fix when it cannot
-    ///   be read; ``ContactsError/Code/unsupportedFormatVersion`` for a newer format.
+    /// - Throws: ``ContactsError/Code/malformedFile`` naming the file, the line and the fix when
+    ///   it cannot be read; ``ContactsError/Code/unsupportedFormatVersion`` for a newer format.
     static func load(from folder: URL) throws -> SyncStatusFile {
         let url = folder.appending(path: fileName)
         guard let data = try AccessFiles.read(url) else { return SyncStatusFile() }
@@ -70,73 +65,63 @@ struct SyncStatusFile: Hashable, Sendable {
 
     init(data: Data, path: String) throws {
         let fix = "remove the file to sync this remote as if for the first time (nothing is lost: records and cards are matched by UID)"
-        guard case .object(var fields) = try JSONParser.parse(data, path: path) else {
-            throw ContactsError(.malformedFile, "the sync status must be a JSON object; \(fix)", path: path)
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let head = lines.first, head.hasPrefix(Self.magic + "\t"), let version = Int(head.dropFirst(Self.magic.count + 1))
+        else {
+            throw ContactsError(.malformedFile, "the file is not a sync status; \(fix)", path: path, line: 1)
         }
-        if let version = fields.removeValue(forKey: "version") {
-            guard case .number(let number) = version, let value = number.int else {
-                throw ContactsError(.malformedFile, "\"version\" must be a number; \(fix)", path: path)
-            }
-            guard value <= Self.formatVersion else {
-                throw ContactsError(
-                    .unsupportedFormatVersion,
-                    "the sync status is of format \(value), newer than this program's \(Self.formatVersion); update contacts",
-                    path: path)
-            }
+        guard version <= Self.formatVersion else {
+            throw ContactsError(
+                .unsupportedFormatVersion,
+                "the sync status is of format \(version), newer than this program's \(Self.formatVersion); update contacts",
+                path: path)
         }
-        url = fields.removeValue(forKey: "url")?.string
-        syncToken = fields.removeValue(forKey: "syncToken")?.string
-        ctag = fields.removeValue(forKey: "ctag")?.string
-        if let cards = fields.removeValue(forKey: "cards") {
-            guard case .object(let items) = cards else {
-                throw ContactsError(.malformedFile, "\"cards\" must be an object; \(fix)", path: path)
-            }
-            for (uid, item) in items {
-                guard case .object(let entry) = item, let kind = entry["kind"]?.string.flatMap(Entry.Kind.init),
-                    let href = entry["href"]?.string, let etag = entry["etag"]?.string, let local = entry["local"]?.string
-                else {
-                    throw ContactsError(.malformedFile, "the status of card \"\(uid)\" is incomplete; \(fix)", path: path)
+        for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(Self.unescape)
+            switch fields[0] {
+            case "url" where fields.count == 2: url = fields[1]
+            case "syncToken" where fields.count == 2: syncToken = fields[1]
+            case "ctag" where fields.count == 2: ctag = fields[1]
+            case "card":
+                guard fields.count >= 6, let kind = Entry.Kind(rawValue: fields[2]) else {
+                    throw ContactsError(.malformedFile, "a card's status is incomplete; \(fix)", path: path, line: index + 1)
                 }
-                var read = Entry(kind: kind, href: href, etag: etag, localFingerprint: local)
-                read.key = entry["key"]?.string
-                if case .array(let numbers)? = entry["file"], numbers.count == 4 {
-                    let values = numbers.compactMap { value -> Int64? in
-                        if case .number(let number) = value, let int = number.int { return Int64(int) }
-                        return nil
-                    }
-                    if values.count == 4 {
-                        read.signature = FileSignature(
-                            inode: UInt64(bitPattern: values[0]), size: values[1], modified: values[2], changed: values[3])
-                    }
+                var entry = Entry(kind: kind, href: fields[3], etag: fields[4], localFingerprint: fields[5])
+                if fields.count >= 7, !fields[6].isEmpty { entry.key = fields[6] }
+                if fields.count >= 11, let inode = UInt64(fields[7]), let size = Int64(fields[8]),
+                    let modified = Int64(fields[9]), let changed = Int64(fields[10])
+                {
+                    entry.signature = FileSignature(inode: inode, size: size, modified: modified, changed: changed)
                 }
-                entries[uid] = read
+                entries[fields[1]] = entry
+            default:
+                unknownLines.append(String(line))
             }
         }
-        unknownFields = fields
     }
 
-    /// The file's bytes: canonical JSON.
+    /// The file's bytes: entries sorted by UID, so that equal statuses are equal files.
     var data: Data {
-        var fields = unknownFields
-        fields["version"] = .number(JSONNumber(Self.formatVersion))
-        fields["url"] = url.map(JSONValue.string)
-        fields["syncToken"] = syncToken.map(JSONValue.string)
-        fields["ctag"] = ctag.map(JSONValue.string)
-        fields["cards"] = .object(
-            entries.mapValues { entry in
-                var item: [String: JSONValue] = [
-                    "kind": .string(entry.kind.rawValue), "href": .string(entry.href), "etag": .string(entry.etag),
-                    "local": .string(entry.localFingerprint),
+        var text = "\(Self.magic)\t\(Self.formatVersion)\n"
+        func add(_ fields: [String]) {
+            text += fields.map(Self.escape).joined(separator: "\t")
+            text += "\n"
+        }
+        if let url { add(["url", url]) }
+        if let syncToken { add(["syncToken", syncToken]) }
+        if let ctag { add(["ctag", ctag]) }
+        for uid in entries.keys.sorted() {
+            guard let entry = entries[uid] else { continue }
+            var fields = ["card", uid, entry.kind.rawValue, entry.href, entry.etag, entry.localFingerprint, entry.key ?? ""]
+            if let signature = entry.signature {
+                fields += [
+                    String(signature.inode), String(signature.size), String(signature.modified), String(signature.changed),
                 ]
-                item["key"] = entry.key.map(JSONValue.string)
-                if let signature = entry.signature {
-                    item["file"] = .array(
-                        [Int64(bitPattern: signature.inode), signature.size, signature.modified, signature.changed]
-                            .map { .number(JSONNumber(Int($0))) })
-                }
-                return .object(item)
-            })
-        return CanonicalJSON.encode(.object(fields))
+            }
+            add(fields)
+        }
+        for line in unknownLines { text += line + "\n" }
+        return Data(text.utf8)
     }
 
     /// Writes the status into `folder` (created 0700), unless the file already holds these bytes.
@@ -146,6 +131,43 @@ struct SyncStatusFile: Hashable, Sendable {
         let bytes = data
         if try AccessFiles.read(url) == bytes { return }
         try AccessFiles.replace(url, with: bytes)
+    }
+
+    private static func escape(_ field: String) -> String {
+        guard field.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return field }
+        var escaped = ""
+        for character in field {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\t": escaped += "\\t"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    private static func unescape(_ field: Substring) -> String {
+        guard field.contains("\\") else { return String(field) }
+        var result = ""
+        var escaping = false
+        for character in field {
+            if escaping {
+                switch character {
+                case "t": result.append("\t")
+                case "n": result.append("\n")
+                case "r": result.append("\r")
+                default: result.append(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
     }
 }
 

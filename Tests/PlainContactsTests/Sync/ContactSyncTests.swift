@@ -108,7 +108,7 @@ import Testing
         try sync()
         let files = try recordBytes()
         let writes = server.writes
-        let status = try Data(contentsOf: statusFolder.appending(path: "status.json"))
+        let status = try Data(contentsOf: statusFolder.appending(path: "status"))
 
         let report = try sync()
 
@@ -117,10 +117,10 @@ import Testing
         #expect(try recordBytes() == files)
         #expect(report.incremental)
         // The second sync reads the first one's own uploads back once, to learn the token after them.
-        let settled = try Data(contentsOf: statusFolder.appending(path: "status.json"))
+        let settled = try Data(contentsOf: statusFolder.appending(path: "status"))
         #expect(settled != status)
         try sync()
-        #expect(try Data(contentsOf: statusFolder.appending(path: "status.json")) == settled)
+        #expect(try Data(contentsOf: statusFolder.appending(path: "status")) == settled)
     }
 
     // MARK: Changes on one side

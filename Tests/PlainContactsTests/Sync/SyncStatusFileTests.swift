@@ -9,20 +9,27 @@ import Testing
         status.url = "https://dav.example.com/me/contacts/"
         status.syncToken = "token-1"
         status.entries["u-1"] = .init(kind: .person, href: "/me/contacts/u-1.vcf", etag: "\"1\"", localFingerprint: "00ff")
-        status.unknownFields["later"] = .string("kept")
+        var odd = SyncStatusFile.Entry(kind: .group, href: "/me/contacts/g.vcf", etag: "W/\"2\"", localFingerprint: "0a")
+        odd.key = "friends-abc"
+        odd.signature = FileSignature(inode: 7, size: 10, modified: 1_764_043_200_123_456_789, changed: 3)
+        status.entries["odd\tuid\\with\nbreaks"] = odd
+        status.unknownLines = ["later\tkept"]
         try status.save(in: folder.url.appending(path: "sync"))
 
         let read = try SyncStatusFile.load(from: folder.url.appending(path: "sync"))
         #expect(read == status)
-        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appending(path: "sync/status.json").path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appending(path: "sync/status").path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
     @Test func aBrokenOrNewerStatusIsRefusedWithItsCode() throws {
-        #expect { try SyncStatusFile(data: Data("[1]".utf8), path: "status.json") } throws: {
+        #expect { try SyncStatusFile(data: Data("[1]".utf8), path: "status") } throws: {
             ($0 as? ContactsError)?.code == .malformedFile
         }
-        #expect { try SyncStatusFile(data: Data(#"{"version": 9}"#.utf8), path: "status.json") } throws: {
+        #expect { try SyncStatusFile(data: Data("plaincontacts-sync-status\t1\ncard\tu\tperson\n".utf8), path: "status") } throws: {
+            ($0 as? ContactsError)?.code == .malformedFile
+        }
+        #expect { try SyncStatusFile(data: Data("plaincontacts-sync-status\t9\n".utf8), path: "status") } throws: {
             ($0 as? ContactsError)?.code == .unsupportedFormatVersion
         }
     }
