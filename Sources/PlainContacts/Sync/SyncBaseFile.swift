@@ -81,9 +81,10 @@ struct SyncBaseFile {
     }
 
     mutating func remove(_ uid: String) {
-        read()
         let digest = Self.digest(uid)
-        if lines.removeValue(forKey: digest) != nil { appended.append((digest, nil)) }
+        if unread == nil, lines[digest] == nil { return }
+        lines[digest] = nil
+        appended.append((digest, nil))
     }
 
     /// Keeps only the versions of these UIDs (nothing to do when the file was never needed).
@@ -119,8 +120,8 @@ struct SyncBaseFile {
         try AccessFiles.append(Data(text.utf8), to: url)
     }
 
+    /// Notes a version to append, without reading the file.
     private mutating func set(_ json: JSONValue, for uid: String) {
-        read()
         // Canonical JSON never has a line break inside a string, so dropping them gives one line.
         let bytes = CanonicalJSON.encode(json).filter { $0 != 0x0A }
         let line = Substring(String(decoding: bytes, as: UTF8.self))
