@@ -16,7 +16,8 @@ let package = Package(
         .target(name: "PlainContacts"),
         .executableTarget(name: "contacts", dependencies: ["PlainContacts"]),
         // Measures the store at 1,000 to 100,000 people; compare-khard.sh times khard beside it.
-        .executableTarget(name: "contacts-bench", dependencies: ["PlainContacts"], exclude: ["compare-khard.sh"]),
+        .executableTarget(
+            name: "contacts-bench", dependencies: ["PlainContacts", "DAVTestSupport"], exclude: ["compare-khard.sh"]),
         // Commits files and can be killed at chosen points; the crash tests drive it.
         .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts"]),
         // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests.

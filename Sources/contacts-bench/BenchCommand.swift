@@ -34,6 +34,8 @@ enum BenchCommand {
             try VCardFuzzRun.run(cases: cases, seed: options.seed, fixtures: fixtures)
         case .fidelity(let folder, let details):
             try FidelityRun.run(folder: folder, details: details, json: options.json)
+        case .sync:
+            try SyncBench.run(options, source: source)
         case .timeChild(let file, let program, let arguments):
             exit(try PeakMemoryProbe.timeChild(writingTo: file, program, arguments))
         case .measure:

@@ -25,6 +25,8 @@ struct BenchOptions {
         /// Measure how much of the vCard files under a folder survives import, export and a
         /// round trip, and exit; with every lost line when `details` is set.
         case fidelity(URL, details: Bool)
+        /// `contacts sync` beside vdirsyncer against Radicale and Xandikos.
+        case sync
         /// Print the usage.
         case help
     }
@@ -51,6 +53,7 @@ struct BenchOptions {
                contacts-bench --fuzz N [--seed S]
                contacts-bench --fuzz-vcard N [--seed S] [--fixtures DIR]
                contacts-bench --fidelity DIR [--fidelity-details] [--json]
+               contacts-bench --sync [--people N] [--runs R]
 
         Measures PlainContacts on a generated store of N people (default 10000), or on a copy
         of an existing store, and prints a Markdown table (median, min and max of R runs, and
@@ -95,6 +98,10 @@ struct BenchOptions {
                                figures (--json: as JSON)
           --fidelity-details   also print each refused card, lost line (file, card line,
                                property and parameters, never the value) and unstable card
+          --sync               time contacts sync and vdirsyncer 0.21 syncing the same
+                               Radicale 3.9 and Xandikos 0.4 collection of N generated cards
+                               (started on 127.0.0.1 from .venv-dav): the first sync, a sync
+                               after one card changed on the server, and one with no change
           --child-list DIR, --time-child FILE PROGRAM ARGS...
                                used by the memory figures: open and list DIR; run PROGRAM
                                and write its peak memory (kB) to FILE, as /usr/bin/time -o
@@ -131,6 +138,7 @@ struct BenchOptions {
             case "--queries":
                 queries = try value(argument).split(separator: ",").map(String.init)
             case "--json": json = true
+            case "--sync": mode = .sync
             case "--save-json": saveJSON = URL(fileURLWithPath: try value(argument))
             case "--generator":
                 let text = try value(argument)

@@ -1,0 +1,217 @@
+import DAVTestSupport
+import Foundation
+import PlainContacts
+
+/// `contacts-bench --sync`: `contacts sync` and vdirsyncer 0.21 syncing the same CardDAV
+/// collection of N generated cards (Radicale 3.9, then Xandikos 0.4), each into its own empty
+/// store or vdir, in one run: the first sync, a sync after one card changed on the server, and
+/// a sync when nothing changed. Whole processes are timed, as a user runs them.
+///
+/// The servers and vdirsyncer come from `.venv-dav` (`.ci/install-dav-servers`). Each server
+/// is filled on disk before it starts and its caches are warmed by one listing, so that
+/// neither tool pays for them.
+struct SyncBench {
+    let people: Int
+    let runs: Int
+    let contacts: String
+    let source: CardSource
+
+    /// One server's figures: the median seconds of each tool for each sync.
+    struct Row {
+        var server: String
+        var first: (contacts: Double, vdirsyncer: Double)
+        var changed: (contacts: Double, vdirsyncer: Double)
+        var unchanged: (contacts: Double, vdirsyncer: Double)
+    }
+
+    static func run(_ options: BenchOptions, source: CardSource) throws {
+        guard let contacts = BenchSuite.contactsTool(options.contactsPath) else {
+            throw ContactsError(.io, "the contacts tool was not found; build it or pass --contacts PATH")
+        }
+        let bench = SyncBench(people: options.sizes.first ?? 10_000, runs: options.runs, contacts: contacts, source: source)
+        let workspace = try Workspace(keep: options.keep)
+        defer { workspace.finish() }
+        let cards = workspace.path("cards")
+        _ = try source.writeDirectory(count: bench.people, to: cards)
+        var rows: [Row] = []
+        for kind in [DAVTestServer.Kind.radicale(password: nil), .xandikos] {
+            rows.append(try bench.measure(kind, cards: cards, in: workspace))
+        }
+        print(table(rows, people: bench.people, runs: bench.runs))
+    }
+
+    private func measure(_ kind: DAVTestServer.Kind, cards: URL, in workspace: Workspace) throws -> Row {
+        let name = if case .xandikos = kind { "Xandikos 0.4" } else { "Radicale 3.9" }
+        Progress.note("\(name): filling the address book with \(Format.count(people)) cards")
+        let server = try DAVTestServer(kind)
+        defer { server.stop() }
+        try fill(server, from: cards)
+        try warm(server)
+
+        let folder = workspace.path(name.replacingOccurrences(of: " ", with: "-"))
+        let sync = try Tools(contacts: contacts, server: server, folder: folder)
+
+        Progress.note("\(name): first syncs")
+        let firstVdir = try sync.vdirsyncer()
+        let firstContacts = try sync.contacts()
+        var changed: [(Double, Double)] = []
+        var unchanged: [(Double, Double)] = []
+        for run in 0..<runs {
+            Progress.note("\(name): run \(run + 1) of \(runs)")
+            try changeOneCard(server, run: run)
+            // The order alternates, so that neither tool always meets a server just woken.
+            if run % 2 == 0 {
+                let v = try sync.vdirsyncer()
+                changed.append((try sync.contacts(), v))
+            } else {
+                let c = try sync.contacts()
+                changed.append((c, try sync.vdirsyncer()))
+            }
+            let c = try sync.contacts()
+            unchanged.append((c, try sync.vdirsyncer()))
+        }
+        return Row(
+            server: name, first: (firstContacts, firstVdir),
+            changed: (median(changed.map(\.0)), median(changed.map(\.1))),
+            unchanged: (median(unchanged.map(\.0)), median(unchanged.map(\.1))))
+    }
+
+    /// Puts the cards into the server's storage while it is stopped, as its own files.
+    private func fill(_ server: DAVTestServer, from cards: URL) throws {
+        server.kill()
+        let data = server.folder.appending(path: "data")
+        let collection: URL
+        switch server.kind {
+        case .radicale: collection = data.appending(path: "collection-root/user/contacts")
+        case .xandikos: collection = data.appending(path: "user/contacts/addressbook")
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: cards.path) where name.hasSuffix(".vcf") {
+            try FileManager.default.copyItem(at: cards.appending(path: name), to: collection.appending(path: name))
+        }
+        if case .xandikos = server.kind {
+            // Xandikos serves what the collection's Git repository has committed.
+            for arguments in [["add", "-A"], ["-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-qm", "fill"]] {
+                let result = try ChildProcess.run("/usr/bin/env", ["git", "-C", collection.path] + arguments, output: .discardAll)
+                guard result.status == 0 else { throw ContactsError(.io, "git \(arguments[0]) failed", path: collection.path) }
+            }
+        }
+        try server.restart()
+    }
+
+    /// Lists the collection once, so that the server builds its caches before any timing.
+    private func warm(_ server: DAVTestServer) throws {
+        let book = try CardDAVAddressBook(url: server.addressBookURL, credentials: credentials(server))
+        _ = try book.collectionState()
+        _ = try book.listCards()
+    }
+
+    /// Rewrites one card's note on the server, as a phone would.
+    private func changeOneCard(_ server: DAVTestServer, run: Int) throws {
+        let book = try CardDAVAddressBook(url: server.addressBookURL, credentials: credentials(server))
+        guard let version = try book.listCards().min(by: { $0.href < $1.href }),
+            let card = try book.fetchCards([version.href]).first
+        else { throw ContactsError(.io, "the server has no card to change", path: server.addressBookURL.absoluteString) }
+        var text = String(decoding: card.data, as: UTF8.self)
+        text = text.replacingOccurrences(of: "\r\nEND:VCARD", with: "\r\nNOTE:changed on the phone \(run)\r\nEND:VCARD")
+        _ = try book.updateCard(at: version.href, data: Data(text.utf8), etag: version.etag)
+    }
+
+    private func credentials(_ server: DAVTestServer) -> RemoteCredentials {
+        RemoteCredentials(user: server.user, password: server.password)
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    private static func table(_ rows: [Row], people: Int, runs: Int) -> String {
+        var lines = [
+            "Sync of \(Format.count(people)) cards, whole processes, seconds (median of \(runs) for the later syncs):",
+            "",
+            "| server | sync | contacts sync | vdirsyncer | vdirsyncer / contacts |",
+            "|---|---|---|---|---|",
+        ]
+        for row in rows {
+            for (label, pair) in [("first sync", row.first), ("one card changed", row.changed), ("nothing changed", row.unchanged)] {
+                let ratio = pair.contacts > 0 ? pair.vdirsyncer / pair.contacts : 0
+                lines.append(
+                    "| \(row.server) | \(label) | \(Format.seconds(pair.contacts)) | \(Format.seconds(pair.vdirsyncer)) | \(String(format: "%.1fx", ratio)) |")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The two tools, each with its own store or vdir synced with one server.
+private struct Tools {
+    let contactsPath: String
+    let store: URL
+    let vdirsyncerPath: String
+    let configuration: URL
+    let password: String
+
+    init(contacts: String, server: DAVTestServer, folder: URL) throws {
+        contactsPath = contacts
+        password = server.password
+        store = folder.appending(path: "store")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        vdirsyncerPath = try DAVServerInstallation.executable("vdirsyncer").path
+        let vdir = folder.appending(path: "vdir")
+        let status = folder.appending(path: "vdirsyncer-status")
+        for created in [vdir, status] { try FileManager.default.createDirectory(at: created, withIntermediateDirectories: true) }
+        configuration = folder.appending(path: "vdirsyncer.conf")
+        try Data("""
+            [general]
+            status_path = "\(status.path)/"
+
+            [pair contacts]
+            a = "local"
+            b = "remote"
+            collections = null
+
+            [storage local]
+            type = "filesystem"
+            path = "\(vdir.path)/"
+            fileext = ".vcf"
+
+            [storage remote]
+            type = "carddav"
+            url = "\(server.addressBookURL.absoluteString)"
+            username = "\(server.user)"
+            password = "\(server.password)"
+
+            """.utf8).write(to: configuration)
+        try check(run(vdirsyncerPath, ["discover"], environment: ["VDIRSYNCER_CONFIG": configuration.path]), "vdirsyncer discover")
+        try check(run(contactsPath, ["--store", store.path, "init"]), "contacts init")
+        try check(
+            run(contactsPath, [
+                "--store", store.path, "remote", "add", "bench", server.addressBookURL.absoluteString, "--user", server.user,
+                "--no-discover",
+            ]), "contacts remote add")
+    }
+
+    /// Seconds of one `contacts sync`.
+    func contacts() throws -> Double {
+        let result = try run(contactsPath, ["--store", store.path, "sync"], environment: ["CONTACTS_REMOTE_PASSWORD": password])
+        try check(result, "contacts sync")
+        return result.seconds
+    }
+
+    /// Seconds of one `vdirsyncer sync`.
+    func vdirsyncer() throws -> Double {
+        let result = try run(vdirsyncerPath, ["sync"], environment: ["VDIRSYNCER_CONFIG": configuration.path])
+        try check(result, "vdirsyncer sync")
+        return result.seconds
+    }
+
+    private func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Result {
+        let assignments = environment.map { "\($0.key)=\($0.value)" }
+        return try ChildProcess.run("/usr/bin/env", assignments + [program] + arguments, output: .discardAll)
+    }
+
+    private func check(_ result: ChildProcess.Result, _ what: String) throws {
+        guard result.status == 0 else { throw ContactsError(.io, "\(what) failed with exit status \(result.status)") }
+    }
+}
