@@ -36,6 +36,15 @@ extension SyncRun {
                 changed.append(version.href)
             }
             newSyncToken = changes.syncToken
+        } else if status.syncToken != nil || status.ctag == nil, let initial = try initialChanges() {
+            // An initial sync-collection lists every card and gives the token in one request.
+            versions = [:]
+            for version in initial.changed {
+                versions[version.href] = version.etag
+                let known = statusByHref[version.href].flatMap { status.entries[$0] }
+                if known?.etag != version.etag { changed.append(version.href) }
+            }
+            newSyncToken = initial.syncToken
         } else {
             let state = try remote.collectionState()
             if status.syncToken == nil, state.syncToken == nil, let ctag = status.ctag, state.ctag == ctag {
@@ -54,9 +63,18 @@ extension SyncRun {
 
         var cards: [String: (etag: String, card: SyncCards.Card)] = [:]
         let wanted = changed.sorted()
-        for start in stride(from: 0, to: wanted.count, by: Self.fetchBatch) {
-            let batch = Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
-            for card in try remote.fetchCards(batch) {
+        let batches = stride(from: 0, to: wanted.count, by: Self.fetchBatch).map { start in
+            Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
+        }
+        // Each batch is fetched while the one before is read.
+        let remote = self.remote
+        var next = batches.first.map { batch in BackgroundTask { try remote.fetchCards(batch) } }
+        var done = 0
+        for index in batches.indices {
+            guard let fetching = next else { break }
+            let fetched = try fetching.value()
+            next = index + 1 < batches.count ? BackgroundTask { [batch = batches[index + 1]] in try remote.fetchCards(batch) } : nil
+            for card in fetched {
                 do {
                     cards[card.href] = (card.etag, try SyncCards.read(card.data, href: card.href))
                 } catch let error as ContactsError {
@@ -64,7 +82,8 @@ extension SyncRun {
                     if let uid = statusByHref[card.href] { skipped.insert(uid) }
                 }
             }
-            options.progress?(SyncProgress(phase: .reading, done: start + batch.count, total: wanted.count))
+            done += batches[index].count
+            options.progress?(SyncProgress(phase: .reading, done: done, total: wanted.count))
         }
         let fetched = Set(changed)
         for href in versions.keys.sorted() {
@@ -88,6 +107,17 @@ extension SyncRun {
                 continue
             }
             remoteEntries[uid] = entry
+        }
+    }
+
+    /// Every card with its ETag and the collection's sync token, from an initial
+    /// `sync-collection` (RFC 6578 section 3.4: an empty token); `nil` when the server does not
+    /// offer the report.
+    private func initialChanges() throws -> RemoteChanges? {
+        do {
+            return try remote.changes(since: "")
+        } catch let error as ContactsError where error.code == .malformedResponse || error.code == .recordNotFound {
+            return nil
         }
     }
 

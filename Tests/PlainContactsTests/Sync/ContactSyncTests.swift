@@ -86,6 +86,24 @@ import Testing
         #expect(try people().map(\.lastName) == ["Appleseed", "Bell"])
         #expect(server.cards.count == 2)
         #expect(server.href(containing: "N:Bell;Katie") != nil)
+        // An initial sync-collection listed the cards and gave the token in one request.
+        #expect(server.listings == 0)
+    }
+
+    @Test func aServerWithoutSyncCollectionIsListedAndItsCtagSparesUnchangedSyncs() throws {
+        server.offersSyncCollection = false
+        server.put(Self.card("b-1", first: "John", last: "Appleseed"), name: "b-1.vcf")
+        try sync()
+        #expect(server.listings == 1)
+
+        let report = try sync()
+        #expect(report.incremental)
+        #expect(server.listings == 1)
+
+        server.put(Self.card("b-1", first: "Johnny", last: "Appleseed"), name: "b-1.vcf")
+        try sync()
+        #expect(server.listings == 2)
+        #expect(try people().first?.firstName == "Johnny")
     }
 
     @Test func firstSyncMatchesCardsTheStoreAlreadyHasByUID() throws {

@@ -17,6 +17,7 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
 
     /// How many cards were fetched, created, updated and deleted so far.
     private(set) var fetched = 0
+    private(set) var listings = 0
     private(set) var writes = 0
     /// Fails every request after this many more writes (a server that went away mid-sync).
     var failAfterWrites: Int?
@@ -84,11 +85,17 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
     func listCards() throws -> [RemoteCardVersion] {
         try checkAlive()
         if listingFails { throw ContactsError(.serverUnavailable, "the listing timed out", path: url) }
+        listings += 1
         return cards.keys.sorted().map { RemoteCardVersion(href: $0, etag: cards[$0]?.etag ?? "") }
     }
 
     func changes(since token: String) throws -> RemoteChanges? {
         try checkAlive()
+        guard offersSyncCollection else { return nil }
+        if token.isEmpty {
+            let all = cards.keys.sorted().map { RemoteCardVersion(href: $0, etag: cards[$0]?.etag ?? "") }
+            return RemoteChanges(changed: all, removed: [], syncToken: "token-\(log.count)")
+        }
         guard token.hasPrefix("token-"), let count = Int(token.dropFirst(6)), count <= log.count else { return nil }
         let touched = Set(log[count...])
         var changes = RemoteChanges(changed: [], removed: [], syncToken: "token-\(log.count)")
