@@ -275,4 +275,26 @@ import Testing
         #expect(try recordFiles(sandbox) == files)
         #expect(try serverCards(server).count == 1)
     }
+
+    @Test func withCommitASyncIsOneCommitNamingTheRemoteAndTheCounts() throws {
+        let server = try DAVTestServer(.radicale(password: nil))
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let repository = try git.makeRepository("repo")
+        try git.succeed(
+            [
+                "remote", "add", "dav", server.addressBookURL.absoluteString, "--user", server.user, "--password-command",
+                "echo \(server.password)", "--no-discover",
+            ], in: repository)
+        let book = try remote(server)
+        _ = try book.createCard(named: "a.vcf", data: Self.card("a", "Katie", "Bell", []))
+        _ = try book.createCard(named: "b.vcf", data: Self.card("b", "John", "Appleseed", []))
+
+        try git.succeed(["--commit", "sync"], in: repository)
+
+        let subjects = try git.git(["log", "--format=%s"], in: repository).lines
+        #expect(subjects.count == 2)
+        #expect(subjects.first == "contacts: sync dav: 2 added, 0 changed, 0 removed here, 0 added, 0 changed, 0 removed on the server")
+        #expect(try git.git(["status", "--porcelain"], in: repository).stdout.isEmpty)
+    }
 }

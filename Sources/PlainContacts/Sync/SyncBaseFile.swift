@@ -76,6 +76,11 @@ struct SyncBaseFile {
         set(PersonRecordCoder.json(id: id, state: state), for: uid)
     }
 
+    /// Keeps a person's version as its record file holds it (canonical JSON).
+    mutating func setPerson(recordFile: Data, for uid: String) {
+        setLine(recordFile.filter { $0 != 0x0A }, for: uid)
+    }
+
     mutating func setGroup(_ group: SyncGroupCard, for uid: String) {
         set(group.json, for: uid)
     }
@@ -122,8 +127,12 @@ struct SyncBaseFile {
 
     /// Notes a version to append, without reading the file.
     private mutating func set(_ json: JSONValue, for uid: String) {
-        // Canonical JSON never has a line break inside a string, so dropping them gives one line.
-        let bytes = CanonicalJSON.encode(json).filter { $0 != 0x0A }
+        setLine(CanonicalJSON.encode(json).filter { $0 != 0x0A }, for: uid)
+    }
+
+    /// Notes a version's one line of JSON to append. Canonical JSON never has a line break
+    /// inside a string, so dropping its line breaks gives one line.
+    private mutating func setLine(_ bytes: Data, for uid: String) {
         let line = Substring(String(decoding: bytes, as: UTF8.self))
         let key = Self.digest(uid)
         if lines[key] != line {

@@ -255,7 +255,14 @@ extension SyncRun {
             case .synced(let kind, let href, let etag):
                 if let person = people[uid] {
                     status.entries[uid] = .init(kind: kind, href: href, etag: etag, localFingerprint: fingerprint(of: person))
-                    bases.setPerson(person.state, id: person.recordID, for: uid)
+                    // The record file just saved holds the version, already encoded.
+                    if let key = person.key, let saved = try? AccessFiles.read(URL(filePath: personPath(key))),
+                        saved.isEmpty == false, Fingerprint(saved) == book.people.saved[key]?.fingerprint
+                    {
+                        bases.setPerson(recordFile: saved, for: uid)
+                    } else {
+                        bases.setPerson(person.state, id: person.recordID, for: uid)
+                    }
                 } else if let group = groups[uid] {
                     let card = cardForm(of: group)
                     status.entries[uid] = .init(kind: kind, href: href, etag: etag, localFingerprint: Self.fingerprint(of: card))

@@ -49,8 +49,10 @@ enum HelpText {
             $XDG_DATA_HOME/contacts, else ~/.local/share/contacts. $CONTACTS_LOCK_TIMEOUT sets
             the lock timeout when --lock-timeout is not given.
 
-            Exit status: 0 success, 64 wrong command line, 65 malformed data, 66 no such store,
-            record, group or file, 75 store busy or save conflict, 77 access denied, 1 otherwise.
+            Exit status: 0 success, 64 wrong command line, 65 malformed data (or an unreadable
+            server answer), 66 no such store, record, group, file or remote, 69 server
+            unreachable or failing, 75 store busy, save conflict or sync conflicts left, 77 access
+            denied (or credentials refused by a server), 1 otherwise.
 
             Run `contacts COMMAND --help` for a command's options.
             """,
