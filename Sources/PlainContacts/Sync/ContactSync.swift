@@ -60,7 +60,7 @@ package struct ContactSync {
         }
         // The server's changes since the token are asked for while the store is read.
         let remote = self.remote
-        let early = status.syncToken.map { token in BackgroundTask { try remote.changes(since: token) } }
+        let early = status.syncToken.map { token in BackgroundTask { try remote.changes(since: token, includingCards: true) } }
         var run = SyncRun(book: book, remote: remote, status: status, options: options)
         run.bases = try SyncBaseFile.load(from: statusFolder)
         try run.readLocal()

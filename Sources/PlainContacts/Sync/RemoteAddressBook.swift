@@ -28,10 +28,12 @@ package protocol RemoteAddressBook: Sendable {
     /// collection itself and members that are not cards (sub-collections) are left out.
     func listCards() throws -> [RemoteCardVersion]
 
-    /// The cards changed and removed since a sync token (RFC 6578 `sync-collection`), or `nil`
-    /// when the server no longer accepts the token (the `valid-sync-token` precondition): the
-    /// caller then lists every card.
-    func changes(since token: String) throws -> RemoteChanges?
+    /// The cards changed and removed since a sync token (RFC 6578 `sync-collection`; an empty
+    /// token asks for every card), or `nil` when the server no longer accepts the token (the
+    /// `valid-sync-token` precondition): the caller then lists every card. With
+    /// `includingCards`, the report also asks for each changed card's content, which servers
+    /// may send (``RemoteChanges/cards``); a card whose content is missing is fetched as usual.
+    func changes(since token: String, includingCards: Bool) throws -> RemoteChanges?
 
     /// The cards at these hrefs, fetched in batches (`addressbook-multiget`); a card removed
     /// meanwhile is left out of the result.
@@ -57,6 +59,13 @@ package protocol RemoteAddressBook: Sendable {
     ///
     /// - Throws: ``ContactsError/Code/preconditionFailed`` when the card changed on the server.
     func deleteCard(at href: String, etag: String) throws
+}
+
+extension RemoteAddressBook {
+    /// The changes since a token, without the cards' content.
+    func changes(since token: String) throws -> RemoteChanges? {
+        try changes(since: token, includingCards: false)
+    }
 }
 
 /// Where a card is on the server and which version it is.
@@ -108,6 +117,8 @@ package struct RemoteChanges: Hashable, Sendable {
     package var removed: [String]
     /// The token to give next time.
     package var syncToken: String
+    /// The content of changed cards the server sent with the report, by href.
+    package var cards: [String: Data] = [:]
 
     package init(changed: [RemoteCardVersion], removed: [String], syncToken: String) {
         self.changed = changed

@@ -19,6 +19,8 @@ extension SyncRun {
         var versions: [String: String] = [:]
         for entry in status.entries.values { versions[entry.href] = entry.etag }
         var changed: [String] = []
+        // Cards the server sent with its report, which need no fetching.
+        var received: [String: Data] = [:]
 
         // With a sync token, the changes since it are the one request needed; the collection's
         // own properties are read only when there is no token or the server refused it.
@@ -26,10 +28,11 @@ extension SyncRun {
         if let early {
             sinceToken = try early.value()
         } else if let token = status.syncToken {
-            sinceToken = try remote.changes(since: token)
+            sinceToken = try remote.changes(since: token, includingCards: true)
         }
         if let changes = sinceToken {
             report.incremental = true
+            received = changes.cards
             for href in changes.removed { versions[href] = nil }
             for version in changes.changed where versions[version.href] != version.etag || statusByHref[version.href] == nil {
                 versions[version.href] = version.etag
@@ -37,8 +40,10 @@ extension SyncRun {
             }
             newSyncToken = changes.syncToken
         } else if status.syncToken != nil || status.ctag == nil, let initial = try initialChanges() {
-            // An initial sync-collection lists every card and gives the token in one request.
+            // An initial sync-collection lists every card, with its content where the server
+            // sends it, and gives the token in one request.
             versions = [:]
+            received = initial.cards
             for version in initial.changed {
                 versions[version.href] = version.etag
                 let known = statusByHref[version.href].flatMap { status.entries[$0] }
@@ -62,7 +67,22 @@ extension SyncRun {
         }
 
         var cards: [String: (etag: String, card: SyncCards.Card)] = [:]
-        let wanted = changed.sorted()
+        func read(_ card: RemoteCard) {
+            do {
+                cards[card.href] = (card.etag, try SyncCards.read(card.data, href: card.href))
+            } catch let error as ContactsError {
+                report.warnings.append(error)
+                if let uid = statusByHref[card.href] { skipped.insert(uid) }
+            } catch {
+                report.warnings.append(ContactsError(.malformedResponse, "the server's card is unreadable", path: card.href))
+                if let uid = statusByHref[card.href] { skipped.insert(uid) }
+            }
+        }
+        for href in changed {
+            guard let data = received[href], let etag = versions[href] else { continue }
+            read(RemoteCard(href: href, etag: etag, data: data))
+        }
+        let wanted = changed.filter { received[$0] == nil }.sorted()
         let batches = stride(from: 0, to: wanted.count, by: Self.fetchBatch).map { start in
             Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
         }
@@ -74,14 +94,7 @@ extension SyncRun {
             guard let fetching = next else { break }
             let fetched = try fetching.value()
             next = index + 1 < batches.count ? BackgroundTask { [batch = batches[index + 1]] in try remote.fetchCards(batch) } : nil
-            for card in fetched {
-                do {
-                    cards[card.href] = (card.etag, try SyncCards.read(card.data, href: card.href))
-                } catch let error as ContactsError {
-                    report.warnings.append(error)
-                    if let uid = statusByHref[card.href] { skipped.insert(uid) }
-                }
-            }
+            for card in fetched { read(card) }
             done += batches[index].count
             options.progress?(SyncProgress(phase: .reading, done: done, total: wanted.count))
         }
@@ -115,7 +128,7 @@ extension SyncRun {
     /// offer the report.
     private func initialChanges() throws -> RemoteChanges? {
         do {
-            return try remote.changes(since: "")
+            return try remote.changes(since: "", includingCards: true)
         } catch let error as ContactsError where error.code == .malformedResponse || error.code == .recordNotFound {
             return nil
         }

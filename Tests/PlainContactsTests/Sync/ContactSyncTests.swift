@@ -90,6 +90,17 @@ import Testing
         #expect(server.listings == 0)
     }
 
+    @Test func cardsASyncReportLeavesOutAreFetched() throws {
+        server.sendsCardsWithChanges = false
+        server.put(Self.card("b-1", first: "John", last: "Appleseed"), name: "b-1.vcf")
+        try sync()
+        #expect(server.fetched == 1)
+        server.put(Self.card("b-1", first: "Johnny", last: "Appleseed"), name: "b-1.vcf")
+        try sync()
+        #expect(server.fetched == 2)
+        #expect(try people().first?.firstName == "Johnny")
+    }
+
     @Test func aServerWithoutSyncCollectionIsListedAndItsCtagSparesUnchangedSyncs() throws {
         server.offersSyncCollection = false
         server.put(Self.card("b-1", first: "John", last: "Appleseed"), name: "b-1.vcf")

@@ -89,7 +89,19 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
         return cards.keys.sorted().map { RemoteCardVersion(href: $0, etag: cards[$0]?.etag ?? "") }
     }
 
-    func changes(since token: String) throws -> RemoteChanges? {
+    /// Whether a sync-collection report sends the cards' content when asked.
+    var sendsCardsWithChanges = true
+
+    func changes(since token: String, includingCards: Bool) throws -> RemoteChanges? {
+        guard var changes = try changesWithoutCards(since: token) else { return nil }
+        if includingCards && sendsCardsWithChanges {
+            for version in changes.changed { changes.cards[version.href] = cards[version.href]?.data }
+            fetched += changes.cards.count
+        }
+        return changes
+    }
+
+    private func changesWithoutCards(since token: String) throws -> RemoteChanges? {
         try checkAlive()
         guard offersSyncCollection else { return nil }
         if token.isEmpty {

@@ -14,12 +14,13 @@ extension CardDAVAddressBook {
     ///
     /// - Throws: ``ContactsError/Code/authenticationFailed`` (`401`),
     ///   ``ContactsError/Code/serverUnavailable`` or ``ContactsError/Code/malformedResponse``.
-    package func changes(since token: String) throws -> RemoteChanges? {
+    package func changes(since token: String, includingCards: Bool) throws -> RemoteChanges? {
         var changed: [String: String] = [:]
         var removed: Set<String> = []
+        var cards: [String: Data] = [:]
         var token = token
         for _ in 0..<Self.maximumSyncRounds {
-            guard let answer = try syncCollection(token) else { return nil }
+            guard let answer = try syncCollection(token, includingCards: includingCards) else { return nil }
             var truncated = false
             for response in answer.responses {
                 let (href, isCollection) = try member(response)
@@ -27,9 +28,11 @@ extension CardDAVAddressBook {
                     truncated = truncated || response.status == 507
                 } else if response.status == 404 {
                     changed[href] = nil
+                    cards[href] = nil
                     removed.insert(href)
                 } else if response.property(.dav("resourcetype"))?.child(.dav("collection")) == nil {
                     changed[href] = try etag(of: response, href: href)
+                    cards[href] = response.property(.cardDAV("address-data")).map { Data($0.text.utf8) }
                     removed.remove(href)
                 }
             }
@@ -39,7 +42,9 @@ extension CardDAVAddressBook {
             token = next
             if !truncated {
                 let versions = changed.map { RemoteCardVersion(href: $0.key, etag: $0.value) }.sorted { $0.href < $1.href }
-                return RemoteChanges(changed: versions, removed: removed.sorted(), syncToken: token)
+                var changes = RemoteChanges(changed: versions, removed: removed.sorted(), syncToken: token)
+                changes.cards = cards
+                return changes
             }
         }
         throw ContactsError(
@@ -47,9 +52,9 @@ extension CardDAVAddressBook {
     }
 
     /// One `sync-collection` report, or `nil` when the token is refused.
-    func syncCollection(_ token: String) throws -> WebDAVMultistatus? {
+    func syncCollection(_ token: String, includingCards: Bool = false) throws -> WebDAVMultistatus? {
         let inner = "<d:sync-token>\(WebDAVRequestBody.escape(token))</d:sync-token><d:sync-level>1</d:sync-level>"
-            + WebDAVRequestBody.prop([.dav("getetag")])
+            + WebDAVRequestBody.prop(includingCards ? [.dav("getetag"), .cardDAV("address-data")] : [.dav("getetag")])
         let request = webDAVRequest(
             "REPORT", collectionURL, depth: "0", body: WebDAVRequestBody.document(root: "d:sync-collection", inner: inner))
         let response = try client.send(request, handling: Self.staleTokenStatuses)

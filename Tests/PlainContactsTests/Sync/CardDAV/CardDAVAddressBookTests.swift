@@ -102,6 +102,18 @@ import Testing
         #expect(body(request).contains("<d:sync-level>1</d:sync-level>"))
     }
 
+    @Test func changesCanBringTheCardsContentWhenTheServerSendsIt() throws {
+        transport.enqueue(207, body: Self.multistatus(
+            Self.card("a.vcf", etag: "\"1\"", data: "BEGIN:VCARD\r\nUID:a\r\nEND:VCARD\r\n") + Self.card("b.vcf", etag: "\"2\""),
+            token: "tok-2"))
+        let changes = try #require(try book().changes(since: "", includingCards: true))
+        #expect(changes.changed.map(\.href) == ["/user/contacts/a.vcf", "/user/contacts/b.vcf"])
+        #expect(changes.cards.keys.sorted() == ["/user/contacts/a.vcf"])
+        #expect(String(decoding: changes.cards["/user/contacts/a.vcf"] ?? Data(), as: UTF8.self).contains("UID:a"))
+        #expect(body(transport.requests.first).contains("address-data"))
+        #expect(body(transport.requests.first).contains("<d:sync-token></d:sync-token>"))
+    }
+
     @Test(arguments: [400, 403, 409, 412])
     func aRefusedTokenGivesNil(status: Int) throws {
         transport.enqueue(
