@@ -16,10 +16,12 @@ extension SyncRun {
                 !people.contains(uid), FileSignature.of(personPath(key)) == signature
             {
                 people.unread[uid] = key
+                people.uidsByKey[key] = uid
                 localFingerprints[uid] = entry.localFingerprint
                 continue
             }
             guard let person = try book.materialize(key), let uid = SyncCards.matchKey(of: person) else { continue }
+            people.uidsByKey[key] = uid
             guard !people.contains(uid) else {
                 report.warnings.append(duplicateUIDWarning(person.recordID))
                 continue
@@ -53,7 +55,9 @@ extension SyncRun {
     /// form and kept lines.
     func cardForm(of group: Group) -> SyncGroupCard {
         var lines: [String] = []
-        var members = Set(book.members(of: group).compactMap(SyncCards.matchKey(of:)))
+        // Members by their record keys: a person unchanged since the last sync is not read.
+        let memberKeys = group.key.flatMap { book.memberships.members(of: $0) } ?? []
+        var members = Set(memberKeys.compactMap(people.uid(ofKey:)))
         if case .array(let items)? = group.state.unknownFields[VCardRecordFields.linesKey] {
             for line in items.compactMap(\.string) {
                 if let member = SyncGroupCard.memberKey(ofLine: line) {
@@ -90,21 +94,22 @@ extension SyncRun {
     /// it has no person for are kept as lines of the group's card.
     mutating func applyPendingMembers() throws {
         for (group, card) in pendingMembers {
-            var wanted: [ObjectIdentifier: Person] = [:]
+            var wanted: Set<RecordKey> = []
             var unknown: [String] = []
-            for key in card.members {
-                if let person = people[key], person.key != nil {
-                    wanted[ObjectIdentifier(person)] = person
+            for uid in card.members {
+                if let key = people.key(of: uid) {
+                    wanted.insert(key)
                 } else {
-                    unknown.append(card.memberLine(key))
+                    unknown.append(card.memberLine(uid))
                 }
             }
-            for person in book.members(of: group) where wanted[ObjectIdentifier(person)] == nil {
-                book.removeMember(person, from: group)
+            // Only the people whose membership changes are read.
+            let current = group.key.flatMap { book.memberships.members(of: $0) } ?? []
+            for key in current.subtracting(wanted) {
+                if let person = book.materializeQuietly(key) { book.removeMember(person, from: group) }
             }
-            let current = Set(book.members(of: group).map(ObjectIdentifier.init))
-            for (identifier, person) in wanted where !current.contains(identifier) {
-                try book.addMember(person, to: group)
+            for key in wanted.subtracting(current) {
+                if let person = book.materializeQuietly(key) { try book.addMember(person, to: group) }
             }
             let lines = card.lines + unknown
             let value: JSONValue? = lines.isEmpty ? nil : .array(lines.map(JSONValue.string))
@@ -147,6 +152,21 @@ final class SyncPeople {
     /// Whether the store has a person with this UID, without reading it.
     func contains(_ uid: String) -> Bool {
         loaded[uid] != nil || unread[uid] != nil
+    }
+
+    /// The UID of each person's record key, for those read or known unchanged.
+    var uidsByKey: [RecordKey: String] = [:]
+
+    /// The UID of the person with this record key; read only when not known already (a person
+    /// this sync added).
+    func uid(ofKey key: RecordKey) -> String? {
+        uidsByKey[key] ?? book.materializeQuietly(key).flatMap(SyncCards.matchKey(of:))
+    }
+
+    /// The record key of the person with this UID, without reading it; `nil` for a person not
+    /// saved yet.
+    func key(of uid: String) -> RecordKey? {
+        unread[uid] ?? loaded[uid]?.key
     }
 
     var uids: Set<String> { Set(loaded.keys).union(unread.keys) }
