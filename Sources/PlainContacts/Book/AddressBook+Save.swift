@@ -56,8 +56,24 @@ extension AddressBook {
     ///   member's file was deleted by someone else; ``ContactsError/Code/io`` when writing fails.
     ///   On error nothing is written and the book keeps its unsaved changes.
     public func save() throws {
+        _ = try commit()
+    }
+
+    /// Saves like ``save()`` and gives the bytes of every person file the save wrote, by key:
+    /// what a sync records as each person's synced version without reading the files back.
+    ///
+    /// - Throws: The errors of ``save()``.
+    func savePeopleFiles() throws -> [RecordKey: Data] {
+        guard let plan = try commit() else { return [:] }
+        var files: [RecordKey: Data] = [:]
+        for written in plan.writtenPeople { files[written.key] = written.data }
+        return files
+    }
+
+    /// Commits the book's changes; `nil` when there were none.
+    private func commit() throws -> SavePlan? {
         try checkWritable()
-        guard hasUnsavedChanges else { return }
+        guard hasUnsavedChanges else { return nil }
         let outcome = try StoreSession(layout: layout, options: options).write { session in
             let plan = try SavePlan(book: self, session: session, now: Timestamp.truncated(Date()))
             try plan.verifyMembershipsAgainstDisk()
@@ -69,6 +85,7 @@ extension AddressBook {
             return plan
         }
         apply(outcome)
+        return outcome
     }
 
     /// Brings the in-memory snapshots up to date with a committed save.

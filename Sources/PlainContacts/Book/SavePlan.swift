@@ -8,6 +8,8 @@ struct SavePlan {
         var key: RecordKey
         var id: RecordID
         var state: PersonState
+        /// The record file's bytes.
+        var data: Data
         var fingerprint: Fingerprint
         /// Whether the save creates the person's file.
         var isNew = false
@@ -132,7 +134,7 @@ struct SavePlan {
             planImage(&state, key: key, saved: saved.state.image)
             let data = PersonRecordCoder.encode(id: id, state: state)
             changes.append(FileChange(path: StoreLayout.personPath(key), kind: .write(data)))
-            writtenPeople.append(WrittenPerson(person: person, key: key, id: id, state: state, fingerprint: Fingerprint(data)))
+            writtenPeople.append(WrittenPerson(person: person, key: key, id: id, state: state, data: data, fingerprint: Fingerprint(data)))
         }
         var takenKeys = Set(book.people.byKey.keys).union(book.people.removed.keys)
         for person in book.people.added {
@@ -149,7 +151,8 @@ struct SavePlan {
             planImage(&state, key: key, saved: .none)
             let data = PersonRecordCoder.encode(id: id, state: state)
             changes.append(FileChange(path: StoreLayout.personPath(key), kind: .write(data)))
-            writtenPeople.append(WrittenPerson(person: person, key: key, id: id, state: state, fingerprint: Fingerprint(data), isNew: true))
+            writtenPeople.append(
+                WrittenPerson(person: person, key: key, id: id, state: state, data: data, fingerprint: Fingerprint(data), isNew: true))
         }
     }
 

@@ -14,7 +14,7 @@ import FoundationEssentials
 /// ```
 enum SyncCards {
     /// A card read from the server.
-    enum Card {
+    enum Card: Sendable {
         case person(PersonState, uid: String)
         case group(SyncGroupCard)
 

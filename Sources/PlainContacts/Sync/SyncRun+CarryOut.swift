@@ -236,9 +236,9 @@ extension SyncRun {
     /// Saves the store: the records first, then the group members that new records needed
     /// keys for.
     mutating func saveStore() throws {
-        try book.save()
+        savedPeopleFiles = try book.savePeopleFiles()
         try applyPendingMembers()
-        try book.save()
+        for (key, data) in try book.savePeopleFiles() { savedPeopleFiles[key] = data }
     }
 
     /// Records the status of every contact after the save. While a conflict or an unreadable
@@ -256,7 +256,7 @@ extension SyncRun {
                 if let person = people[uid] {
                     status.entries[uid] = .init(kind: kind, href: href, etag: etag, localFingerprint: fingerprint(of: person))
                     // The record file just saved holds the version, already encoded.
-                    if let key = person.key, let saved = try? AccessFiles.read(URL(filePath: personPath(key))),
+                    if let key = person.key, let saved = savedPeopleFiles[key] ?? (try? AccessFiles.read(URL(filePath: personPath(key)))),
                         saved.isEmpty == false, Fingerprint(saved) == book.people.saved[key]?.fingerprint
                     {
                         bases.setPerson(recordFile: saved, for: uid)

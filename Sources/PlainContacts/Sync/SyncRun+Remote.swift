@@ -67,21 +67,21 @@ extension SyncRun {
         }
 
         var cards: [String: (etag: String, card: SyncCards.Card)] = [:]
-        func read(_ card: RemoteCard) {
-            do {
-                cards[card.href] = (card.etag, try SyncCards.read(card.data, href: card.href))
-            } catch let error as ContactsError {
-                report.warnings.append(error)
-                if let uid = statusByHref[card.href] { skipped.insert(uid) }
-            } catch {
-                report.warnings.append(ContactsError(.malformedResponse, "the server's card is unreadable", path: card.href))
-                if let uid = statusByHref[card.href] { skipped.insert(uid) }
+        func read(_ batch: [RemoteCard]) {
+            for (card, outcome) in zip(batch, Self.readInParallel(batch)) {
+                switch outcome {
+                case .success(let read):
+                    cards[card.href] = (card.etag, read)
+                case .failure(let error):
+                    report.warnings.append(error)
+                    if let uid = statusByHref[card.href] { skipped.insert(uid) }
+                }
             }
         }
-        for href in changed {
-            guard let data = received[href], let etag = versions[href] else { continue }
-            read(RemoteCard(href: href, etag: etag, data: data))
-        }
+        read(changed.compactMap { href in
+            guard let data = received[href], let etag = versions[href] else { return nil }
+            return RemoteCard(href: href, etag: etag, data: data)
+        })
         let wanted = changed.filter { received[$0] == nil }.sorted()
         let batches = stride(from: 0, to: wanted.count, by: Self.fetchBatch).map { start in
             Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
@@ -94,7 +94,7 @@ extension SyncRun {
             guard let fetching = next else { break }
             let fetched = try fetching.value()
             next = index + 1 < batches.count ? BackgroundTask { [batch = batches[index + 1]] in try remote.fetchCards(batch) } : nil
-            for card in fetched { read(card) }
+            read(fetched)
             done += batches[index].count
             options.progress?(SyncProgress(phase: .reading, done: done, total: wanted.count))
         }
@@ -120,6 +120,24 @@ extension SyncRun {
                 continue
             }
             remoteEntries[uid] = entry
+        }
+    }
+
+    /// How many cards make a piece of parallel reading worth a thread.
+    private static let readChunk = 64
+
+    /// Reads cards on all the machine's cores (a first sync reads thousands); each outcome is
+    /// the card read, or the warning that leaves it out of the sync.
+    private static func readInParallel(_ batch: [RemoteCard]) -> [Result<SyncCards.Card, ContactsError>] {
+        Parallel.map(batch.count, minimumChunk: readChunk) { position in
+            let card = batch[position]
+            do {
+                return .success(try SyncCards.read(card.data, href: card.href))
+            } catch let error as ContactsError {
+                return .failure(error)
+            } catch {
+                return .failure(ContactsError(.malformedResponse, "the server's card is unreadable", path: card.href))
+            }
         }
     }
 

@@ -45,6 +45,8 @@ struct SyncRun {
     var outcomes: [String: Outcome] = [:]
     /// Group cards whose members are set once new people are saved.
     var pendingMembers: [(Group, SyncGroupCard)] = []
+    /// The bytes of the person files the sync's save wrote, by key.
+    var savedPeopleFiles: [RecordKey: Data] = [:]
 
     init(book: AddressBook, remote: any RemoteAddressBook, status: SyncStatusFile, options: ContactSync.Options) {
         self.book = book
