@@ -53,6 +53,7 @@ enum RemoteAddCommand: Command {
                     + "the password and the contacts would travel in clear; use https")
         }
         try file.add(remote)
+        context.console.note("Added remote \"\(arguments.positionals[0])\": \(remote.url.absoluteString); `contacts sync` syncs it.")
     }
 
     /// The address book collection `remote.url` and `--book` name: the one place where a URL
