@@ -36,6 +36,8 @@ enum BenchCommand {
             try FidelityRun.run(folder: folder, details: details, json: options.json)
         case .sync:
             try SyncBench.run(options, source: source)
+        case .serve:
+            try ServeBench.run(options, source: source)
         case .timeChild(let file, let program, let arguments):
             exit(try PeakMemoryProbe.timeChild(writingTo: file, program, arguments))
         case .measure:

@@ -27,6 +27,8 @@ struct BenchOptions {
         case fidelity(URL, details: Bool)
         /// `contacts sync` beside vdirsyncer against Radicale and Xandikos.
         case sync
+        /// CardDAV servers answering a sync's requests on the same cards.
+        case serve
         /// Print the usage.
         case help
     }
@@ -54,6 +56,7 @@ struct BenchOptions {
                contacts-bench --fuzz-vcard N [--seed S] [--fixtures DIR]
                contacts-bench --fidelity DIR [--fidelity-details] [--json]
                contacts-bench --sync [--people N] [--runs R]
+               contacts-bench --serve [--people N] [--runs R]
 
         Measures PlainContacts on a generated store of N people (default 10000), or on a copy
         of an existing store, and prints a Markdown table (median, min and max of R runs, and
@@ -102,6 +105,9 @@ struct BenchOptions {
                                Radicale 3.9 and Xandikos 0.4 collection of N generated cards
                                (started on 127.0.0.1 from .venv-dav): the first sync, a sync
                                after one card changed on the server, and one with no change
+          --serve              time CardDAV servers (Radicale 3.9, Xandikos 0.4) on the same
+                               N cards: a Depth 1 PROPFIND of every ETag, a multiget of 500
+                               cards, a sync-collection after one change, and a PUT
           --child-list DIR, --time-child FILE PROGRAM ARGS...
                                used by the memory figures: open and list DIR; run PROGRAM
                                and write its peak memory (kB) to FILE, as /usr/bin/time -o
@@ -139,6 +145,7 @@ struct BenchOptions {
                 queries = try value(argument).split(separator: ",").map(String.init)
             case "--json": json = true
             case "--sync": mode = .sync
+            case "--serve": mode = .serve
             case "--save-json": saveJSON = URL(fileURLWithPath: try value(argument))
             case "--generator":
                 let text = try value(argument)

@@ -45,8 +45,8 @@ struct SyncBench {
         Progress.note("\(name): filling the address book with \(Format.count(people)) cards")
         let server = try DAVTestServer(kind)
         defer { server.stop() }
-        try fill(server, from: cards)
-        try warm(server)
+        try server.fill(from: cards)
+        try server.warm()
 
         let folder = workspace.path(name.replacingOccurrences(of: " ", with: "-"))
         let sync = try Tools(contacts: contacts, server: server, folder: folder)
@@ -76,48 +76,15 @@ struct SyncBench {
             unchanged: (median(unchanged.map(\.0)), median(unchanged.map(\.1))))
     }
 
-    /// Puts the cards into the server's storage while it is stopped, as its own files.
-    private func fill(_ server: DAVTestServer, from cards: URL) throws {
-        server.kill()
-        let data = server.folder.appending(path: "data")
-        let collection: URL
-        switch server.kind {
-        case .radicale: collection = data.appending(path: "collection-root/user/contacts")
-        case .xandikos: collection = data.appending(path: "user/contacts/addressbook")
-        }
-        for name in try FileManager.default.contentsOfDirectory(atPath: cards.path) where name.hasSuffix(".vcf") {
-            try FileManager.default.copyItem(at: cards.appending(path: name), to: collection.appending(path: name))
-        }
-        if case .xandikos = server.kind {
-            // Xandikos serves what the collection's Git repository has committed.
-            for arguments in [["add", "-A"], ["-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-qm", "fill"]] {
-                let result = try ChildProcess.run("/usr/bin/env", ["git", "-C", collection.path] + arguments, output: .discardAll)
-                guard result.status == 0 else { throw ContactsError(.io, "git \(arguments[0]) failed", path: collection.path) }
-            }
-        }
-        try server.restart()
-    }
-
-    /// Lists the collection once, so that the server builds its caches before any timing.
-    private func warm(_ server: DAVTestServer) throws {
-        let book = try CardDAVAddressBook(url: server.addressBookURL, credentials: credentials(server))
-        _ = try book.collectionState()
-        _ = try book.listCards()
-    }
-
     /// Rewrites one card's note on the server, as a phone would.
     private func changeOneCard(_ server: DAVTestServer, run: Int) throws {
-        let book = try CardDAVAddressBook(url: server.addressBookURL, credentials: credentials(server))
+        let book = try CardDAVAddressBook(url: server.addressBookURL, credentials: server.credentials)
         guard let version = try book.listCards().min(by: { $0.href < $1.href }),
             let card = try book.fetchCards([version.href]).first
         else { throw ContactsError(.io, "the server has no card to change", path: server.addressBookURL.absoluteString) }
         var text = String(decoding: card.data, as: UTF8.self)
         text = text.replacingOccurrences(of: "\r\nEND:VCARD", with: "\r\nNOTE:changed on the phone \(run)\r\nEND:VCARD")
         _ = try book.updateCard(at: version.href, data: Data(text.utf8), etag: version.etag)
-    }
-
-    private func credentials(_ server: DAVTestServer) -> RemoteCredentials {
-        RemoteCredentials(user: server.user, password: server.password)
     }
 
     private func median(_ values: [Double]) -> Double {

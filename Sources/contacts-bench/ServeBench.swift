@@ -1,0 +1,220 @@
+import DAVTestSupport
+import Foundation
+import PlainContacts
+
+/// `contacts-bench --serve`: CardDAV servers answering the requests a client's sync makes, on
+/// the same collection of N generated cards, in one run: a Depth 1 `PROPFIND` of every ETag,
+/// an `addressbook-multiget` of 500 cards, a `sync-collection` report after one card changed,
+/// and a `PUT` of a changed card.
+///
+/// Requests go through ``BenchHTTPConnection`` (one kept-alive connection, blocking sockets),
+/// so the figures are the servers' own. Each server is filled and warmed before any timing;
+/// each figure is the median of the runs, and every response is checked (status, and the
+/// number of cards it lists) so that a fast wrong answer cannot pass for a fast right one.
+struct ServeBench {
+    let people: Int
+    let runs: Int
+
+    /// Cards one multiget asks for.
+    static let multigetSize = 500
+
+    /// A server under measurement: what the table calls it and how to reach its collection.
+    struct Target {
+        var name: String
+        var port: Int
+        var collectionPath: String
+        var addressBookURL: URL
+        var credentials: RemoteCredentials?
+    }
+
+    /// The requests timed, in the table's order.
+    enum Operation: CaseIterable {
+        case propfind, multiget, syncAfterChange, put
+
+        var label: String {
+            switch self {
+            case .propfind: "PROPFIND Depth 1, every ETag"
+            case .multiget: "addressbook-multiget of \(ServeBench.multigetSize) cards"
+            case .syncAfterChange: "sync-collection after one change"
+            case .put: "PUT of a changed card"
+            }
+        }
+    }
+
+    /// One server's medians, in seconds, by operation.
+    struct Row {
+        var server: String
+        var seconds: [Operation: Double]
+    }
+
+    static func run(_ options: BenchOptions, source: CardSource) throws {
+        let bench = ServeBench(people: options.sizes.first ?? 10_000, runs: options.runs)
+        let workspace = try Workspace(keep: options.keep)
+        defer { workspace.finish() }
+        let cards = workspace.path("cards")
+        _ = try source.writeDirectory(count: bench.people, to: cards)
+        var rows: [Row] = []
+        for kind in [DAVTestServer.Kind.radicale(password: nil), .xandikos] {
+            let name = if case .xandikos = kind { "Xandikos 0.4" } else { "Radicale 3.9" }
+            Progress.note("\(name): filling the address book with \(Format.count(bench.people)) cards")
+            let server = try DAVTestServer(kind)
+            defer { server.stop() }
+            try server.fill(from: cards)
+            try server.warm()
+            let target = Target(
+                name: name, port: server.port, collectionPath: server.addressBookPath, addressBookURL: server.addressBookURL,
+                credentials: server.credentials)
+            rows.append(try bench.measure(target))
+        }
+        print(table(rows, people: bench.people, runs: bench.runs))
+    }
+
+    /// Times every operation `runs` times on one server.
+    func measure(_ target: Target) throws -> Row {
+        let book = try CardDAVAddressBook(url: target.addressBookURL, credentials: target.credentials)
+        let hrefs = try book.listCards().map(\.href).sorted()
+        guard hrefs.count >= people else {
+            throw ContactsError(.io, "\(target.name) lists \(hrefs.count) cards instead of \(people)")
+        }
+        let connection = BenchHTTPConnection(port: target.port)
+        var headers = ["Content-Type": "application/xml; charset=utf-8"]
+        if let credentials = target.credentials {
+            headers["Authorization"] = "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
+        }
+        var samples: [Operation: [Double]] = [:]
+        for run in 0..<runs {
+            Progress.note("\(target.name): run \(run + 1) of \(runs)")
+            samples[.propfind, default: []].append(try timePropfind(target, connection, headers))
+            let window = (0..<Self.multigetSize).map { hrefs[(run * Self.multigetSize + $0) % hrefs.count] }
+            samples[.multiget, default: []].append(try timeMultiget(window, target, connection, headers))
+            samples[.syncAfterChange, default: []].append(
+                try timeSyncAfterChange(of: hrefs[run % hrefs.count], run: run, book, target, connection, headers))
+            samples[.put, default: []].append(
+                try timePut(of: hrefs[(hrefs.count / 2 + run) % hrefs.count], run: run, book, target, connection, headers))
+        }
+        return Row(server: target.name, seconds: samples.mapValues(Self.median))
+    }
+
+    private func timePropfind(
+        _ target: Target, _ connection: BenchHTTPConnection, _ headers: [String: String]
+    ) throws -> Double {
+        let body = Data(
+            #"<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>"#.utf8)
+        let (response, seconds) = try timed {
+            try connection.send("PROPFIND", target.collectionPath, headers: headers.merging(["Depth": "1"]) { $1 }, body: body)
+        }
+        try check(response, 207, listing: people, of: "getetag>", target, "PROPFIND")
+        return seconds
+    }
+
+    private func timeMultiget(
+        _ hrefs: [String], _ target: Target, _ connection: BenchHTTPConnection, _ headers: [String: String]
+    ) throws -> Double {
+        var xml = #"<?xml version="1.0" encoding="utf-8"?><c:addressbook-multiget xmlns:d="DAV:" "#
+            + #"xmlns:c="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/><c:address-data/></d:prop>"#
+        for href in hrefs { xml += "<d:href>\(href)</d:href>" }
+        xml += "</c:addressbook-multiget>"
+        let (response, seconds) = try timed {
+            try connection.send("REPORT", target.collectionPath, headers: headers.merging(["Depth": "1"]) { $1 }, body: Data(xml.utf8))
+        }
+        try check(response, 207, listing: hrefs.count, of: "BEGIN:VCARD", target, "addressbook-multiget")
+        return seconds
+    }
+
+    private func timeSyncAfterChange(
+        of href: String, run: Int, _ book: CardDAVAddressBook, _ target: Target, _ connection: BenchHTTPConnection,
+        _ headers: [String: String]
+    ) throws -> Double {
+        guard let token = try book.collectionState().syncToken else {
+            throw ContactsError(.io, "\(target.name) offers no sync token")
+        }
+        try change(href, note: "synced \(run)", book, target)
+        let xml = #"<?xml version="1.0" encoding="utf-8"?><d:sync-collection xmlns:d="DAV:"><d:sync-token>"#
+            + Self.escaped(token) + "</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"
+        let (response, seconds) = try timed {
+            try connection.send("REPORT", target.collectionPath, headers: headers, body: Data(xml.utf8))
+        }
+        try check(response, 207, listing: 1, of: "getetag>", target, "sync-collection")
+        return seconds
+    }
+
+    private func timePut(
+        of href: String, run: Int, _ book: CardDAVAddressBook, _ target: Target, _ connection: BenchHTTPConnection,
+        _ headers: [String: String]
+    ) throws -> Double {
+        guard let card = try book.fetchCards([href]).first else { throw ContactsError(.io, "\(target.name) lost \(href)") }
+        let text = try Self.adding(note: "put \(run)", to: card, target)
+        var putHeaders = headers
+        putHeaders["Content-Type"] = "text/vcard; charset=utf-8"
+        putHeaders["If-Match"] = card.etag
+        let (response, seconds) = try timed {
+            try connection.send("PUT", href, headers: putHeaders, body: Data(text.utf8))
+        }
+        guard response.status == 201 || response.status == 204 else {
+            throw ContactsError(.io, "\(target.name) answered a PUT with \(response.status)")
+        }
+        return seconds
+    }
+
+    /// Adds a note to one card, as a phone would; not timed.
+    private func change(_ href: String, note: String, _ book: CardDAVAddressBook, _ target: Target) throws {
+        guard let card = try book.fetchCards([href]).first else { throw ContactsError(.io, "\(target.name) lost \(href)") }
+        let text = try Self.adding(note: note, to: card, target)
+        _ = try book.updateCard(at: href, data: Data(text.utf8), etag: card.etag)
+    }
+
+    /// The card's text with a `NOTE` line before its `END:VCARD`, whatever its line ends.
+    private static func adding(note: String, to card: RemoteCard, _ target: Target) throws -> String {
+        let text = String(decoding: card.data, as: UTF8.self)
+        guard let end = text.range(of: "END:VCARD", options: [.backwards, .caseInsensitive]) else {
+            throw ContactsError(.io, "\(target.name) sent a card without END:VCARD: \(card.href)")
+        }
+        return text[..<end.lowerBound] + "NOTE:\(note)\r\n" + text[end.lowerBound...]
+    }
+
+    /// Checks a response's status and that it lists at least `count` of `marker`.
+    private func check(
+        _ response: BenchHTTPConnection.Response, _ status: Int, listing count: Int, of marker: String, _ target: Target,
+        _ what: String
+    ) throws {
+        guard response.status == status else {
+            throw ContactsError(.io, "\(target.name) answered \(what) with \(response.status) instead of \(status)")
+        }
+        let listed = String(decoding: response.body, as: UTF8.self).components(separatedBy: marker).count - 1
+        guard listed >= count else {
+            throw ContactsError(.io, "\(target.name) answered \(what) listing \(listed) instead of \(count)")
+        }
+    }
+
+    private func timed<Value>(_ body: () throws -> Value) throws -> (Value, Double) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let value = try body()
+        return (value, (clock.now - start).seconds)
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    private static func table(_ rows: [Row], people: Int, runs: Int) -> String {
+        var lines = [
+            "CardDAV requests on \(Format.count(people)) cards, one kept-alive connection, median of \(runs):",
+            "",
+            "| request | " + rows.map(\.server).joined(separator: " | ") + " |",
+            "|---|" + rows.map { _ in "---|" }.joined(),
+        ]
+        for operation in Operation.allCases {
+            lines.append(
+                "| \(operation.label) | "
+                    + rows.map { Format.seconds($0.seconds[operation] ?? 0) }.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
