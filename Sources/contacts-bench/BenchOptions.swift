@@ -29,6 +29,8 @@ struct BenchOptions {
         case sync
         /// CardDAV servers answering a sync's requests on the same cards.
         case serve
+        /// Many clients at once on one server for a while, then a check that nothing was lost.
+        case serveLoad(server: String)
         /// Print the usage.
         case help
     }
@@ -45,6 +47,8 @@ struct BenchOptions {
     var seed = ContactGenerator.defaultSeed
     var contactsPath: String?
     var keep = false
+    var clients = 32
+    var seconds = 60
 
     static let usage = """
         Usage: contacts-bench [--people N | --sizes N,N,...] [--store DIR] [--runs R] [--json]
@@ -57,6 +61,7 @@ struct BenchOptions {
                contacts-bench --fidelity DIR [--fidelity-details] [--json]
                contacts-bench --sync [--people N] [--runs R]
                contacts-bench --serve [--people N] [--runs R]
+               contacts-bench --serve-load SERVER [--people N] [--clients C] [--seconds S]
 
         Measures PlainContacts on a generated store of N people (default 10000), or on a copy
         of an existing store, and prints a Markdown table (median, min and max of R runs, and
@@ -108,6 +113,10 @@ struct BenchOptions {
           --serve              time CardDAV servers (Radicale 3.9, Xandikos 0.4) on the same
                                N cards: a Depth 1 PROPFIND of every ETag, a multiget of 500
                                cards, a sync-collection after one change, and a PUT
+          --serve-load SERVER  C clients (default 32) for S seconds (default 60) of mixed
+                               PROPFIND, REPORT, GET and PUT on SERVER (radicale, xandikos)
+                               holding N cards; reports requests/s, p50 and p99, and exits 1
+                               on any 5xx, failed request or acknowledged write lost
           --child-list DIR, --time-child FILE PROGRAM ARGS...
                                used by the memory figures: open and list DIR; run PROGRAM
                                and write its peak memory (kB) to FILE, as /usr/bin/time -o
@@ -146,6 +155,9 @@ struct BenchOptions {
             case "--json": json = true
             case "--sync": mode = .sync
             case "--serve": mode = .serve
+            case "--serve-load": mode = .serveLoad(server: try value(argument))
+            case "--clients": clients = try Self.count(try value(argument), argument)
+            case "--seconds": seconds = try Self.count(try value(argument), argument)
             case "--save-json": saveJSON = URL(fileURLWithPath: try value(argument))
             case "--generator":
                 let text = try value(argument)
