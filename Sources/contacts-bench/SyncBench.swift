@@ -115,8 +115,7 @@ struct SyncBench {
 private struct Tools {
     let contactsPath: String
     let store: URL
-    let vdirsyncerPath: String
-    let configuration: URL
+    let pair: VdirsyncerPair
     let password: String
 
     init(contacts: String, server: DAVTestServer, folder: URL) throws {
@@ -124,33 +123,7 @@ private struct Tools {
         password = server.password
         store = folder.appending(path: "store")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        vdirsyncerPath = try DAVServerInstallation.executable("vdirsyncer").path
-        let vdir = folder.appending(path: "vdir")
-        let status = folder.appending(path: "vdirsyncer-status")
-        for created in [vdir, status] { try FileManager.default.createDirectory(at: created, withIntermediateDirectories: true) }
-        configuration = folder.appending(path: "vdirsyncer.conf")
-        try Data("""
-            [general]
-            status_path = "\(status.path)/"
-
-            [pair contacts]
-            a = "local"
-            b = "remote"
-            collections = null
-
-            [storage local]
-            type = "filesystem"
-            path = "\(vdir.path)/"
-            fileext = ".vcf"
-
-            [storage remote]
-            type = "carddav"
-            url = "\(server.addressBookURL.absoluteString)"
-            username = "\(server.user)"
-            password = "\(server.password)"
-
-            """.utf8).write(to: configuration)
-        try check(run(vdirsyncerPath, ["discover"], environment: ["VDIRSYNCER_CONFIG": configuration.path]), "vdirsyncer discover")
+        pair = try VdirsyncerPair(folder: folder, addressBook: server.addressBookURL, user: server.user, password: server.password)
         try check(run(contactsPath, ["--store", store.path, "init"]), "contacts init")
         try check(
             run(contactsPath, [
@@ -168,8 +141,8 @@ private struct Tools {
 
     /// Seconds of one `vdirsyncer sync`.
     func vdirsyncer() throws -> Double {
-        let result = try run(vdirsyncerPath, ["sync"], environment: ["VDIRSYNCER_CONFIG": configuration.path])
-        try check(result, "vdirsyncer sync")
+        let result = try pair.sync()
+        guard result.status == 0 else { throw ContactsError(.io, "vdirsyncer sync failed with exit status \(result.status)") }
         return result.seconds
     }
 

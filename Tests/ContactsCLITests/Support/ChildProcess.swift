@@ -19,6 +19,16 @@ enum ChildProcess {
         _ arguments: [String], environment: [String: String], folder: URL? = nil,
         input: String = "/dev/null", output: String = "/dev/null", errors: String = "/dev/null"
     ) throws -> Int32 {
+        let pid = try spawn(arguments, environment: environment, folder: folder, input: input, output: output, errors: errors)
+        return try wait(pid, program: arguments.first ?? "")
+    }
+
+    /// Starts `arguments` like ``run(_:environment:folder:input:output:errors:)`` without
+    /// waiting for it; the caller waits with ``wait(_:program:)``.
+    static func spawn(
+        _ arguments: [String], environment: [String: String], folder: URL? = nil,
+        input: String = "/dev/null", output: String = "/dev/null", errors: String = "/dev/null"
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -53,6 +63,11 @@ enum ChildProcess {
             ? posix_spawn(&pid, program, &actions, &attributes, argv, envp)
             : posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard code == 0 else { throw SpawnFailure(program: program, code: code) }
+        return pid
+    }
+
+    /// Waits for a spawned child and returns its exit status (128 + signal number when killed).
+    static func wait(_ pid: pid_t, program: String) throws -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw SpawnFailure(program: program, code: errno) }
