@@ -46,6 +46,8 @@ struct HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible {
         static let listenFailed = Code(rawValue: "listenFailed")
         /// ``HTTPServer/start()`` was called on a server that was already started or stopped.
         static let alreadyStarted = Code(rawValue: "alreadyStarted")
+        /// The sockets or the thread an ``HTTPServerSignalWatch`` needs could not be made.
+        static let signalWatchFailed = Code(rawValue: "signalWatchFailed")
     }
 
     /// What went wrong, as a stable code.

@@ -142,4 +142,15 @@ import Testing
         let error = #expect(throws: HTTPServerError.self) { try server.start() }
         #expect(error?.code == .alreadyStarted)
     }
+
+    @Test func signalStopsTheServer() throws {
+        let server = try HTTPTestServer(limits: .small, handler: CountingEchoHandler().echo)
+        let received = DispatchSemaphore(value: 0)
+        let watch = try HTTPServerSignalWatch(server: server.server, signals: [SIGUSR2]) { _ in received.signal() }
+        defer { watch.cancel() }
+        kill(getpid(), SIGUSR2)
+        #expect(received.wait(timeout: .now() + .seconds(5)) == .success)
+        #expect(server.server.waitUntilStopped(timeout: .seconds(10)))
+        #expect(HTTPTestClient.connectionIsRefused(port: server.port))
+    }
 }
