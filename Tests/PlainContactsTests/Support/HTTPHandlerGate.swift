@@ -16,15 +16,15 @@ final class HTTPHandlerGate: Sendable {
     /// Signalled when the test lets the handler go on.
     private let released = DispatchSemaphore(value: 0)
 
-    /// Called by the handler: says it has begun and waits (at most 10 s) to be let go.
+    /// Called by the handler: says it has begun and waits (at most 20 s) to be let go.
     func pass() {
         entered.signal()
-        _ = released.wait(timeout: .now() + .seconds(10))
+        _ = released.wait(timeout: .now() + .seconds(20))
     }
 
-    /// Waits (at most 5 s) until a handler has begun; returns whether one did.
+    /// Waits (at most 10 s) until a handler has begun; returns whether one did.
     func waitUntilEntered() -> Bool {
-        entered.wait(timeout: .now() + .seconds(5)) == .success
+        entered.wait(timeout: .now() + .seconds(10)) == .success
     }
 
     /// Lets the handler go on.

@@ -31,7 +31,7 @@ struct HTTPTestResponse {
 /// back. Every read gives up after ``readTimeout`` so that a test fails rather than hangs.
 final class HTTPTestClient {
     /// How long a read may block: far longer than any test waits on purpose.
-    static let readTimeout = Duration.seconds(5)
+    static let readTimeout = Duration.seconds(10)
 
     /// The socket.
     let descriptor: Int32
@@ -120,7 +120,7 @@ final class HTTPTestClient {
 
     /// Whether the server closes the connection (end of file or reset) within `timeout`,
     /// dropping anything it sends first; `false` also if it sends bytes but stays open.
-    func waitForClose(timeout: Duration = .seconds(4)) -> Bool {
+    func waitForClose(timeout: Duration = .seconds(10)) -> Bool {
         let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 4096)
         while ContinuousClock.now < deadline {

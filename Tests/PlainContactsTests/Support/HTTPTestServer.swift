@@ -31,9 +31,9 @@ final class HTTPTestServer: Sendable {
     /// The lines logged so far.
     var logLines: [String] { lines.all }
 
-    /// Waits (at most 5 s) until a logged line satisfies `predicate`; returns whether one did.
+    /// Waits (at most 10 s) until a logged line satisfies `predicate`; returns whether one did.
     func waitForLogLine(where predicate: (String) -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             if logLines.contains(where: predicate) { return true }
             usleep(10_000)
@@ -64,8 +64,8 @@ private final class LoggedLines: Sendable {
 }
 
 extension HTTPServerLimits {
-    /// Limits small enough for a test to pass with a few bytes, and timeouts short enough for a
-    /// test to see them pass.
+    /// Limits small enough for a test to pass with a few bytes, and timeouts long enough that
+    /// a test slowed down by a busy machine does not meet them.
     static var small: HTTPServerLimits {
         var limits = HTTPServerLimits()
         limits.maxRequestLineLength = 64
@@ -73,9 +73,9 @@ extension HTTPServerLimits {
         limits.maxHeaderCount = 8
         limits.maxBodySize = 64
         limits.maxConnections = 4
-        limits.idleTimeout = .milliseconds(300)
-        limits.requestReadTimeout = .milliseconds(300)
-        limits.writeTimeout = .milliseconds(300)
+        limits.idleTimeout = .seconds(10)
+        limits.requestReadTimeout = .seconds(10)
+        limits.writeTimeout = .seconds(10)
         limits.closeLingerTimeout = .milliseconds(100)
         return limits
     }

@@ -158,7 +158,9 @@ import Testing
     }
 
     @Test func idleConnectionIsClosedWithoutAnAnswer() throws {
-        let server = try HTTPTestServer(limits: .small, handler: CountingEchoHandler().echo)
+        var limits = HTTPServerLimits.small
+        limits.idleTimeout = .milliseconds(300)
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
         defer { server.stop() }
         let silent = try HTTPTestClient(port: server.port)
         #expect(try silent.readToEnd().isEmpty)
@@ -169,7 +171,9 @@ import Testing
     }
 
     @Test func slowRequestTimesOutWithoutHoldingUpOtherClients() throws {
-        let server = try HTTPTestServer(limits: .small, handler: CountingEchoHandler().echo)
+        var limits = HTTPServerLimits.small
+        limits.requestReadTimeout = .milliseconds(300)
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
         defer { server.stop() }
         let slow = try HTTPTestClient(port: server.port)
         try slow.send("GET /slow HTTP/1.1\r\nHost: h\r\n")
@@ -182,19 +186,24 @@ import Testing
     }
 
     @Test func clientSendingAByteAtATimeIsCutOffByTheReadTimeout() throws {
-        let server = try HTTPTestServer(limits: .small, handler: CountingEchoHandler().echo)
+        var limits = HTTPServerLimits.small
+        limits.requestReadTimeout = .milliseconds(300)
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
         defer { server.stop() }
         let slowloris = try HTTPTestClient(port: server.port)
-        let headers = (1...200).map { _ in "X: y\r\n" }.joined()
-        let sent = slowloris.dribble("GET / HTTP/1.1\r\nHost: h\r\n" + headers, pause: .milliseconds(10))
-        #expect(sent < 200 * 6)
+        // Within every size limit, so that only the time it takes can stop it.
+        let request = "GET / HTTP/1.1\r\nHost: h\r\nX-Slow: \(String(repeating: "y", count: 200))\r\n\r\n"
+        let sent = slowloris.dribble(request, pause: .milliseconds(10))
+        #expect(sent < request.utf8.count)
         #expect(try slowloris.readResponse().status == 408)
         #expect(slowloris.waitForClose())
     }
 
     @Test func responseTheClientDoesNotReadIsAbandonedAfterTheWriteTimeout() throws {
         let large = Data(repeating: UInt8(ascii: "x"), count: 64 * 1024 * 1024)
-        let server = try HTTPTestServer(limits: .small) { _ in HTTPServerResponse(status: 200, body: large) }
+        var limits = HTTPServerLimits.small
+        limits.writeTimeout = .milliseconds(300)
+        let server = try HTTPTestServer(limits: limits) { _ in HTTPServerResponse(status: 200, body: large) }
         defer { server.stop() }
         let client = try HTTPTestClient(port: server.port)
         try client.send("GET /large HTTP/1.1\r\nHost: h\r\n\r\n")
