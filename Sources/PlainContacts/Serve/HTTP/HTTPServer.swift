@@ -141,10 +141,12 @@ final class HTTPServer: Sendable {
         }
     }
 
-    /// Begins a graceful shutdown and returns at once: the server stops accepting, each request
-    /// already handed to the handler is finished and its response written, then every
-    /// connection closes. Safe from any thread, including a signal source's handler and a
-    /// request handler; later calls do nothing.
+    /// Begins a graceful shutdown and returns at once: the server stops accepting and closes
+    /// connections waiting for their next request; a request already begun (being received
+    /// within its read timeout, or in the handler) is finished and answered with
+    /// `Connection: close`, then its connection closes. ``waitUntilStopped()`` returns once all
+    /// are closed. Safe from any thread, including a request handler (not from a C signal
+    /// handler: use ``HTTPServerSignalWatch``); later calls do nothing.
     func stop() {
         phase.withLock { phase in
             if case .running(let stopSignal) = phase {
