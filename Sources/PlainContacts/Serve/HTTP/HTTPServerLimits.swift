@@ -1,0 +1,75 @@
+/// The bounds an ``HTTPServer`` holds every client to: sizes, counts and timeouts, each with the
+/// status code or action that enforces it.
+///
+/// The defaults suit a CardDAV server for one person's devices; tests set them small.
+///
+/// ```swift
+/// var limits = HTTPServerLimits()
+/// limits.maxBodySize = 1024
+/// limits.requestReadTimeout = .milliseconds(200)
+/// let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, log: { _ in }, handler: handle)
+/// ```
+struct HTTPServerLimits: Sendable, Hashable {
+    /// The default ``maxRequestLineLength``: 8 KiB, the figure RFC 9112 §3 recommends supporting
+    /// at least; a CardDAV href is far shorter.
+    static let defaultMaxRequestLineLength = 8 * 1024
+    /// The default ``maxHeaderBlockSize``: 16 KiB holds the largest header blocks real clients
+    /// send (long cookies, `Authorization` with a bearer token) while bounding memory per
+    /// connection.
+    static let defaultMaxHeaderBlockSize = 16 * 1024
+    /// The default ``maxHeaderCount``: 100 is several times what DAV clients send and caps the
+    /// work a header block of many tiny fields can cause.
+    static let defaultMaxHeaderCount = 100
+    /// The default ``maxBodySize``: 16 MiB holds a vCard with a large photo or an address book
+    /// imported in one request, and bounds a connection's memory.
+    static let defaultMaxBodySize = 16 * 1024 * 1024
+    /// The default ``maxConnections``: 64 lets each of a person's devices hold several keep-alive
+    /// connections, while capping threads (one per connection) and memory
+    /// (at most 64 × ``defaultMaxBodySize`` of bodies).
+    static let defaultMaxConnections = 64
+    /// The default ``idleTimeout``: 30 s keeps a connection open across a sync's bursts of
+    /// requests, and frees its thread soon after the client has gone quiet.
+    static let defaultIdleTimeout = Duration.seconds(30)
+    /// The default ``requestReadTimeout``: 30 s is ample for a header block and a body of a few
+    /// megabytes on a slow link, and keeps a client that dribbles bytes (slowloris) from holding
+    /// a connection for longer.
+    static let defaultRequestReadTimeout = Duration.seconds(30)
+    /// The default ``writeTimeout``: a client that takes no bytes of a response for 30 s has
+    /// gone away or is stalling on purpose.
+    static let defaultWriteTimeout = Duration.seconds(30)
+    /// The default ``closeLingerTimeout``: 2 s lets a client that was still sending read the
+    /// final answer before the kernel resets the connection, without holding a thread for long.
+    static let defaultCloseLingerTimeout = Duration.seconds(2)
+
+    /// The longest request line, without its line end, in bytes; a longer one is answered
+    /// with 414 (URI Too Long).
+    var maxRequestLineLength = Self.defaultMaxRequestLineLength
+    /// The largest header block (every field line with its line end, and the empty line that
+    /// ends the block), in bytes; a larger one is answered with 431. Chunked trailers get the
+    /// same allowance.
+    var maxHeaderBlockSize = Self.defaultMaxHeaderBlockSize
+    /// The most header fields one request may have; more are answered with 431.
+    var maxHeaderCount = Self.defaultMaxHeaderCount
+    /// The largest request body, in bytes; a larger `Content-Length` is answered with 413
+    /// before any of the body is read, and a chunked body is cut off with 413 as soon as its
+    /// chunk sizes pass it.
+    var maxBodySize = Self.defaultMaxBodySize
+    /// The most connections served at once; the server accepts one more, answers it with 503
+    /// (Service Unavailable, with `Retry-After`) and closes it.
+    var maxConnections = Self.defaultMaxConnections
+    /// How long a connection may wait for the first byte of its next request (or of its first)
+    /// before the server closes it without an answer.
+    var idleTimeout = Self.defaultIdleTimeout
+    /// How long a request may take to arrive, header block and body together, from its first
+    /// byte; a slower one is answered with 408 (Request Timeout) and its connection closed.
+    var requestReadTimeout = Self.defaultRequestReadTimeout
+    /// How long writing a response may go without progress (the client taking no bytes)
+    /// before the server gives up and closes the connection.
+    var writeTimeout = Self.defaultWriteTimeout
+    /// How long the server keeps reading and discarding after its last response on a closing
+    /// connection, so that the client receives that response instead of a reset.
+    var closeLingerTimeout = Self.defaultCloseLingerTimeout
+
+    /// Creates the default limits; change the properties to tighten them.
+    init() {}
+}

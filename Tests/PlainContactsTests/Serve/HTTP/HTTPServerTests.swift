@@ -1,0 +1,151 @@
+import Dispatch
+import Foundation
+import Glibc
+import Testing
+@testable import PlainContacts
+
+/// The server's life over real loopback sockets: listening, the connection limit, graceful
+/// stop.
+@Suite struct HTTPServerTests {
+    @Test(arguments: [("127.0.0.1", "127.0.0.1"), ("::1", "::1"), ("[::1]", "::1"), ("localhost", "127.0.0.1"), ("localhost", "::1")])
+    func listensOnAnEphemeralPortOfTheHost(host: String, connectTo address: String) throws {
+        let server = try HTTPTestServer(host: host, limits: .small, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        #expect(server.port != 0)
+        let client = try HTTPTestClient(port: server.port, host: address)
+        try client.send("GET /x?y HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+    }
+
+    @Test func requestCarriesThePeerAddress() throws {
+        let server = try HTTPTestServer(host: "::1", limits: .small) { request in .text(200, request.peerAddress) }
+        defer { server.stop() }
+        let client = try HTTPTestClient(port: server.port, host: "::1")
+        try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(String(decoding: try client.readResponse().body, as: UTF8.self) == "::1")
+    }
+
+    @Test func hostThatIsNotALiteralIsRefusedAtStart() {
+        let server = HTTPServer(host: "example.org", port: 0, log: { _ in }) { _ in .text(200, "") }
+        let error = #expect(throws: HTTPServerError.self) { try server.start() }
+        #expect(error?.code == .invalidHost)
+    }
+
+    @Test func portInUseIsRefusedAtStart() throws {
+        let first = try HTTPTestServer(limits: .small, handler: CountingEchoHandler().echo)
+        defer { first.stop() }
+        let second = HTTPServer(host: "127.0.0.1", port: first.port, log: { _ in }) { _ in .text(200, "") }
+        let error = #expect(throws: HTTPServerError.self) { try second.start() }
+        #expect(error?.code == .listenFailed)
+        #expect(error?.underlying?.errno == EADDRINUSE)
+    }
+
+    @Test func secondStartIsRefused() throws {
+        let server = try HTTPTestServer(limits: .small, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        let error = #expect(throws: HTTPServerError.self) { try server.server.start() }
+        #expect(error?.code == .alreadyStarted)
+    }
+
+    @Test func connectionBeyondTheLimitIsAnswered503WithRetryAfter() throws {
+        var limits = HTTPServerLimits.small
+        limits.maxConnections = 2
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        var admitted: [HTTPTestClient] = []
+        for _ in 0..<limits.maxConnections {
+            let client = try HTTPTestClient(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            admitted.append(client)
+        }
+        let refused = try HTTPTestClient(port: server.port)
+        try refused.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        let response = try refused.readResponse()
+        #expect(response.status == 503)
+        #expect(response.header("Retry-After") == "\(HTTPServer.busyRetryAfterSeconds)")
+        #expect(refused.waitForClose())
+        // The admitted connections are still served.
+        try admitted[0].send("GET /again HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try admitted[0].readResponse().status == 200)
+    }
+
+    @Test func connectionIsServedOnceAnotherHasClosed() throws {
+        var limits = HTTPServerLimits.small
+        limits.maxConnections = 1
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        let first = try HTTPTestClient(port: server.port)
+        try first.send("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+        #expect(try first.readResponse().status == 200)
+        #expect(first.waitForClose())
+        // The slot frees once the server's thread has finished with the first connection.
+        var status = 0
+        for _ in 0..<200 where status != 200 {
+            let next = try HTTPTestClient(port: server.port)
+            try next.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+            status = try next.readResponse().status
+            if status != 200 { usleep(10_000) }
+        }
+        #expect(status == 200)
+    }
+
+    @Test func stopFinishesTheRequestInProgressAndClosesIdleConnections() throws {
+        let gate = HTTPHandlerGate()
+        let server = try HTTPTestServer(limits: .small) { request in
+            if request.path == "/slow" { gate.pass() }
+            return .text(200, request.path)
+        }
+        let idle = try HTTPTestClient(port: server.port)
+        try idle.send("GET /first HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try idle.readResponse().status == 200)
+        let busy = try HTTPTestClient(port: server.port)
+        try busy.send("PUT /slow HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n")
+        #expect(gate.waitUntilEntered())
+
+        server.server.stop()
+        #expect(idle.waitForClose())
+        gate.release()
+        let response = try busy.readResponse()
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "/slow")
+        #expect(response.header("Connection") == "close")
+        #expect(busy.waitForClose())
+        #expect(server.server.waitUntilStopped(timeout: .seconds(10)))
+        #expect(HTTPTestClient.connectionIsRefused(port: server.port))
+    }
+
+    @Test func stopFinishesARequestWhoseFirstBytesHadArrived() throws {
+        let server = try HTTPTestServer(limits: .small, handler: CountingEchoHandler().echo)
+        let client = try HTTPTestClient(port: server.port)
+        try client.send("GET /first HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        try client.send("PUT /second HTTP/1.1\r\nHost: h\r\n")
+
+        server.server.stop()
+        try client.send("Content-Length: 4\r\n\r\ndata")
+        let response = try client.readResponse()
+        #expect(String(decoding: response.body, as: UTF8.self) == "PUT /second data")
+        #expect(response.header("Connection") == "close")
+        #expect(server.server.waitUntilStopped(timeout: .seconds(10)))
+    }
+
+    @Test func stopBeforeStartLeavesNothingToWaitFor() {
+        let server = HTTPServer(host: "127.0.0.1", port: 0, log: { _ in }) { _ in .text(200, "") }
+        server.stop()
+        #expect(server.waitUntilStopped(timeout: .seconds(1)))
+        let error = #expect(throws: HTTPServerError.self) { try server.start() }
+        #expect(error?.code == .alreadyStarted)
+    }
+
+    @Test func signalStopsTheServer() throws {
+        let server = try HTTPTestServer(limits: .small, handler: CountingEchoHandler().echo)
+        let received = DispatchSemaphore(value: 0)
+        let watch = try HTTPServerSignalWatch(server: server.server, signals: [SIGUSR2]) { _ in received.signal() }
+        defer { watch.cancel() }
+        kill(getpid(), SIGUSR2)
+        #expect(received.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(server.server.waitUntilStopped(timeout: .seconds(10)))
+        #expect(HTTPTestClient.connectionIsRefused(port: server.port))
+    }
+}
