@@ -7,7 +7,8 @@ import FoundationEssentials
 /// people/<key>.json        one file per person; image sidecar people/<key>.jpg
 /// groups/<key>.json        one file per group
 /// groups/<key>.members     the group's member keys, one per line
-/// .contacts/               device-local and git-ignored: lock, journal, caches, consent, remotes
+/// .contacts/               device-local and git-ignored: lock, journal, caches, consent, remotes,
+///                          the accounts of `contacts serve`
 /// ```
 package struct StoreLayout: Sendable {
     package let root: URL

@@ -51,6 +51,11 @@ public struct ContactsError: Error, Sendable, CustomStringConvertible {
         public static let remoteNotFound = Code(rawValue: "remoteNotFound")
         /// A remote of the given name is already set up for the store.
         public static let remoteExists = Code(rawValue: "remoteExists")
+        /// No account of `contacts serve` has the given user name.
+        public static let userNotFound = Code(rawValue: "userNotFound")
+        /// An account of `contacts serve` has the given user name already, and replacing its
+        /// password was not asked for.
+        public static let userExists = Code(rawValue: "userExists")
         /// Another process holds the store's lock for longer than the wait allows.
         public static let busy = Code(rawValue: "busy")
         /// The save found changes on disk that conflict with this book's changes.

@@ -6,12 +6,12 @@ enum ExitStatus: Int32, Sendable {
     case success = 0
     /// Anything not covered below, and a cancelled interactive command.
     case failure = 1
-    /// The command line is wrong, or adds a remote whose name is taken (`EX_USAGE`).
+    /// The command line is wrong, or adds a remote or a user whose name is taken (`EX_USAGE`).
     case usage = 64
     /// A record file, a vCard or a JSON value is malformed, or the store's IDs have reached the
     /// top of their range (`EX_DATAERR`).
     case dataError = 65
-    /// No such store, record, group, remote or input file (`EX_NOINPUT`).
+    /// No such store, record, group, remote, user or input file (`EX_NOINPUT`).
     case noInput = 66
     /// The store is busy or a save met a conflict; trying again may work (`EX_TEMPFAIL`).
     case temporaryFailure = 75
@@ -24,12 +24,12 @@ enum ExitStatus: Int32, Sendable {
     /// The exit status for a library error: the one place where error codes become statuses.
     init(for code: ContactsError.Code) {
         switch code {
-        case .notAStore, .recordNotFound, .remoteNotFound:
+        case .notAStore, .recordNotFound, .remoteNotFound, .userNotFound:
             self = .noInput
         case .malformedFile, .conflictMarkers, .malformedVCard, .malformedResponse, .unsupportedFormatVersion,
             .invalidValue, .propertyTypeMismatch, .identifiersExhausted:
             self = .dataError
-        case .unknownProperty, .remoteExists:
+        case .unknownProperty, .remoteExists, .userExists:
             self = .usage
         case .busy, .conflict, .personNotSaved, .preconditionFailed, .tooManyRemovals:
             self = .temporaryFailure

@@ -13,10 +13,10 @@ import PlainContacts
 /// a clone of the repository is a store. Other uncommitted changes are left alone. Nothing
 /// happens outside a Git work tree.
 struct AutoCommit {
-    /// Commands that never commit: they do not change the store, run inside Git, or watch
-    /// other programs' changes.
+    /// Commands that never commit: they do not change the store, run inside Git, watch other
+    /// programs' changes, or change only the device-local `.contacts/` folder.
     static let exempt: Set<String> = [
-        "init", "git-setup", "merge-driver", "textconv", "log", "watch", "help", "completion", "access",
+        "init", "git-setup", "merge-driver", "textconv", "log", "watch", "help", "completion", "access", "user",
     ]
 
     private let store: URL

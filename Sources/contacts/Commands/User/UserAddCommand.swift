@@ -1,0 +1,49 @@
+import PlainContacts
+
+/// `contacts user add NAME [--replace]`: an account of `contacts serve`, its password read
+/// from the terminal or standard input, never from the command line.
+enum UserAddCommand: Command {
+    static let name = "add"
+    static let positionals: Positionals = [.one("NAME")]
+    static let summary = "Add a user of `contacts serve`, or with --replace give a user a new password."
+    static let discussion = """
+        NAME is what clients sign in with: 1 to \(ServerUserName.maximumLength) ASCII letters, digits, '.', '_', '-', '@'
+        and '+', starting with a letter or a digit: no ':', which separates the name from the
+        password in HTTP Basic authentication, no spaces, no control characters. Names are
+        case-sensitive.
+
+        On a terminal the password is asked for twice, without echo. Otherwise it is the
+        first line of standard input, without its line end (`pass show dav | contacts user
+        add NAME`). It is never taken from the command line, where other users of the
+        machine could read it, and only its salted hash is stored. An empty password, one
+        longer than \(ServerUsersFile.maximumPasswordLength) bytes, one that is not UTF-8, and two different answers at
+        the prompt are refused (exit status 65).
+
+        A name in use is refused (exit status 64) unless --replace is given: then the user
+        gets the new password, and clients still using the old one must sign in again.
+        --replace adds a user that does not exist yet too, so it sets a password either way.
+        Hashing takes a fraction of a second.
+        """
+
+    /// The options of `user add`.
+    struct Options: OptionGroup {
+        let replace = Flag("replace", help: "Give an existing user a new password instead of refusing the name.")
+    }
+
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let name: ServerUserName
+        do {
+            name = try ServerUserName(arguments.positionals[0])
+        } catch {
+            throw CLIError.usage(error.message)
+        }
+        let replacing = arguments[\.replace]
+        try context.requireStore()
+        let file = UserCommand.usersFile(in: context)
+        // Refuse a name in use before asking for a password that would be thrown away.
+        if !replacing { try file.checkNameIsFree(name) }
+        let password = try NewPassword(standardInputIsTerminal: context.standardInputIsTerminal).read(for: name)
+        let replaced = try file.add(name, password: password, replacing: replacing)
+        context.console.note(replaced ? "Replaced the password of user \(name)." : "Added user \(name).")
+    }
+}
