@@ -77,7 +77,7 @@ enum ContactsTool {
             }
             let context = CommandContext(
                 environment: environment, storeOption: global[\.store], lockTimeoutOption: global[\.lockTimeout],
-                console: console, commandName: commandName)
+                console: console, commandName: commandName, commitRequested: global[\.commit])
             let autoCommit = AutoCommit.prepare(chain: chain, arguments: global, context: context)
             do {
                 try command.run(checking: values, in: context)

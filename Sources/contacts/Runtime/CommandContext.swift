@@ -14,6 +14,9 @@ struct CommandContext {
     let console: Console
     /// The command as typed, for messages: `contacts group add`.
     let commandName: String
+    /// Whether the global `--commit` was given (a command that commits on its own, as
+    /// `serve` does for each change, reads it here).
+    var commitRequested = false
     /// What the command says of its own change, for the commit `--commit` makes.
     let commitNote = CommitNote()
 

@@ -12,7 +12,7 @@ import PlainContacts
 /// `.gitattributes`, `.gitignore`) go with the commit when they were never committed, so that
 /// a clone of the repository is a store. Other uncommitted changes are left alone. Nothing
 /// happens outside a Git work tree.
-struct AutoCommit {
+struct AutoCommit: Sendable {
     /// Commands that never commit: they do not change the store, run inside Git, watch other
     /// programs' changes, or change only the device-local `.contacts/` folder.
     static let exempt: Set<String> = [
@@ -34,14 +34,32 @@ struct AutoCommit {
         return AutoCommit(store: store, explicit: explicit, before: StoreSnapshot(of: store))
     }
 
+    /// Notes the store's files now, to commit what changes after: what a long-running command
+    /// (`serve`) makes for each change it commits.
+    init(store: URL, explicit: Bool) {
+        self.init(store: store, explicit: explicit, before: StoreSnapshot(of: store))
+    }
+
+    private init(store: URL, explicit: Bool, before: StoreSnapshot) {
+        self.store = store
+        self.explicit = explicit
+        self.before = before
+    }
+
     /// Commits the files the command changed. A failing `git commit` is reported but does not
     /// fail the command: its change is saved either way.
     func commit(context: CommandContext) throws(CLIError) {
+        try commit(headline: context.commitNote.headline, console: context.console)
+    }
+
+    /// Commits the files changed since this value was made, with `headline` (when given) as
+    /// the message's first line.
+    func commit(headline: String?, console: Console) throws(CLIError) {
         let after = StoreSnapshot(of: store)
         let changed = after.changedPaths(since: before)
         guard !changed.isEmpty else { return }
         guard try GitRunner.isWorkTree(store) else {
-            if explicit { context.console.note("The store is not in a Git repository; nothing was committed.") }
+            if explicit { console.note("The store is not in a Git repository; nothing was committed.") }
             return
         }
         // `git add` refuses a path that is neither in the work tree nor known to Git (a file
@@ -52,7 +70,7 @@ struct AutoCommit {
         guard !addable.isEmpty else { return }
         let added = try GitRunner.run(["add", "-A", "--"] + addable, in: store)
         guard added.status == 0 else {
-            context.console.error("the change was saved but not committed: \(added.firstError)")
+            console.error("the change was saved but not committed: \(added.firstError)")
             return
         }
         let staged = try GitRunner.run(
@@ -60,12 +78,12 @@ struct AutoCommit {
         let entries = AutoCommit.entries(staged.output)
         guard !entries.isEmpty else { return }
         var message = try StoreCommitMessage.make(entries, contents: contents)
-        if let headline = context.commitNote.headline {
+        if let headline {
             message = "contacts: \(headline)\n\n\(message)"
         }
         let committed = try GitRunner.run(["commit", "--quiet", "-m", message, "--"] + entries.map(\.path), in: store)
         if committed.status != 0 {
-            context.console.error("the change was saved but not committed: \(committed.firstError)")
+            console.error("the change was saved but not committed: \(committed.firstError)")
         }
     }
 
