@@ -132,35 +132,34 @@ final class CardDAVCollection: Sendable {
     ///
     /// - Throws: the errors of ``listing()``.
     func cards(named names: some Sequence<String>) throws -> [String: (entry: CardDAVEntry, data: Data)] {
-        try state.withLock { state in
+        let wanted = Array(Set(names))
+        return try state.withLock { state in
+            if wanted.contains(where: { state.file.entries[$0] == nil }) { try refreshAll(&state) }
+            // The files of the cards asked for are compared with their signatures all at once.
+            var known: [CardDAVEntry] = []
+            known.reserveCapacity(wanted.count)
+            for name in wanted { if let entry = state.file.entries[name] { known.append(entry) } }
+            var current: [CardDAVEntry.Record: [FileSignature?]] = [:]
+            for kind in [CardDAVEntry.Record.Kind.person, .group] {
+                let keys = known.filter { $0.record.kind == kind }.map(\.record.key)
+                for (key, signatures) in zip(keys, maker.signatures(of: kind, keys: keys)) {
+                    current[CardDAVEntry.Record(kind: kind, key: key)] = signatures
+                }
+            }
             var found: [String: (entry: CardDAVEntry, data: Data)] = [:]
             var changes = Changes()
-            var refreshedAll = false
-            for name in names where found[name] == nil {
-                if state.file.entries[name] == nil, !refreshedAll {
-                    try persist(changes, in: &state)
-                    changes = Changes()
-                    try refreshAll(&state)
-                    refreshedAll = true
-                }
-                guard let entry = state.file.entries[name] else { continue }
-                if let data = state.cards[name], maker.signatures(of: entry.record) == entry.signatures {
-                    found[name] = (entry, data)
-                    continue
-                }
-                var uidChanged = false
-                if let data = update(entry.record, in: &state, changes: &changes, uidChanged: &uidChanged),
+            var uidChanged = false
+            for entry in known {
+                if let data = state.cards[entry.name], current[entry.record] == entry.signatures {
+                    found[entry.name] = (entry, data)
+                } else if let data = update(entry.record, in: &state, changes: &changes, uidChanged: &uidChanged),
                     let updated = state.names[entry.record].flatMap({ state.file.entries[$0] })
                 {
                     found[updated.name] = (updated, data)
                 }
-                if uidChanged {
-                    try persist(changes, in: &state)
-                    changes = Changes()
-                    try refreshAll(&state, regroup: true)
-                }
             }
             try persist(changes, in: &state)
+            if uidChanged { try refreshAll(&state, regroup: true) }
             return found
         }
     }

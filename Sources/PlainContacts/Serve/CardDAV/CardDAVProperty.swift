@@ -60,25 +60,28 @@ enum CardDAVProperty: CaseIterable, Hashable, Sendable {
     /// `address-data` is a card's only when asked for by name.
     static func defined(on resource: CardDAVURLSpace.Resource) -> [CardDAVProperty] {
         switch resource {
-        case .root, .wellKnown:
-            [.resourceType, .displayName, .currentUserPrincipal, .currentUserPrivilegeSet, .principalCollectionSet]
-        case .principal:
-            [
-                .resourceType, .displayName, .currentUserPrincipal, .principalURL, .addressbookHomeSet,
-                .currentUserPrivilegeSet, .principalCollectionSet, .owner,
-            ]
-        case .collection:
-            [
-                .resourceType, .displayName, .getCTag, .syncToken, .supportedReportSet, .currentUserPrivilegeSet,
-                .supportedAddressData, .maxResourceSize, .currentUserPrincipal, .owner,
-            ]
-        case .card:
-            [
-                .resourceType, .getETag, .getContentType, .getContentLength, .getLastModified, .currentUserPrivilegeSet,
-                .currentUserPrincipal, .owner,
-            ]
+        case .root, .wellKnown: rootProperties
+        case .principal: principalProperties
+        case .collection: collectionProperties
+        case .card: cardProperties
         }
     }
+
+    private static let rootProperties: [CardDAVProperty] = [
+        .resourceType, .displayName, .currentUserPrincipal, .currentUserPrivilegeSet, .principalCollectionSet,
+    ]
+    private static let principalProperties: [CardDAVProperty] = [
+        .resourceType, .displayName, .currentUserPrincipal, .principalURL, .addressbookHomeSet, .currentUserPrivilegeSet,
+        .principalCollectionSet, .owner,
+    ]
+    private static let collectionProperties: [CardDAVProperty] = [
+        .resourceType, .displayName, .getCTag, .syncToken, .supportedReportSet, .currentUserPrivilegeSet,
+        .supportedAddressData, .maxResourceSize, .currentUserPrincipal, .owner,
+    ]
+    private static let cardProperties: [CardDAVProperty] = [
+        .resourceType, .getETag, .getContentType, .getContentLength, .getLastModified, .currentUserPrivilegeSet,
+        .currentUserPrincipal, .owner,
+    ]
 }
 
 /// Which properties a request asks for: `allprop` (with any `include`d ones), `propname`, or a
