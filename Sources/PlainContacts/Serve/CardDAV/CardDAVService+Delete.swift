@@ -2,7 +2,7 @@
 extension CardDAVService {
     /// Removes a card's person or group from the store (one save under the store's lock), on
     /// its `If-Match` condition. The address book and the principal cannot be removed: 405.
-    func delete(_ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource) throws -> HTTPServerResponse {
+    func delete(_ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, user: String?) throws -> HTTPServerResponse {
         guard case .card(let name) = resource else { throw CardDAVFailure(status: 405) }
         _ = try collection.write(name: name, uid: nil) { current in
             guard let current else { throw CardDAVFailure(status: 404) }
@@ -17,6 +17,7 @@ extension CardDAVService {
                 try book.remove(group)
             }
             try book.save()
+            afterWrite?(CardDAVWrite(method: "DELETE", record: current.record, user: user, userAgent: request.header("User-Agent")))
             return current.record
         }
         return HTTPServerResponse(status: 204)

@@ -21,7 +21,7 @@ extension CardDAVService {
     /// lines of the card the model has no place for, kept before, stay. A new card keeps its UID
     /// and its href. Answers 201 for a new card, 204 for a replaced one, with the new ETag.
     func put(
-        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace
+        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, user: String?
     ) throws -> HTTPServerResponse {
         guard case .card(let name) = resource else { throw CardDAVFailure(status: 405) }
         if let type = request.header("Content-Type") {
@@ -43,12 +43,13 @@ extension CardDAVService {
             }
             created = current == nil
             let book = try AddressBook(url: layout.root, options: options)
+            let record: CardDAVEntry.Record
             switch card {
-            case .person(let state, _):
-                return try save(state, over: current, in: book)
-            case .group(let groupCard):
-                return try save(groupCard, over: current, in: book)
+            case .person(let state, _): record = try save(state, over: current, in: book)
+            case .group(let groupCard): record = try save(groupCard, over: current, in: book)
             }
+            afterWrite?(CardDAVWrite(method: "PUT", record: record, user: user, userAgent: request.header("User-Agent")))
+            return record
         }
         guard let written else { throw CardDAVFailure(status: 500) }
         var response = HTTPServerResponse(status: created ? 201 : 204)

@@ -44,11 +44,17 @@ final class CardDAVService: Sendable {
     let options: AddressBookOptions
     /// The cards.
     let collection: CardDAVCollection
+    /// Called after each write the service saved to the store, while further writes wait: where
+    /// `--commit` records the change in Git.
+    let afterWrite: (@Sendable (CardDAVWrite) -> Void)?
 
     /// A service for the store in a folder.
     ///
     /// - Throws: ``ContactsError/Code/notAStore`` when the folder holds no store.
-    init(storeURL: URL, options: AddressBookOptions = AddressBookOptions()) throws {
+    init(
+        storeURL: URL, options: AddressBookOptions = AddressBookOptions(),
+        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil
+    ) throws {
         layout = StoreLayout(root: storeURL)
         guard StoreReader(layout: layout).storeExists else {
             throw ContactsError(
@@ -56,6 +62,7 @@ final class CardDAVService: Sendable {
                 path: layout.root.path)
         }
         self.options = options
+        self.afterWrite = afterWrite
         collection = CardDAVCollection(layout: layout)
     }
 
@@ -98,8 +105,8 @@ final class CardDAVService: Sendable {
         case "PROPFIND": return try propfind(request, resource: resource, space: space)
         case "REPORT": return try report(request, resource: resource, space: space)
         case "GET", "HEAD": return try get(request, resource: resource)
-        case "PUT": return try put(request, resource: resource, space: space)
-        case "DELETE": return try delete(request, resource: resource)
+        case "PUT": return try put(request, resource: resource, space: space, user: user)
+        case "DELETE": return try delete(request, resource: resource, user: user)
         default: throw CardDAVFailure(status: 405)
         }
     }
@@ -172,6 +179,18 @@ final class CardDAVService: Sendable {
     static func multistatus(_ xml: inout CardDAVXMLWriter) -> HTTPServerResponse {
         HTTPServerResponse(status: 207, headers: ["Content-Type": CardDAVXMLWriter.contentType], body: xml.finish())
     }
+}
+
+/// A write the service saved to the store, as ``CardDAVService/afterWrite`` is told of it.
+struct CardDAVWrite: Sendable, Hashable {
+    /// `PUT` or `DELETE`.
+    var method: String
+    /// The record written or removed.
+    var record: CardDAVEntry.Record
+    /// The authenticated user, `nil` without users.
+    var user: String?
+    /// The client's `User-Agent`, if it sent one.
+    var userAgent: String?
 }
 
 /// A request the service answers with an error status: the status, an optional WebDAV

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import PlainContacts
 
@@ -132,5 +133,28 @@ import Testing
         #expect(try server.store.openBook().allPeople().isEmpty)
         #expect(server.send("GET", server.cardPath("k.vcf")).status == 404)
         #expect(server.send("DELETE", server.cardPath("k.vcf")).status == 404)
+    }
+}
+
+@Suite struct CardDAVServiceAfterWriteTests {
+    @Test func eachSavedWriteIsReportedOnceAndFailuresAreNot() throws {
+        let server = try CardDAVTestStore()
+        let writes = Mutex<[CardDAVWrite]>([])
+        let service = try CardDAVService(storeURL: server.store.storeURL) { write in writes.withLock { $0.append(write) } }
+        func send(_ method: String, _ name: String, _ body: String = "", _ headers: HTTPHeaderFields = [:]) -> Int {
+            var headers = headers
+            headers.append("User-Agent", "DAVx5/4.4")
+            return service.respond(
+                to: HTTPServerRequest(method: method, target: server.cardPath(name), headers: headers, body: Data(body.utf8)),
+                user: nil
+            ).status
+        }
+        #expect(send("PUT", "k.vcf", CardDAVTestStore.card(uid: "k", first: "Katie", last: "Bell")) == 201)
+        #expect(send("PUT", "bad.vcf", "BEGIN:VCARD") == 400)
+        #expect(send("DELETE", "k.vcf", "", ["If-Match": "\"stale\""]) == 412)
+        #expect(send("DELETE", "k.vcf") == 204)
+        let recorded = writes.withLock { $0 }
+        #expect(recorded.map(\.method) == ["PUT", "DELETE"])
+        #expect(recorded.allSatisfy { $0.userAgent == "DAVx5/4.4" && $0.record.kind == .person })
     }
 }
