@@ -8,6 +8,7 @@ extension CardDAVService {
     ) throws -> HTTPServerResponse {
         guard resource == .collection || resource.isCard else { throw CardDAVFailure(status: 403, condition: "d:supported-report") }
         let asking = CardDAVPropertyRequest(body)
+        let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
         var names: [(href: String, name: String?)] = []
         for element in body.children where element.name == .dav("href") {
             let href = element.text.trimmingWhitespaceAndNewlines
@@ -25,7 +26,8 @@ extension CardDAVService {
                 xml.close("d:response")
                 continue
             }
-            let context = PropertyContext(space: space, token: nil, entry: card.entry, data: card.data)
+            let context = PropertyContext(
+                space: space, token: nil, entry: card.entry, data: card.data, addressDataProperties: subset)
             Self.writeResponse(.card(name), asking: asking, context: context, into: &xml)
         }
         return Self.multistatus(&xml)

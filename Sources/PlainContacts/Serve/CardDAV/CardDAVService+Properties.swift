@@ -17,6 +17,8 @@ extension CardDAVService {
         var entry: CardDAVEntry?
         /// The card's bytes, when `address-data` is asked for.
         var data: Data?
+        /// The only card properties `address-data` gives, when the request names some.
+        var addressDataProperties: Set<String>? = nil
     }
 
     /// Writes one `response` element: the resource's href, the properties found with status 200
@@ -147,8 +149,17 @@ extension CardDAVService {
             xml.href(space.rootHref)
             xml.close(property.element)
         case .addressData:
-            xml.element(property.element, bytes: context.data ?? Data())
+            let data = context.data ?? Data()
+            xml.element(property.element, bytes: context.addressDataProperties.map { cardData(data, keeping: $0) } ?? data)
         }
+    }
+
+    /// A card with only the named properties (and its version), as `address-data` gives it when
+    /// the request names properties (RFC 6352 section 10.4.2).
+    static func cardData(_ data: Data, keeping names: Set<String>) -> Data {
+        guard var card = try? VCardReader.parse(data, source: "").first else { return data }
+        card.properties = card.properties.filter { names.contains($0.name) }
+        return Data(VCardWriter.serialize(card).utf8)
     }
 
     /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110's IMF-fixdate) of a time in

@@ -15,7 +15,7 @@ extension CardDAVService {
         let body = try Self.xmlBody(of: request)
         if let body, body.name != .dav("propfind") { throw CardDAVFailure(status: 400, text: "the body is not a DAV propfind") }
         let asking = CardDAVPropertyRequest(body)
-        var context = PropertyContext(space: space)
+        var context = PropertyContext(space: space, addressDataProperties: CardDAVPropertyRequest.addressDataProperties(in: body))
         var xml = CardDAVXMLWriter(root: "d:multistatus")
         switch resource {
         case .root, .wellKnown:
@@ -38,7 +38,10 @@ extension CardDAVService {
                 Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
                 for name in names {
                     guard let entry = cards[name]?.entry ?? listing.entries[name] else { continue }
-                    let cardContext = PropertyContext(space: space, token: nil, entry: entry, data: cards[name]?.data)
+                    var cardContext = context
+                    cardContext.token = nil
+                    cardContext.entry = entry
+                    cardContext.data = cards[name]?.data
                     Self.writeResponse(.card(name), asking: asking, context: cardContext, into: &xml)
                 }
             }

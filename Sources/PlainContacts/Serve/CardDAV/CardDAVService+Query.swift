@@ -11,6 +11,7 @@ extension CardDAVService {
     /// answered and a 507 response for the collection says the answer was cut.
     func query(_ body: WebDAVElement, space: CardDAVURLSpace) throws -> HTTPServerResponse {
         let asking = CardDAVPropertyRequest(body)
+        let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
         let filter = try CardDAVQueryFilter(body.child(.cardDAV("filter")))
         let limit = try Self.resultLimit(of: body, namespace: .cardDAV("limit"))
         let listing = try collection.listing()
@@ -30,7 +31,8 @@ extension CardDAVService {
         var xml = CardDAVXMLWriter(root: "d:multistatus", capacity: 512 + matched.count * 800)
         for (name, card) in matched {
             let context = PropertyContext(
-                space: space, token: nil, entry: card.entry, data: asking.wantsAddressData ? card.data : nil)
+                space: space, token: nil, entry: card.entry, data: asking.wantsAddressData ? card.data : nil,
+                addressDataProperties: subset)
             Self.writeResponse(.card(name), asking: asking, context: context, into: &xml)
         }
         if truncated { Self.writeTruncation(href: space.collectionHref, into: &xml) }

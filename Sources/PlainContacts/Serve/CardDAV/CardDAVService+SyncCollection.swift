@@ -9,6 +9,7 @@ extension CardDAVService {
     /// last one answered and a 507 response for the collection, so the client asks again.
     func syncCollection(_ body: WebDAVElement, space: CardDAVURLSpace) throws -> HTTPServerResponse {
         let asking = CardDAVPropertyRequest(body)
+        let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
         let limit = try Self.resultLimit(of: body, namespace: .dav("limit"))
         let tokenText = body.child(.dav("sync-token"))?.text.trimmingWhitespaceAndNewlines ?? ""
         let listing = try collection.listing()
@@ -50,7 +51,8 @@ extension CardDAVService {
                 continue
             }
             guard let entry = cards[change.name]?.entry ?? listing.entries[change.name] else { continue }
-            let context = PropertyContext(space: space, token: nil, entry: entry, data: cards[change.name]?.data)
+            let context = PropertyContext(
+                space: space, token: nil, entry: entry, data: cards[change.name]?.data, addressDataProperties: subset)
             Self.writeResponse(.card(change.name), asking: asking, context: context, into: &xml)
         }
         if truncated { Self.writeTruncation(href: space.collectionHref, into: &xml) }

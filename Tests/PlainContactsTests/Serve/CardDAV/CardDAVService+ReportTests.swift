@@ -41,6 +41,18 @@ import Testing
         #expect(answer.responses.first { $0.href == server.cardPath("a.vcf") }?.property(.cardDAV("address-data")) != nil)
     }
 
+    @Test func addressDataNamingPropertiesGivesOnlyThose() throws {
+        let server = try CardDAVTestStore()
+        addTeam(server)
+        let body = "<card:addressbook-multiget \(Self.namespaces)><d:prop><card:address-data>"
+            + "<card:prop name=\"EMAIL\"/><card:prop name=\"uid\"/></card:address-data></d:prop>"
+            + "<d:href>\(server.cardPath("k.vcf"))</d:href></card:addressbook-multiget>"
+        let answer = try server.multistatus(server.send("REPORT", server.collectionPath, body: body))
+        let data = try #require(answer.responses.first?.property(.cardDAV("address-data"))?.text)
+        #expect(data.contains("UID:k") && data.contains("EMAIL") && data.contains("VERSION:3.0"))
+        #expect(!data.contains("FN:") && !data.contains("TEL"))
+    }
+
     @Test func queryMatchesTextOfTheNamedProperties() throws {
         let server = try CardDAVTestStore()
         addTeam(server)
