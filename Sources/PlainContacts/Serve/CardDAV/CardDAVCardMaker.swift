@@ -11,7 +11,11 @@ import Glibc
 ///
 /// Each file's signature is taken before the file is read, so that a signature recorded with a
 /// card never describes bytes newer than the card: a write that lands meanwhile changes the
-/// signature again, and the next look makes the card anew.
+/// signature again, and the next look makes the card anew. A file changed within
+/// ``racyInterval`` of being read could change again in the same clock tick without changing
+/// its signature (an editor writing in place, keeping the size): its signature is recorded as
+/// ``racySignature``, which matches no file, so that the next look reads it again, as the
+/// store's index does.
 ///
 /// ```swift
 /// let maker = CardDAVCardMaker(layout: layout)
@@ -45,8 +49,24 @@ struct CardDAVCardMaker: Sendable {
         case unreadable
     }
 
+    /// How recent a file's change must be for its signature not to be trusted: far more than
+    /// a clock tick of any file system.
+    static let racyInterval: Int64 = 2_000_000_000
+    /// The signature recorded for a file changed within ``racyInterval`` of being read.
+    static let racySignature = FileSignature(inode: 0, size: -1, modified: 0, changed: 0)
+
     /// The store.
     let layout: StoreLayout
+
+    /// A signature as it may be recorded: itself, or ``racySignature`` when the file changed too
+    /// recently.
+    static func trusted(_ signature: FileSignature?) -> FileSignature? {
+        guard let signature else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        return nanoseconds - signature.latest < racyInterval ? racySignature : signature
+    }
 
     /// The path of a person's record file.
     func personPath(_ key: RecordKey) -> String {
@@ -108,7 +128,7 @@ struct CardDAVCardMaker: Sendable {
         person.state = file.decoded.state
         let data = try SyncCards.data(for: person)
         let uid = SyncCards.matchKey(of: person) ?? VCardRecordFields.derivedUID(for: key)
-        return Made(data: data, uid: uid, signatures: [signature], modified: signature.modified)
+        return Made(data: data, uid: uid, signatures: [Self.trusted(signature)], modified: signature.modified)
     }
 
     /// A group's card; `nil` when the group has no file.
@@ -123,7 +143,7 @@ struct CardDAVCardMaker: Sendable {
         }
         let card = SyncGroupCard(group: file.state, key: key, memberUIDs: file.members.compactMap(uidOfPerson))
         return Made(
-            data: card.serialized(), uid: VCardRecordFields.matchKey(card.uid), signatures: signatures,
+            data: card.serialized(), uid: VCardRecordFields.matchKey(card.uid), signatures: signatures.map(Self.trusted),
             modified: signature.modified)
     }
 

@@ -80,6 +80,20 @@ import Testing
         #expect(try server.snapshot() == before)
     }
 
+    @Test func aFileChangedJustNowIsReadAgainNextTime() throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
+        let fresh = FileSignature(inode: 9, size: 100, modified: now, changed: now)
+        let settled = FileSignature(inode: 9, size: 100, modified: now - 10_000_000_000, changed: now - 10_000_000_000)
+        #expect(CardDAVCardMaker.trusted(fresh) == CardDAVCardMaker.racySignature)
+        #expect(CardDAVCardMaker.trusted(settled) == settled)
+        #expect(CardDAVCardMaker.trusted(nil) == nil)
+        // A card made from a file saved just now records no signature a file could have.
+        let server = try CardDAVTestStore()
+        try server.addPerson("Katie", "Bell", uid: "k")
+        let card = try #require(try server.service.collection.card(named: "k.vcf"))
+        #expect(card.entry.signatures == [CardDAVCardMaker.racySignature])
+    }
+
     @Test func aServedStoreIsNeededToStart() throws {
         let folder = try TemporaryStore()
         #expect(throws: ContactsError.self) { try CardDAVService(storeURL: folder.url.appending(path: "none")) }
