@@ -42,9 +42,9 @@ final class CardDAVCollection: Sendable {
         var floor: UInt64
     }
 
-    /// How many removals are remembered for sync tokens: a client that has not synced since more
-    /// cards than this were removed syncs afresh.
-    static let maximumRemovals = 20_000
+    /// How many removals are remembered for sync tokens by default: a client that has not
+    /// synced since more cards than this were removed syncs afresh.
+    static let defaultMaximumRemovals = 20_000
 
     /// How many bytes of cards are kept in memory: a ten-thousand-card book without photos
     /// takes a few megabytes; photos beyond this are read from their files when asked for.
@@ -88,9 +88,12 @@ final class CardDAVCollection: Sendable {
     private let state: Mutex<State>
     /// Serializes the server's writes to the store.
     private let writer = Mutex<Void>(())
+    /// How many removals are remembered for sync tokens.
+    let maximumRemovals: Int
 
     /// The address book of a store, with what the state file recorded.
-    init(layout: StoreLayout) {
+    init(layout: StoreLayout, maximumRemovals: Int = CardDAVCollection.defaultMaximumRemovals) {
+        self.maximumRemovals = maximumRemovals
         maker = CardDAVCardMaker(layout: layout)
         stateURL = CardDAVStateFile.url(in: layout)
         let file = CardDAVStateFile.load(from: stateURL)
@@ -340,8 +343,8 @@ final class CardDAVCollection: Sendable {
         state.sequence += 1
         state.file.removed[name] = state.sequence
         changes.add(CardDAVStateFile.line(removed: name, sequence: state.sequence))
-        if state.file.removed.count > Self.maximumRemovals {
-            let oldest = state.file.removed.sorted { $0.value < $1.value }.prefix(state.file.removed.count - Self.maximumRemovals)
+        if state.file.removed.count > maximumRemovals {
+            let oldest = state.file.removed.sorted { $0.value < $1.value }.prefix(state.file.removed.count - maximumRemovals)
             for (forgotten, sequence) in oldest {
                 state.file.removed[forgotten] = nil
                 state.file.floor = max(state.file.floor, sequence)

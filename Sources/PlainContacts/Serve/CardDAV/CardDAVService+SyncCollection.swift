@@ -4,7 +4,7 @@ extension CardDAVService {
     /// empty token), in the order of their changes, with the token of the state answered.
     ///
     /// A token of another instance, from the future, or older than the removals remembered
-    /// (see ``CardDAVCollection/maximumRemovals``) is 403 with `DAV:valid-sync-token`: the
+    /// (see ``CardDAVCollection/defaultMaximumRemovals``) is 403 with `DAV:valid-sync-token`: the
     /// client syncs afresh. With a `limit`, the first changes are answered with the token of the
     /// last one answered and a 507 response for the collection, so the client asks again.
     func syncCollection(_ body: WebDAVElement, space: CardDAVURLSpace) throws -> HTTPServerResponse {

@@ -94,6 +94,42 @@ import Testing
         #expect(card.entry.signatures == [CardDAVCardMaker.racySignature])
     }
 
+    @Test func removalsBeyondTheLimitAreForgottenAndOlderTokensRefused() throws {
+        let server = try CardDAVTestStore()
+        for index in 0..<4 { server.put("\(index).vcf", CardDAVTestStore.card(uid: "\(index)", first: "P", last: "\(index)")) }
+        let collection = CardDAVCollection(layout: StoreLayout(root: server.store.storeURL), maximumRemovals: 2)
+        let before = try collection.listing()
+        #expect(before.floor == 0)
+        let book = try server.store.openBook()
+        for person in book.allPeople().prefix(3) { try book.remove(person) }
+        try book.save()
+        let after = try collection.listing()
+        #expect(after.removed.count == 2)
+        #expect(after.floor > before.token.sequence)
+        #expect(after.entries.count == 1)
+        // The forgotten removal is not read back after a restart either.
+        let restarted = try CardDAVCollection(layout: StoreLayout(root: server.store.storeURL), maximumRemovals: 2).listing()
+        #expect(restarted.removed == after.removed && restarted.floor == after.floor && restarted.token == after.token)
+    }
+
+    @Test func theStateFileIsRewrittenWhenAppendsOutnumberTheCards() throws {
+        let folder = try TemporaryStore()
+        let url = folder.url.appending(path: "carddav/state")
+        var state = CardDAVStateFile()
+        try state.save(appending: [], lineCount: 0, to: url)
+        #expect(try Data(contentsOf: url) == state.data)
+        let removal = CardDAVStateFile.line(removed: "x.vcf", sequence: 1)
+        state.removed["x.vcf"] = 1
+        try state.save(appending: removal, lineCount: 1, to: url)
+        #expect(try Data(contentsOf: url).count == state.data.count)
+        state.lineCount = 5_000
+        state.removed["y.vcf"] = 2
+        try state.save(appending: CardDAVStateFile.line(removed: "y.vcf", sequence: 2), lineCount: 1, to: url)
+        #expect(try Data(contentsOf: url) == state.data)
+        #expect(state.lineCount == state.compactLineCount)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["state"])
+    }
+
     @Test func aServedStoreIsNeededToStart() throws {
         let folder = try TemporaryStore()
         #expect(throws: ContactsError.self) { try CardDAVService(storeURL: folder.url.appending(path: "none")) }
