@@ -72,10 +72,14 @@ final class CardDAVCollection: Sendable {
 
     /// The lines a change adds to the state file.
     private struct Changes {
+        /// The lines, one after another.
         var lines: [UInt8] = []
+        /// How many lines.
         var count = 0
+        /// Set when the whole file must be written (removals were forgotten).
         var forcesRewrite = false
 
+        /// Adds a line.
         mutating func add(_ line: [UInt8]) {
             lines += line
             count += 1
@@ -84,7 +88,9 @@ final class CardDAVCollection: Sendable {
 
     /// Makes cards from the store's files.
     let maker: CardDAVCardMaker
+    /// The state file.
     private let stateURL: URL
+    /// The cards and what belongs with them.
     private let state: Mutex<State>
     /// Serializes the server's writes to the store.
     private let writer = Mutex<Void>(())

@@ -5,8 +5,13 @@
 /// CardDAVProperty.getETag.element          // "d:getetag"
 /// ```
 enum CardDAVProperty: CaseIterable, Hashable, Sendable {
+    /// WebDAV's resource properties (RFC 4918 section 15).
     case resourceType, displayName, getETag, getContentType, getContentLength, getLastModified
+    /// The collection's change markers (CalendarServer's `getctag`, RFC 6578's `sync-token`), and
+    /// what the collection supports (RFC 3253, RFC 3744, RFC 6352).
     case getCTag, syncToken, supportedReportSet, currentUserPrivilegeSet, supportedAddressData, maxResourceSize
+    /// Where the user's principal and address books are (RFC 5397, RFC 3744, RFC 6352), and a
+    /// card's text.
     case currentUserPrincipal, principalURL, addressbookHomeSet, principalCollectionSet, owner, addressData
 
     /// The property's qualified name, with the writer's prefix (`d:getetag`).
@@ -50,6 +55,7 @@ enum CardDAVProperty: CaseIterable, Hashable, Sendable {
         self = known
     }
 
+    /// The known properties by name.
     private static let byName: [WebDAVElement.Name: CardDAVProperty] = {
         var table: [WebDAVElement.Name: CardDAVProperty] = [:]
         for property in allCases { table[property.name] = property }
@@ -67,17 +73,21 @@ enum CardDAVProperty: CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The root's properties.
     private static let rootProperties: [CardDAVProperty] = [
         .resourceType, .displayName, .currentUserPrincipal, .currentUserPrivilegeSet, .principalCollectionSet,
     ]
+    /// The principal's properties.
     private static let principalProperties: [CardDAVProperty] = [
         .resourceType, .displayName, .currentUserPrincipal, .principalURL, .addressbookHomeSet, .currentUserPrivilegeSet,
         .principalCollectionSet, .owner,
     ]
+    /// The address book's properties.
     private static let collectionProperties: [CardDAVProperty] = [
         .resourceType, .displayName, .getCTag, .syncToken, .supportedReportSet, .currentUserPrivilegeSet,
         .supportedAddressData, .maxResourceSize, .currentUserPrincipal, .owner,
     ]
+    /// A card's properties.
     private static let cardProperties: [CardDAVProperty] = [
         .resourceType, .getETag, .getContentType, .getContentLength, .getLastModified, .currentUserPrivilegeSet,
         .currentUserPrincipal, .owner,

@@ -15,8 +15,12 @@
 struct CardDAVQueryFilter: Sendable {
     /// How conditions are joined.
     enum Test: Sendable {
-        case anyOf, allOf
+        /// One condition suffices (the default).
+        case anyOf
+        /// Every condition must hold.
+        case allOf
 
+        /// The test a `test` attribute names.
         init(_ attribute: String?) {
             self = attribute?.lowercased() == "allof" ? .allOf : .anyOf
         }
@@ -24,23 +28,35 @@ struct CardDAVQueryFilter: Sendable {
 
     /// How text is compared.
     enum Collation: String, Sendable {
+        /// Without regard to case, for every script (the default).
         case unicodeCaseMap = "i;unicode-casemap"
+        /// Without regard to ASCII case.
         case asciiCaseMap = "i;ascii-casemap"
+        /// Byte for byte.
         case octet = "i;octet"
     }
 
     /// Where a match is sought in the text.
     enum MatchType: String, Sendable {
-        case equals, contains
+        /// The whole text.
+        case equals
+        /// Anywhere in the text (the default).
+        case contains
+        /// At its start.
         case startsWith = "starts-with"
+        /// At its end.
         case endsWith = "ends-with"
     }
 
     /// One `text-match`.
     struct TextMatch: Sendable {
+        /// The text sought, folded by the collation.
         var text: String
+        /// How texts are compared.
         var collation: Collation
+        /// Where the text is sought.
         var matchType: MatchType
+        /// Whether the match is negated (`negate-condition="yes"`).
         var negated: Bool
 
         /// Reads a `text-match` element.
@@ -74,6 +90,7 @@ struct CardDAVQueryFilter: Sendable {
             return found != negated
         }
 
+        /// A text as the collation compares it.
         private static func folded(_ text: String, _ collation: Collation) -> String {
             switch collation {
             case .unicodeCaseMap: text.lowercased()
@@ -85,8 +102,11 @@ struct CardDAVQueryFilter: Sendable {
 
     /// One `param-filter`.
     struct ParameterFilter: Sendable {
+        /// The parameter's name, upper case.
         var name: String
+        /// Whether the parameter must be absent.
         var isNotDefined: Bool
+        /// What one of its values must match.
         var textMatch: TextMatch?
 
         /// Whether a property instance passes.
@@ -102,10 +122,15 @@ struct CardDAVQueryFilter: Sendable {
 
     /// One `prop-filter`.
     struct PropertyFilter: Sendable {
+        /// The property's name, upper case.
         var name: String
+        /// How the text matches and parameter filters are joined.
         var test: Test
+        /// Whether the property must be absent.
         var isNotDefined: Bool
+        /// What the property's text must match.
         var textMatches: [TextMatch]
+        /// What its parameters must match.
         var parameterFilters: [ParameterFilter]
 
         /// Whether a card passes.

@@ -28,6 +28,7 @@ import Foundation
 struct CardDAVStateFile: Sendable {
     /// The format written; a newer one is not read (the server starts afresh).
     static let formatVersion = 1
+    /// The first field of the file's first line.
     private static let magic = "plaincontacts-carddav"
 
     /// The history the sync tokens belong to.
@@ -107,6 +108,7 @@ struct CardDAVStateFile: Sendable {
         }
     }
 
+    /// The card a `card` line's fields describe; `nil` when they cannot be read.
     private static func entry(_ fields: [String]) -> CardDAVEntry? {
         guard fields.count >= 9, let kind = CardDAVEntry.Record.Kind(rawValue: fields[2]),
             let key = RecordKey(rawValue: fields[3]), let length = Int(fields[6]), let sequence = UInt64(fields[7]),
@@ -159,6 +161,7 @@ struct CardDAVStateFile: Sendable {
         line(["forgotten", name])
     }
 
+    /// One line of escaped, tab-separated fields.
     private static func line(_ fields: [String]) -> [UInt8] {
         var bytes: [UInt8] = []
         for (index, field) in fields.enumerated() {

@@ -16,6 +16,7 @@ struct CardDAVSyncToken: Sendable, Hashable {
     /// The collection's change number.
     var sequence: UInt64
 
+    /// What every token's URI starts with.
     private static let uriPrefix = "data:,plaincontacts-"
 
     /// Creates a token.

@@ -159,6 +159,7 @@ struct CardDAVURLSpace: Sendable, Hashable {
         return try resource(ofPath: collectionHref + Self.withoutQuery(trimmed))
     }
 
+    /// A path without its query or fragment.
     private static func withoutQuery(_ text: String) -> String {
         guard let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return text }
         return String(text[..<end])

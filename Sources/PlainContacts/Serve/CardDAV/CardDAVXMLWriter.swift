@@ -29,6 +29,7 @@ struct CardDAVXMLWriter {
 
     /// The bytes written so far.
     private(set) var bytes: [UInt8] = []
+    /// The root element's name, closed by ``finish()``.
     private let root: String
 
     /// Starts a document with its XML declaration and the root element, which declares every
