@@ -90,6 +90,11 @@ import Testing
         #expect(book.properties[.calendarServer("getctag")] != nil)
     }
 
+    @Test func datesAreHTTPDates() {
+        #expect(CardDAVService.httpDate(nanoseconds: 784_111_777_000_000_000) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(CardDAVService.httpDate(nanoseconds: 1_764_115_200_500_000_000) == "Wed, 26 Nov 2025 00:00:00 GMT")
+    }
+
     @Test func depthInfinityIsRefusedWithFiniteDepth() throws {
         let server = try CardDAVTestStore()
         let response = server.send("PROPFIND", server.collectionPath, headers: [("Depth", "infinity")])
