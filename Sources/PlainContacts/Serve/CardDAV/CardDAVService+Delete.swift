@@ -17,7 +17,8 @@ extension CardDAVService {
                 try book.remove(group)
             }
             try book.save()
-            afterWrite?(CardDAVWrite(method: "DELETE", record: current.record, user: user, userAgent: request.header("User-Agent")))
+            let userAgent = request.header("User-Agent")
+            afterWrite?(CardDAVWrite(method: "DELETE", record: current.record, user: user, userAgent: userAgent))
             return current.record
         }
         return HTTPServerResponse(status: 204)

@@ -6,7 +6,9 @@ extension CardDAVService {
     func multiget(
         _ body: WebDAVElement, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace
     ) throws -> HTTPServerResponse {
-        guard resource == .collection || resource.isCard else { throw CardDAVFailure(status: 403, condition: "d:supported-report") }
+        guard resource == .collection || resource.isCard else {
+            throw CardDAVFailure(status: 403, condition: "d:supported-report")
+        }
         let asking = CardDAVPropertyRequest(body)
         let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
         var names: [(href: String, name: String?)] = []

@@ -58,7 +58,8 @@ final class CardDAVService: Sendable {
         layout = StoreLayout(root: storeURL)
         guard StoreReader(layout: layout).storeExists else {
             throw ContactsError(
-                .notAStore, "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
+                .notAStore,
+                "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
                 path: layout.root.path)
         }
         self.options = options

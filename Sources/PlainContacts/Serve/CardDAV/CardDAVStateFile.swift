@@ -22,7 +22,7 @@ import Foundation
 /// plaincontacts-carddav	1
 /// instance	9f3c2a7d41b0e8c5
 /// floor	0
-/// card	d69c….vcf	person	katie-bell-x7k2mq	d69c…	3f2a…	412	7	1764043200123456789	1835011	612	1764043200123456789	1764043200123456789
+/// card	d69c….vcf	person	katie-bell-x7k2mq	d69c…	3f2a…	412	7	1764043200123456789	1835011	612	…
 /// removed	0b1e….vcf	8
 /// ```
 struct CardDAVStateFile: Sendable {
