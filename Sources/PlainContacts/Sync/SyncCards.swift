@@ -32,20 +32,32 @@ enum SyncCards {
     /// A card without `UID` is named by its href (see ``uid(forHref:)``), and that name becomes
     /// its UID in the store, so that the next sync finds the same pair.
     ///
+    /// With `strict`, the card is read as `contacts import --strict` reads it: syntax errors,
+    /// broken base64 and a nameless group card are refused rather than recovered from.
+    ///
     /// - Throws: ``ContactsError/Code/malformedResponse`` naming the href when the data holds no
-    ///   card.
-    static func read(_ data: Data, href: String) throws -> Card {
+    ///   card, or (with `strict`) a card that is not well formed.
+    static func read(_ data: Data, href: String, strict: Bool = false) throws -> Card {
         let cards: [VCard]
         do {
-            cards = try VCardReader.parse(data, source: href)
+            cards = try VCardReader.parse(data, source: href, strict: strict)
         } catch let error as ContactsError {
             throw ContactsError(.malformedResponse, "the server's card is unreadable: \(error.message)", path: href)
         }
         guard let card = cards.first else {
             throw ContactsError(.malformedResponse, "the server sent no vCard for this card", path: href)
         }
+        if strict, VCardImporter.isGroupCard(card) {
+            _ = try VCardImporter.map(card, source: href, strict: true)
+        }
         if let group = SyncGroupCard(card: card, href: href) { return .group(group) }
-        guard case .person(let imported) = try VCardImporter.map(card, source: href, strict: false) else {
+        let mapped: ImportedCard
+        do {
+            mapped = try VCardImporter.map(card, source: href, strict: strict)
+        } catch let error as ContactsError {
+            throw ContactsError(.malformedResponse, "the card is unreadable: \(error.message)", path: href)
+        }
+        guard case .person(let imported) = mapped else {
             throw ContactsError(.malformedResponse, "the server's card is neither a person nor a group", path: href)
         }
         var state = imported.person.state

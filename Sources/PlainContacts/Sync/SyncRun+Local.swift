@@ -54,39 +54,15 @@ extension SyncRun {
     /// A group as its card: name, UID, members (the store's and those it has no person for),
     /// form and kept lines.
     func cardForm(of group: Group) -> SyncGroupCard {
-        var lines: [String] = []
         // Members by their record keys: a person unchanged since the last sync is not read.
         let memberKeys = group.key.flatMap { book.memberships.members(of: $0) } ?? []
-        var members = Set(memberKeys.compactMap(people.uid(ofKey:)))
-        if case .array(let items)? = group.state.unknownFields[VCardRecordFields.linesKey] {
-            for line in items.compactMap(\.string) {
-                if let member = SyncGroupCard.memberKey(ofLine: line) {
-                    members.insert(member)
-                } else {
-                    lines.append(line)
-                }
-            }
-        }
-        let uid: String
-        if case .string(let stored)? = group.state.unknownFields[VCardRecordFields.uidKey], !stored.isEmpty {
-            uid = stored
-        } else {
-            uid = SyncCards.matchKey(of: group) ?? ""
-        }
-        let form: SyncGroupCard.Form = group.state.unknownFields[SyncGroupCard.formKey]?.string == "rfc6350" ? .rfc6350 : .apple
-        return SyncGroupCard(
-            name: group.name ?? VCardImporter.unnamedGroupName, uid: uid, members: Array(members), form: form, lines: lines)
+        return SyncGroupCard(group: group.state, key: group.key, memberUIDs: memberKeys.compactMap(people.uid(ofKey:)))
     }
 
     /// Puts a group card's name, form and kept lines into a group; its members are set after
     /// the save that gives new people their keys (see ``applyPendingMembers()``).
     mutating func apply(_ card: SyncGroupCard, to group: Group) {
-        if group.name != card.name { group.name = card.name }
-        var state = group.state
-        state.unknownFields[VCardRecordFields.uidKey] = .string(card.uid)
-        state.unknownFields[SyncGroupCard.formKey] = card.form == .rfc6350 ? .string(card.form.rawValue) : nil
-        state.unknownFields[VCardRecordFields.linesKey] = card.lines.isEmpty ? nil : .array(card.lines.map(JSONValue.string))
-        if state != group.state { group.state = state }
+        card.applyFields(to: group)
         pendingMembers.append((group, card))
     }
 
@@ -94,30 +70,7 @@ extension SyncRun {
     /// it has no person for are kept as lines of the group's card.
     mutating func applyPendingMembers() throws {
         for (group, card) in pendingMembers {
-            var wanted: Set<RecordKey> = []
-            var unknown: [String] = []
-            for uid in card.members {
-                if let key = people.key(of: uid) {
-                    wanted.insert(key)
-                } else {
-                    unknown.append(card.memberLine(uid))
-                }
-            }
-            // Only the people whose membership changes are read.
-            let current = group.key.flatMap { book.memberships.members(of: $0) } ?? []
-            for key in current.subtracting(wanted) {
-                if let person = book.materializeQuietly(key) { book.removeMember(person, from: group) }
-            }
-            for key in wanted.subtracting(current) {
-                if let person = book.materializeQuietly(key) { try book.addMember(person, to: group) }
-            }
-            let lines = card.lines + unknown
-            let value: JSONValue? = lines.isEmpty ? nil : .array(lines.map(JSONValue.string))
-            if group.state.unknownFields[VCardRecordFields.linesKey] != value {
-                var state = group.state
-                state.unknownFields[VCardRecordFields.linesKey] = value
-                group.state = state
-            }
+            try card.setMembers(of: group, in: book, keyOfUID: people.key(of:))
         }
         pendingMembers = []
     }

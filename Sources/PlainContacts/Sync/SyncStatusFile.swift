@@ -141,7 +141,8 @@ struct SyncStatusFile: Hashable, Sendable {
         try AccessFiles.replace(url, with: bytes)
     }
 
-    private static func escape(_ field: String) -> String {
+    /// A field with its backslashes, tabs and line breaks escaped.
+    static func escape(_ field: String) -> String {
         guard field.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return field }
         var escaped = ""
         for character in field {
@@ -156,7 +157,8 @@ struct SyncStatusFile: Hashable, Sendable {
         return escaped
     }
 
-    private static func unescape(_ field: ArraySlice<UInt8>) -> String {
+    /// A field read back: the inverse of ``escape(_:)``.
+    static func unescape(_ field: ArraySlice<UInt8>) -> String {
         guard field.contains(0x5C) else { return String(decoding: field, as: UTF8.self) }
         var result: [UInt8] = []
         result.reserveCapacity(field.count)

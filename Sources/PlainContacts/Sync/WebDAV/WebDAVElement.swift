@@ -27,6 +27,8 @@ struct WebDAVElement: Hashable, Sendable {
     /// The element's own text, as written (entities and CDATA decoded), outside its children.
     var text: String
     var children: [WebDAVElement]
+    /// The element's attributes by local name (`name` of `<card:prop-filter name="FN">`).
+    var attributes: [String: String] = [:]
 
     /// The first child with a name.
     func child(_ name: Name) -> WebDAVElement? {

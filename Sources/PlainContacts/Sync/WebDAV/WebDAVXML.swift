@@ -74,7 +74,14 @@ enum WebDAVXML {
                 parser.abortParsing()
                 return
             }
-            stack.append(WebDAVElement(name: .init(namespace: namespaceURI ?? "", local: elementName), text: "", children: []))
+            var named: [String: String] = [:]
+            for (name, value) in attributes {
+                // Without a prefix, or with one: the local name is what a filter asks for.
+                named[name.split(separator: ":").last.map(String.init) ?? name] = value
+            }
+            stack.append(
+                WebDAVElement(
+                    name: .init(namespace: namespaceURI ?? "", local: elementName), text: "", children: [], attributes: named))
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {

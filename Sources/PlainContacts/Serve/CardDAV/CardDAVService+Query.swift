@@ -1,0 +1,41 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The `addressbook-query` report (RFC 6352 section 8.6).
+extension CardDAVService {
+    /// Answers the properties of the cards that pass the query's filter (see
+    /// ``CardDAVQueryFilter``), in the order of their names. With a `limit`, the first cards are
+    /// answered and a 507 response for the collection says the answer was cut.
+    func query(_ body: WebDAVElement, space: CardDAVURLSpace) throws -> HTTPServerResponse {
+        let asking = CardDAVPropertyRequest(body)
+        let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
+        let filter = try CardDAVQueryFilter(body.child(.cardDAV("filter")))
+        let limit = try Self.resultLimit(of: body, namespace: .cardDAV("limit"))
+        let listing = try collection.listing()
+        let cards = try collection.cards(named: listing.entries.keys.sorted())
+        var matched: [(name: String, card: (entry: CardDAVEntry, data: Data))] = []
+        var truncated = false
+        for name in cards.keys.sorted() {
+            guard let card = cards[name], let parsed = try? VCardReader.parse(card.data, source: name).first,
+                filter.matches(parsed)
+            else { continue }
+            if let limit, matched.count >= limit {
+                truncated = true
+                break
+            }
+            matched.append((name, card))
+        }
+        var xml = CardDAVXMLWriter(root: "d:multistatus", capacity: 512 + matched.count * 800)
+        for (name, card) in matched {
+            let context = PropertyContext(
+                space: space, token: nil, entry: card.entry, data: asking.wantsAddressData ? card.data : nil,
+                addressDataProperties: subset)
+            Self.writeResponse(.card(name), asking: asking, context: context, into: &xml)
+        }
+        if truncated { Self.writeTruncation(href: space.collectionHref, into: &xml) }
+        return Self.multistatus(&xml)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import PlainContacts
+
+/// The service's URL space and methods: discovery, OPTIONS, refusals, hostile paths and bodies.
+@Suite struct CardDAVServiceTests {
+    @Test func optionsNamesTheDAVClassesAndMethods() throws {
+        let server = try CardDAVTestStore()
+        for target in ["*", "/", server.collectionPath, server.cardPath("x.vcf")] {
+            let response = server.send("OPTIONS", target)
+            #expect(response.status == 200)
+            #expect(response.headers["DAV"] == "1, 3, addressbook")
+            #expect(response.headers["Allow"]?.contains("PROPFIND") == true)
+            #expect(response.headers["Allow"]?.contains("REPORT") == true)
+        }
+    }
+
+    @Test func wellKnownRedirectsToThePrincipalWithTheProxyPrefix() throws {
+        let server = try CardDAVTestStore(user: "alice")
+        let plain = server.send("PROPFIND", "/.well-known/carddav")
+        #expect(plain.status == 301)
+        #expect(plain.headers["Location"] == "/alice/")
+        let proxied = server.send("GET", "/.well-known/carddav", headers: [("X-Script-Name", "/dav")])
+        #expect(proxied.headers["Location"] == "/dav/alice/")
+    }
+
+    @Test func unsupportedMethodsAre405WithAllow() throws {
+        let server = try CardDAVTestStore()
+        for method in ["PROPPATCH", "MKCOL", "MOVE", "COPY", "LOCK", "POST", "TRACE"] {
+            let response = server.send(method, server.collectionPath)
+            #expect(response.status == 405)
+            #expect(response.headers["Allow"] == CardDAVService.allowedMethods)
+        }
+        #expect(server.send("GET", server.collectionPath).status == 405)
+        #expect(server.send("PUT", server.collectionPath, body: "x").status == 405)
+        #expect(server.send("DELETE", server.collectionPath).status == 405)
+    }
+
+    @Test func traversalNeverReachesAFile() throws {
+        let server = try CardDAVTestStore()
+        try server.addPerson("Katie", "Bell")
+        let before = try server.snapshot()
+        let base = server.collectionPath
+        let attempts = [
+            base + "..", base + "%2e%2e/store.json", base + "..%2fstore.json", base + "%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+            base + "..\\store.json", base + "x%00.vcf", base + "%c0%ae%c0%ae/store.json", "/../../etc/passwd",
+            "/me/contacts/../../store.json", "/people/", "/store.json", "http://evil/../store.json",
+        ]
+        for target in attempts {
+            for method in ["GET", "PUT", "DELETE", "PROPFIND"] {
+                let response = server.send(method, target, body: method == "PUT" ? CardDAVTestStore.card(uid: "u", first: "A", last: "B") : "")
+                #expect([400, 404, 405].contains(response.status), "\(method) \(target) gave \(response.status)")
+            }
+        }
+        #expect(try server.snapshot() == before)
+    }
+
+    @Test func xmlWithADocumentTypeOrExternalEntitiesIsRefused() throws {
+        let server = try CardDAVTestStore()
+        try server.addPerson("Katie", "Bell")
+        let before = try server.snapshot()
+        let bodies = [
+            """
+            <?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>\
+            <d:propfind xmlns:d="DAV:"><d:prop><d:displayname>&x;</d:displayname></d:prop></d:propfind>
+            """,
+            """
+            <?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>\
+            <d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>
+            """,
+            "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/></d:prop>",
+            "not xml at all",
+            "<d:propfind xmlns:d=\"DAV:\"><d:prop><x:y xmlns:x=\"X\"></d:prop></d:propfind>",
+            String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200),
+        ]
+        for body in bodies {
+            #expect(server.send("PROPFIND", server.collectionPath, headers: [("Depth", "1")], body: body).status == 400)
+            #expect(server.send("REPORT", server.collectionPath, body: body).status == 400)
+        }
+        #expect(try server.snapshot() == before)
+    }
+
+    @Test func aMalformedProxyPrefixIs400() throws {
+        let server = try CardDAVTestStore()
+        #expect(server.send("PROPFIND", "/", headers: [("X-Script-Name", "/a/../b")]).status == 400)
+    }
+
+    @Test func aPathOfAnotherUserNamesNothing() throws {
+        let server = try CardDAVTestStore(user: "alice")
+        #expect(server.send("PROPFIND", "/bob/contacts/", headers: [("Depth", "0")]).status == 404)
+    }
+}
