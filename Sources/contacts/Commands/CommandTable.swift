@@ -29,6 +29,7 @@ enum CommandTable {
             AccessCommand.self,
             RemoteCommand.self,
             SyncCommand.self,
+            ServeCommand.self,
             UserCommand.self,
             CompletionCommand.self,
             HelpCommand.self,

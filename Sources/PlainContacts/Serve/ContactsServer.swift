@@ -1,0 +1,182 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import Synchronization
+
+/// `contacts serve`: the store as a CardDAV server, assembled from the HTTP/1.1 server
+/// (``HTTPServer``), the accounts (``ServerAuthenticator``) and the CardDAV protocol
+/// (``CardDAVService``).
+///
+/// Every request is authenticated first when the store has users (HTTP Basic; 401 with
+/// `WWW-Authenticate` otherwise, 429 when a client failed too often), then answered by the
+/// CardDAV service. Without users, a request that came through a reverse proxy (it carries
+/// `Forwarded`, `X-Forwarded-For` or `X-Script-Name`) is refused with 403: a proxy makes a
+/// loopback server public, and a public server needs accounts.
+///
+/// ```swift
+/// let server = try ContactsServer(storeURL: store, host: "127.0.0.1", port: 5232) { line in print(line) }
+/// try server.start()
+/// let watch = try server.stopOnSignals { _ in }
+/// server.waitUntilStopped()
+/// ```
+package final class ContactsServer: Sendable {
+    /// A change a client made, as the server saved it: what `--commit` records.
+    package struct Change: Sendable, Hashable {
+        /// `PUT` or `DELETE`.
+        package var method: String
+        /// The signed-in user, `nil` without users.
+        package var user: String?
+        /// The client's `User-Agent`, if it sent one.
+        package var userAgent: String?
+    }
+
+    /// The headers a reverse proxy adds, which a server without users refuses.
+    static let proxyHeaders = ["Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Script-Name", "X-Forwarded-Prefix"]
+    /// The seconds a throttled client is told to wait.
+    static let throttledRetryAfterSeconds = 2
+
+    private let http: HTTPServer
+    private let authenticator: ServerAuthenticator
+    /// The host the server listens on, as given.
+    package let host: String
+
+    /// A server for the store at `storeURL`, not yet listening.
+    ///
+    /// - Throws: ``ContactsError/Code/notAStore`` when there is no store there; the errors of
+    ///   reading the store's users file.
+    package convenience init(
+        storeURL: URL, options: AddressBookOptions = AddressBookOptions(), host: String, port: UInt16,
+        log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)? = nil
+    ) throws {
+        try self.init(
+            storeURL: storeURL, options: options, host: host, port: port, limits: HTTPServerLimits(), log: log,
+            afterChange: afterChange)
+    }
+
+    /// A server with chosen limits, for tests.
+    init(
+        storeURL: URL, options: AddressBookOptions, host: String, port: UInt16, limits: HTTPServerLimits,
+        log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)?
+    ) throws {
+        let authenticator = try ServerAuthenticator(usersFile: ServerUsersFile(storeURL: storeURL))
+        var afterWrite: (@Sendable (CardDAVWrite) -> Void)?
+        if let afterChange {
+            afterWrite = { write in afterChange(Change(method: write.method, user: write.user, userAgent: write.userAgent)) }
+        }
+        let service = try CardDAVService(storeURL: storeURL, options: options, afterWrite: afterWrite)
+        self.authenticator = authenticator
+        self.host = host
+        http = HTTPServer(host: host, port: port, limits: limits, log: log) { request in
+            Self.respond(to: request, service: service, authenticator: authenticator, log: log)
+        }
+    }
+
+    /// Whether requests need a user name and password: the store has, or had, accounts.
+    package var requiresAuthentication: Bool { authenticator.requiresAuthentication }
+
+    /// The port the server listens on (the one chosen by the system when 0 was asked for).
+    package var port: Int { Int(http.port) }
+
+    /// Starts listening and serving, on threads of its own.
+    ///
+    /// - Throws: ``ContactsError/Code/invalidValue`` for a host that is not an IP address or
+    ///   `localhost`; ``ContactsError/Code/busy`` when the address is in use;
+    ///   ``ContactsError/Code/permissionDenied`` for a port the process may not take;
+    ///   ``ContactsError/Code/io`` for other failures.
+    package func start() throws {
+        do {
+            try http.start()
+        } catch {
+            throw Self.contactsError(error, host: host)
+        }
+    }
+
+    /// Stops the server when the process gets `SIGINT` or `SIGTERM`, finishing the requests
+    /// in progress; `onSignal` is called first, on a thread of its own. Keep the returned watch
+    /// until the server stopped.
+    ///
+    /// - Throws: ``ContactsError/Code/io`` when the signals cannot be watched.
+    package func stopOnSignals(_ onSignal: @escaping @Sendable (Int32) -> Void) throws -> SignalWatch {
+        do {
+            return SignalWatch(watch: try HTTPServerSignalWatch(server: http, onSignal: onSignal))
+        } catch {
+            throw ContactsError(.io, "cannot watch for SIGINT and SIGTERM: \(error.message)")
+        }
+    }
+
+    /// A running watch for the signals that stop the server; released, it gives the signals
+    /// back their previous handlers.
+    package struct SignalWatch: Sendable {
+        fileprivate let watch: HTTPServerSignalWatch
+
+        /// Stops watching.
+        package func cancel() { watch.cancel() }
+    }
+
+    /// Stops accepting requests and ends the server once the requests in progress are answered.
+    package func stop() { http.stop() }
+
+    /// Waits until the server has stopped.
+    package func waitUntilStopped() { http.waitUntilStopped() }
+
+    /// Whether `host` names only this machine: `localhost`, 127.0.0.0/8 or `::1`.
+    package static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare == "localhost" || bare == "::1" { return true }
+        let parts = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    // MARK: Requests
+
+    private static func respond(
+        to request: HTTPServerRequest, service: CardDAVService, authenticator: ServerAuthenticator,
+        log: @Sendable (String) -> Void
+    ) -> HTTPServerResponse {
+        do {
+            _ = try authenticator.reloadIfChanged()
+        } catch {
+            // The accounts as last read stay in force; the file's problem is logged once per change.
+            log("users file: \(error)")
+        }
+        let user: String?
+        switch authenticator.authenticate(authorizationHeader: request.header("Authorization"), client: request.peerAddress) {
+        case .open:
+            if let proxyHeader = proxyHeaders.first(where: { request.header($0) != nil }) {
+                var response = HTTPServerResponse.text(
+                    403, "this server has no users and refuses requests through a proxy (\(proxyHeader)); "
+                        + "add one with `contacts user add NAME`\n")
+                response.headers.append("Connection", "close")
+                return response
+            }
+            user = nil
+        case .authenticated(let name):
+            user = name.rawValue
+        case .missing, .refused(.malformed), .refused(.wrongCredentials):
+            var response = HTTPServerResponse.refusal(401)
+            response.headers.append("WWW-Authenticate", ServerAuthenticator.challenge)
+            return response
+        case .refused(.throttled):
+            var response = HTTPServerResponse.refusal(429)
+            response.headers.append("Retry-After", String(throttledRetryAfterSeconds))
+            return response
+        }
+        return service.respond(to: request, user: user)
+    }
+
+    private static func contactsError(_ error: HTTPServerError, host: String) -> ContactsError {
+        switch error.code {
+        case .invalidHost:
+            return ContactsError(.invalidValue, "cannot listen on \"\(host)\": give an IP address or localhost (\(error.message))")
+        case .listenFailed where error.underlying?.errno == EADDRINUSE:
+            return ContactsError(.busy, "\(error.message): another program listens there; choose another port with --listen")
+        case .listenFailed where error.underlying?.errno == EACCES:
+            return ContactsError(.permissionDenied, "\(error.message): ports below 1024 need privileges; use a higher one")
+        default:
+            return ContactsError(.io, error.message)
+        }
+    }
+}

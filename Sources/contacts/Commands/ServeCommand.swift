@@ -1,0 +1,154 @@
+import Foundation
+import Glibc
+import PlainContacts
+import Synchronization
+
+/// `contacts serve [--listen HOST:PORT]`: the store as a CardDAV server, in the foreground,
+/// until SIGINT or SIGTERM.
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let positionals = Positionals(expected: "options only")
+    static let summary = "Serve the store as a CardDAV address book to phones and mail clients."
+
+    /// Where the server listens unless told otherwise: this machine only, on Radicale's port.
+    static let defaultListen = "127.0.0.1:5232"
+
+    /// The options of `serve`.
+    struct Options: OptionGroup {
+        let listen = Option<String>(
+            "listen", "HOST:PORT", help: "Listen on this address (default \(ServeCommand.defaultListen); port 0 takes a free one).")
+    }
+
+    static let discussion = """
+        Runs in the foreground and prints the address to give a client. Clients find the
+        address book from the server's root (RFC 6764 /.well-known/carddav); the address book
+        itself is at /NAME/contacts/ for a user NAME, or /me/contacts/ on a server without
+        users. Each request is logged on standard error as one line: the time, the method, the
+        path, the status and the time taken; never a header or a card. SIGINT (Control-C) or
+        SIGTERM stops the server after the requests in progress are answered.
+
+        With users (contacts user add NAME), every request needs one of them (HTTP Basic
+        authentication); users added or removed while the server runs count at once. Without
+        users, the server listens only on a loopback address (127.0.0.1, ::1, localhost) and
+        refuses requests that came through a reverse proxy: listening on any other address
+        without a user is refused at start (exit status 64).
+
+        Every change a client makes is one save of the store under its lock, as any contacts
+        command: the server, the command line and other programs never lose each other's
+        writes, and the server sees changes made by them, by git pull or by an editor. With
+        --commit (or autoCommit in store.json), each change is a Git commit naming the people
+        changed and the client.
+
+        HOST is an IPv4 or IPv6 address ([::1]:5232) or localhost. For phones and other
+        machines, put a reverse proxy with TLS (Caddy, nginx) in front; see the README.
+
+        Exit status: 0 stopped by a signal; 64 a wrong --listen, or a non-loopback address
+        without users; 75 the address is in use; 77 the port needs privileges.
+        """
+
+    static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
+        let (host, port) = try listenAddress(arguments[\.listen] ?? defaultListen)
+        try context.requireStore()
+        let store = context.storeURL
+        let console = context.console
+        let committer = try committer(for: context)
+        var afterChange: (@Sendable (ContactsServer.Change) -> Void)?
+        if let committer {
+            afterChange = { change in committer.commit(change, console: console) }
+        }
+        let server = try ContactsServer(
+            storeURL: store, options: AddressBookOptions(lockTimeout: context.lockTimeout()), host: host, port: port,
+            log: { line in console.note(timestamp() + " " + line) }, afterChange: afterChange)
+        guard server.requiresAuthentication || ContactsServer.isLoopback(host) else {
+            throw CLIError.usage(
+                "refusing to serve on \(host) without a user: anyone who reaches it could read and change every contact; "
+                    + "add one with `contacts user add NAME`, or listen on 127.0.0.1")
+        }
+        try server.start()
+        let watch = try server.stopOnSignals { _ in console.note(timestamp() + " stopping: finishing the requests in progress") }
+        let root = "http://\(hostForURL(host)):\(server.port)/"
+        let principal = server.requiresAuthentication ? "NAME" : "me"
+        console.print("Serving \(store.path(percentEncoded: false)) at \(root)")
+        console.print("Give a client the address \(root)" + (server.requiresAuthentication ? " and a user of `contacts user list`." : "."))
+        console.print("The address book itself is \(root)\(principal)/contacts/. Control-C stops the server.")
+        server.waitUntilStopped()
+        watch.cancel()
+        console.note(timestamp() + " stopped")
+    }
+
+    /// The host and port of `--listen`: `HOST:PORT`, `[IPv6]:PORT`, or `:PORT` for 127.0.0.1.
+    static func listenAddress(_ text: String) throws(CLIError) -> (host: String, port: UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw CLIError.usage("--listen takes HOST:PORT, such as 127.0.0.1:5232 or [::1]:5232, not \"\(text)\"")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.isEmpty { host = "127.0.0.1" }
+        guard !host.contains("[") && !host.contains("]") && !host.contains("/") else {
+            throw CLIError.usage("--listen takes HOST:PORT, such as 127.0.0.1:5232 or [::1]:5232, not \"\(text)\"")
+        }
+        return (host, port)
+    }
+
+    /// The host as written in a URL: an IPv6 address in brackets; any-address hosts become
+    /// this machine's loopback, which is where a local client reaches them.
+    private static func hostForURL(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0": "127.0.0.1"
+        case "::": "[::1]"
+        default: host.contains(":") ? "[\(host)]" : host
+        }
+    }
+
+    /// The time of a log line: UTC, to the second.
+    private static func timestamp() -> String {
+        Date.now.formatted(.iso8601)
+    }
+
+    /// What commits each change, when `--commit` or `autoCommit` asks for it.
+    private static func committer(for context: CommandContext) throws -> ServeCommitter? {
+        let explicit = context.commitRequested
+        guard explicit || Manifest.autoCommitIsEnabled(inStoreAt: context.storeURL) else { return nil }
+        return ServeCommitter(store: context.storeURL, explicit: explicit)
+    }
+}
+
+/// Commits each change `contacts serve` saves: the files changed since the last commit it
+/// made, with a first line naming the client.
+///
+/// The server calls it after each write while further writes wait, so commits follow the
+/// writes one by one.
+final class ServeCommitter: Sendable {
+    private let store: URL
+    private let explicit: Bool
+    private let pending: Mutex<AutoCommit>
+
+    init(store: URL, explicit: Bool) {
+        self.store = store
+        self.explicit = explicit
+        pending = Mutex(AutoCommit(store: store, explicit: explicit))
+    }
+
+    /// Commits what changed since the last commit, as the change of `change`'s client.
+    func commit(_ change: ContactsServer.Change, console: Console) {
+        pending.withLock { pending in
+            do {
+                try pending.commit(headline: Self.headline(change), console: console)
+            } catch {
+                console.error("the change was saved but not committed: \(error)")
+            }
+            pending = AutoCommit(store: store, explicit: explicit)
+        }
+    }
+
+    /// `serve: PUT by kim with DAVx5/4.4.2`: the method, the user and the client's first
+    /// product token.
+    static func headline(_ change: ContactsServer.Change) -> String {
+        var line = "serve: \(change.method)"
+        if let user = change.user { line += " by \(user)" }
+        if let agent = change.userAgent?.split(separator: " ").first, !agent.isEmpty {
+            line += " with \(agent.prefix(60))"
+        }
+        return line
+    }
+}
