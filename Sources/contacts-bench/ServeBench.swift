@@ -7,7 +7,7 @@ import PlainContacts
 /// an `addressbook-multiget` of 500 cards, a `sync-collection` report after one card changed,
 /// and a `PUT` of a changed card.
 ///
-/// Requests go through ``BenchHTTPConnection`` (one kept-alive connection, blocking sockets),
+/// Requests go through ``RawHTTPConnection`` (one kept-alive connection, blocking sockets),
 /// so the figures are the servers' own. Each server is filled and warmed before any timing;
 /// each figure is the median of the runs, and every response is checked (status, and the
 /// number of cards it lists) so that a fast wrong answer cannot pass for a fast right one.
@@ -76,7 +76,7 @@ struct ServeBench {
         guard hrefs.count >= people else {
             throw ContactsError(.io, "\(target.name) lists \(hrefs.count) cards instead of \(people)")
         }
-        let connection = BenchHTTPConnection(port: target.port)
+        let connection = RawHTTPConnection(port: target.port)
         var headers = ["Content-Type": "application/xml; charset=utf-8"]
         if let credentials = target.credentials {
             headers["Authorization"] = "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
@@ -96,7 +96,7 @@ struct ServeBench {
     }
 
     private func timePropfind(
-        _ target: Target, _ connection: BenchHTTPConnection, _ headers: [String: String]
+        _ target: Target, _ connection: RawHTTPConnection, _ headers: [String: String]
     ) throws -> Double {
         let body = Data(
             #"<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>"#.utf8)
@@ -108,7 +108,7 @@ struct ServeBench {
     }
 
     private func timeMultiget(
-        _ hrefs: [String], _ target: Target, _ connection: BenchHTTPConnection, _ headers: [String: String]
+        _ hrefs: [String], _ target: Target, _ connection: RawHTTPConnection, _ headers: [String: String]
     ) throws -> Double {
         var xml = #"<?xml version="1.0" encoding="utf-8"?><c:addressbook-multiget xmlns:d="DAV:" "#
             + #"xmlns:c="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/><c:address-data/></d:prop>"#
@@ -122,7 +122,7 @@ struct ServeBench {
     }
 
     private func timeSyncAfterChange(
-        of href: String, run: Int, _ book: CardDAVAddressBook, _ target: Target, _ connection: BenchHTTPConnection,
+        of href: String, run: Int, _ book: CardDAVAddressBook, _ target: Target, _ connection: RawHTTPConnection,
         _ headers: [String: String]
     ) throws -> Double {
         guard let token = try book.collectionState().syncToken else {
@@ -139,7 +139,7 @@ struct ServeBench {
     }
 
     private func timePut(
-        of href: String, run: Int, _ book: CardDAVAddressBook, _ target: Target, _ connection: BenchHTTPConnection,
+        of href: String, run: Int, _ book: CardDAVAddressBook, _ target: Target, _ connection: RawHTTPConnection,
         _ headers: [String: String]
     ) throws -> Double {
         guard let card = try book.fetchCards([href]).first else { throw ContactsError(.io, "\(target.name) lost \(href)") }
@@ -174,7 +174,7 @@ struct ServeBench {
 
     /// Checks a response's status and that it lists at least `count` of `marker`.
     private func check(
-        _ response: BenchHTTPConnection.Response, _ status: Int, listing count: Int, of marker: String, _ target: Target,
+        _ response: RawHTTPConnection.Response, _ status: Int, listing count: Int, of marker: String, _ target: Target,
         _ what: String
     ) throws {
         guard response.status == status else {

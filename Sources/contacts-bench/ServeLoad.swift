@@ -149,7 +149,7 @@ struct ServeLoad {
 
     /// The hrefs whose last acknowledged write the server does not serve.
     private func lostWrites(_ acknowledged: [String: String], _ target: ServeBench.Target) throws -> [String] {
-        let connection = BenchHTTPConnection(port: target.port)
+        let connection = RawHTTPConnection(port: target.port)
         var lost: [String] = []
         for (href, note) in acknowledged.sorted(by: { $0.key < $1.key }) {
             let response = try connection.send("GET", href, headers: Self.authorization(target))
@@ -165,7 +165,7 @@ struct ServeLoad {
     ) -> ClientResult {
         var result = ClientResult()
         var random = SystemRandomNumberGenerator()
-        let connection = BenchHTTPConnection(port: target.port)
+        let connection = RawHTTPConnection(port: target.port)
         let headers = Self.authorization(target).merging(["Content-Type": "application/xml; charset=utf-8"]) { $1 }
         var etags: [String: String] = [:]
         var token: String?
@@ -232,7 +232,7 @@ struct ServeLoad {
     /// Writes a note into one owned card with `If-Match`, fetching the card first when its ETag
     /// is not known; returns the PUT's status.
     private func change(
-        _ href: String, note: String, etags: inout [String: String], _ connection: BenchHTTPConnection,
+        _ href: String, note: String, etags: inout [String: String], _ connection: RawHTTPConnection,
         _ target: ServeBench.Target, _ result: inout ClientResult
     ) throws -> Int {
         let headers = Self.authorization(target)

@@ -43,25 +43,26 @@ package final class ContactsServer: Sendable {
     /// The host the server listens on, as given.
     package let host: String
 
-    /// A server for the store at `storeURL`, not yet listening.
+    /// A server for the store at `storeURL`, not yet listening, its accounts from `usersFile`
+    /// (the store's own by default).
     ///
     /// - Throws: ``ContactsError/Code/notAStore`` when there is no store there; the errors of
     ///   reading the store's users file.
     package convenience init(
-        storeURL: URL, options: AddressBookOptions = AddressBookOptions(), host: String, port: UInt16,
-        log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)? = nil
+        storeURL: URL, options: AddressBookOptions = AddressBookOptions(), usersFile: ServerUsersFile? = nil, host: String,
+        port: UInt16, log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)? = nil
     ) throws {
         try self.init(
-            storeURL: storeURL, options: options, host: host, port: port, limits: HTTPServerLimits(), log: log,
-            afterChange: afterChange)
+            storeURL: storeURL, options: options, usersFile: usersFile ?? ServerUsersFile(storeURL: storeURL), host: host,
+            port: port, limits: HTTPServerLimits(), log: log, afterChange: afterChange)
     }
 
     /// A server with chosen limits, for tests.
     init(
-        storeURL: URL, options: AddressBookOptions, host: String, port: UInt16, limits: HTTPServerLimits,
-        log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)?
+        storeURL: URL, options: AddressBookOptions, usersFile: ServerUsersFile, host: String, port: UInt16,
+        limits: HTTPServerLimits, log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)?
     ) throws {
-        let authenticator = try ServerAuthenticator(usersFile: ServerUsersFile(storeURL: storeURL))
+        let authenticator = try ServerAuthenticator(usersFile: usersFile)
         var afterWrite: (@Sendable (CardDAVWrite) -> Void)?
         if let afterChange {
             afterWrite = { write in afterChange(Change(method: write.method, user: write.user, userAgent: write.userAgent)) }

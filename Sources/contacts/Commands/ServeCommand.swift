@@ -57,7 +57,8 @@ enum ServeCommand: Command {
             afterChange = { change in committer.commit(change, console: console) }
         }
         let server = try ContactsServer(
-            storeURL: store, options: AddressBookOptions(lockTimeout: context.lockTimeout()), host: host, port: port,
+            storeURL: store, options: AddressBookOptions(lockTimeout: context.lockTimeout()),
+            usersFile: UserCommand.usersFile(in: context), host: host, port: port,
             log: { line in console.note(timestamp() + " " + line) }, afterChange: afterChange)
         guard server.requiresAuthentication || ContactsServer.isLoopback(host) else {
             throw CLIError.usage(

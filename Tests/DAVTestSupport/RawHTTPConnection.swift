@@ -4,29 +4,38 @@ import Glibc
 /// One keep-alive HTTP/1.1 connection to a server on a loopback address, on blocking sockets.
 ///
 /// The server benchmarks time requests through it rather than through `URLSession`, so that
-/// what is timed is the server: no client library's threads, retries or busy waiting. It
-/// reconnects by itself when the server closed the connection after a response.
+/// what is timed is the server: no client library's threads, retries or busy waiting; tests
+/// send exactly the bytes they mean through it, lies and all. It reconnects by itself when
+/// the server closed the connection after a response.
 ///
 /// ```swift
-/// let connection = BenchHTTPConnection(port: 5232)
+/// let connection = RawHTTPConnection(port: 5232)
 /// let response = try connection.send("PROPFIND", "/user/contacts/", headers: ["Depth": "1"], body: Data())
 /// ```
-final class BenchHTTPConnection {
+public final class RawHTTPConnection {
     /// A response: its status, header fields (names lowercased) and body.
-    struct Response {
-        var status: Int
-        var headers: [(name: String, value: String)]
-        var body: Data
+    public struct Response {
+        /// The status code.
+        public var status: Int
+        /// The header fields, names lowercased, in order.
+        public var headers: [(name: String, value: String)]
+        /// The body, decoded from chunks when it came chunked.
+        public var body: Data
 
-        /// The first value of a header, by lowercased name.
-        func header(_ name: String) -> String? {
-            headers.first { $0.name == name }?.value
+        /// The first value of a header, by name in any case.
+        public func header(_ name: String) -> String? {
+            let lowercased = name.lowercased()
+            return headers.first { $0.name == lowercased }?.value
         }
+
+        /// The body as UTF-8 text.
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
     /// A failure to connect, send or read, or a response that is not HTTP/1.1.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
     }
 
     /// The longest response header block read before the response is called malformed.
@@ -35,13 +44,14 @@ final class BenchHTTPConnection {
     /// under load may be slow, but a minute of silence is a hung request.
     static let readTimeout = timeval(tv_sec: 60, tv_usec: 0)
 
-    let port: Int
+    /// The server's port on 127.0.0.1.
+    public let port: Int
     private var socket: Int32 = -1
     private var buffer: [UInt8] = []
     private var bufferStart = 0
 
     /// A connection to `127.0.0.1:port`, opened on the first request.
-    init(port: Int) {
+    public init(port: Int) {
         self.port = port
     }
 
@@ -52,7 +62,7 @@ final class BenchHTTPConnection {
     /// Sends one request and reads its whole response.
     ///
     /// - Throws: ``Failure`` when the connection fails or the response is malformed.
-    func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data = Data()) throws -> Response {
+    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data = Data()) throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || ["PUT", "POST", "PROPFIND", "REPORT"].contains(method) { head += "Content-Length: \(body.count)\r\n" }
@@ -72,8 +82,19 @@ final class BenchHTTPConnection {
         throw Failure(description: Self.closedEarly)
     }
 
+    /// Sends `bytes` as they are (a whole request, or a request's head that lies about its
+    /// body) on a new connection and reads one response.
+    ///
+    /// - Throws: ``Failure`` when the connection fails or the response is malformed.
+    public func sendRaw(_ bytes: [UInt8], method: String = "GET") throws -> Response {
+        close()
+        try open()
+        try write(bytes)
+        return try readResponse(method: method)
+    }
+
     /// Closes the connection; the next request opens a new one.
-    func close() {
+    public func close() {
         if socket >= 0 { Glibc.close(socket) }
         socket = -1
         buffer = []

@@ -1,0 +1,255 @@
+import DAVTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `contacts serve` end to end: the built binary serving a store on 127.0.0.1, with vdirsyncer
+/// 0.21 (a client nobody here wrote) syncing a vdir with it both ways, and raw HTTP requests
+/// for what a client must not get away with.
+@Suite(.serialized) struct ServeCommandTests {
+    /// A cheap password hash for the debug binary's accounts.
+    private static let testIterations = ["CONTACTS_TEST_PASSWORD_ITERATIONS": "1000"]
+
+    private static func card(_ uid: String, _ first: String, _ last: String, _ extra: [String] = []) -> String {
+        (["BEGIN:VCARD", "VERSION:3.0", "UID:\(uid)", "FN:\(first) \(last)", "N:\(last);\(first);;;"] + extra + ["END:VCARD"])
+            .joined(separator: "\r\n") + "\r\n"
+    }
+
+    private func names(_ sandbox: CLISandbox) throws -> [String] {
+        try sandbox.succeed(["list"]).lines.map { $0.split(separator: "\t")[1] }.map(String.init).sorted()
+    }
+
+    private func id(_ name: String, in sandbox: CLISandbox) throws -> String {
+        let line = try #require(try sandbox.succeed(["list"]).lines.first { $0.split(separator: "\t")[1] == name })
+        return String(line.split(separator: "\t")[0])
+    }
+
+    /// The vdir's cards, by file name.
+    private func vdirCards(_ pair: VdirsyncerPair) throws -> [String: String] {
+        var cards: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path) where name.hasSuffix(".vcf") {
+            cards[name] = try String(contentsOf: pair.vdir.appending(path: name), encoding: .utf8)
+        }
+        return cards
+    }
+
+    private func sync(_ pair: VdirsyncerPair) throws {
+        let run = try pair.sync()
+        try #require(run.status == 0, "vdirsyncer sync failed: \(run.output)")
+    }
+
+    private func basic(_ user: String, _ password: String) -> String {
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+
+    // MARK: vdirsyncer
+
+    @Test func vdirsyncerSyncsAVdirWithTheStoreBothWays() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let cards = sandbox.root.appending(path: "cards.vcf")
+        try Data((Self.card("kept", "Kept", "Lines", ["X-UNKNOWN;X-P=1:kept", "item1.X-ABLabel:Lab"])
+            + Self.card("leaver", "Local", "Leaver")).utf8).write(to: cards)
+        try sandbox.succeed(["import", cards.path])
+        try sandbox.add(["Katie Bell", "--email", "katie@example.com"])
+        try sandbox.succeed(["group", "create", "Friends"])
+        try sandbox.succeed(["group", "add", "Friends", try id("Katie Bell", in: sandbox)])
+        let server = try ServeProcess(sandbox: sandbox)
+        let pair = try VdirsyncerPair(
+            folder: sandbox.root.appending(path: "vdirsyncer"), addressBook: server.url.appending(path: "me/contacts/"),
+            user: "any", password: "any")
+
+        try sync(pair)
+
+        var vdir = try vdirCards(pair)
+        #expect(vdir.count == 4)
+        let kept = try #require(vdir.first { $0.value.contains("UID:kept") })
+        #expect(kept.value.contains("X-UNKNOWN;X-P=1:kept") && kept.value.contains("item1.X-ABLabel:Lab"))
+        let friends = try #require(vdir.values.first { $0.contains("FN:Friends") })
+        #expect(friends.contains("X-ADDRESSBOOKSERVER-KIND:group") && friends.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:"))
+
+        // On the client: one edited, one added (with a line the store does not model), one
+        // removed, and a group in RFC 6350's form.
+        let keptFile = pair.vdir.appending(path: kept.key)
+        try Data(kept.value.replacingOccurrences(of: "END:VCARD", with: "NOTE:edited on the phone\r\nEND:VCARD").utf8)
+            .write(to: keptFile)
+        try Data(Self.card("phone-1", "New", "Phone", ["X-PHONE-ONLY;TYPE=a:still here"]).utf8)
+            .write(to: pair.vdir.appending(path: "phone-1.vcf"))
+        let leaver = try #require(vdir.first { $0.value.contains("UID:leaver") })
+        try FileManager.default.removeItem(at: pair.vdir.appending(path: leaver.key))
+        let team = "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:team\r\nFN:Team\r\nKIND:group\r\nMEMBER:urn:uuid:phone-1\r\nEND:VCARD\r\n"
+        try Data(team.utf8).write(to: pair.vdir.appending(path: "team.vcf"))
+        try sync(pair)
+
+        #expect(try names(sandbox) == ["Katie Bell", "Kept Lines", "New Phone"])
+        #expect(try sandbox.succeed(["show", try id("Kept Lines", in: sandbox)]).stdout.contains("edited on the phone"))
+        #expect(try sandbox.succeed(["group", "members", "Team"]).stdout.contains("New Phone"))
+
+        // In the store: one edited, one added, one removed, a member added.
+        try sandbox.succeed(["set", try id("New Phone", in: sandbox), "note=edited here"])
+        try sandbox.add(["New Local"])
+        try sandbox.succeed(["rm", try id("Katie Bell", in: sandbox)])
+        try sandbox.succeed(["group", "add", "Team", try id("New Local", in: sandbox)])
+        try sync(pair)
+
+        vdir = try vdirCards(pair)
+        let phone = try #require(vdir["phone-1.vcf"])
+        #expect(phone.contains("NOTE:edited here") && phone.contains("X-PHONE-ONLY;TYPE=a:still here"))
+        #expect(vdir.values.contains { $0.contains("FN:New Local") })
+        #expect(!vdir.values.contains { $0.contains("Katie Bell") })
+        let teamCard = try #require(vdir["team.vcf"])
+        #expect(teamCard.contains("KIND:group") && !teamCard.contains("X-ADDRESSBOOKSERVER"))
+        #expect(teamCard.components(separatedBy: "MEMBER:urn:uuid:").count == 3)
+
+        // A second sync with nothing changed rewrites nothing on either side.
+        let storeFiles = try sandbox.snapshot()
+        let vdirFiles = try vdirCards(pair)
+        try sync(pair)
+        #expect(try sandbox.snapshot() == storeFiles)
+        #expect(try vdirCards(pair) == vdirFiles)
+        #expect(try server.stop().status == 0)
+    }
+
+    // MARK: Raw HTTP
+
+    @Test func requestsWithoutTheRightCredentialsAreRefusedWith401() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let added = try sandbox.run(["user", "add", "kim"], environment: Self.testIterations, input: "secret\n")
+        try #require(added.status == 0, "\(added)")
+        let server = try ServeProcess(sandbox: sandbox, environment: Self.testIterations)
+        let connection = RawHTTPConnection(port: server.port)
+
+        let missing = try connection.send("PROPFIND", "/kim/contacts/", headers: ["Depth": "0"])
+        let wrong = try connection.send("PROPFIND", "/kim/contacts/", headers: ["Depth": "0", "Authorization": basic("kim", "nope")])
+        let unknown = try connection.send("PROPFIND", "/kim/contacts/", headers: ["Depth": "0", "Authorization": basic("ann", "secret")])
+        let right = try connection.send("PROPFIND", "/kim/contacts/", headers: ["Depth": "0", "Authorization": basic("kim", "secret")])
+
+        for refused in [missing, wrong, unknown] {
+            #expect(refused.status == 401)
+            #expect(refused.header("WWW-Authenticate")?.hasPrefix("Basic realm=") == true)
+        }
+        #expect(right.status == 207)
+        #expect(!server.log.contains("secret"))
+    }
+
+    @Test func failedRequestsLeaveTheStoreByteIdentical() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        try sandbox.add(["Katie Bell", "--email", "katie@example.com"])
+        let server = try ServeProcess(sandbox: sandbox)
+        let connection = RawHTTPConnection(port: server.port)
+        let listing = try connection.send("PROPFIND", "/me/contacts/", headers: ["Depth": "1"])
+        let href = try #require(listing.text.components(separatedBy: "<d:href>").dropFirst().map { $0.components(separatedBy: "<")[0] }
+            .first { $0.hasSuffix(".vcf") })
+        let before = try sandbox.snapshot()
+        let vcard = ["Content-Type": "text/vcard; charset=utf-8"]
+
+        let staleMatch = try connection.send(
+            "PUT", href, headers: vcard.merging(["If-Match": "\"stale\""]) { $1 }, body: Data(Self.card("x", "A", "B").utf8))
+        let existing = try connection.send(
+            "PUT", href, headers: vcard.merging(["If-None-Match": "*"]) { $1 }, body: Data(Self.card("x", "A", "B").utf8))
+        let notACard = try connection.send("PUT", "/me/contacts/broken.vcf", headers: vcard, body: Data("BEGIN:VCARD\r\nFN:x\r\n".utf8))
+        let staleDelete = try connection.send("DELETE", href, headers: ["If-Match": "\"stale\""])
+        let entity = """
+            <?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+            <d:propfind xmlns:d="DAV:"><d:prop><d:displayname>&x;</d:displayname></d:prop></d:propfind>
+            """
+        let xxe = try connection.send("PROPFIND", "/me/contacts/", headers: ["Depth": "0"], body: Data(entity.utf8))
+        let malformed = try connection.send("REPORT", "/me/contacts/", body: Data("<d:sync-collection xmlns:d=\"DAV:\"><d:sync".utf8))
+        let oversized = try connection.sendRaw(
+            Array("PUT /me/contacts/big.vcf HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/vcard\r\nContent-Length: 100000000\r\n\r\n".utf8),
+            method: "PUT")
+
+        #expect(staleMatch.status == 412)
+        #expect(existing.status == 412)
+        #expect(notACard.status == 400)
+        #expect(staleDelete.status == 412)
+        #expect(xxe.status == 400 && !xxe.text.contains("root:"))
+        #expect(malformed.status == 400)
+        #expect(oversized.status == 413)
+        #expect(try sandbox.snapshot() == before)
+    }
+
+    @Test(arguments: [
+        "/me/contacts/..%2f..%2fstore.json", "/me/contacts/%2e%2e/%2e%2e/store.json", "/me/contacts/../../store.json",
+        "/../store.json", "/me/contacts/%00.vcf", "/me/contacts/%c0%ae%c0%ae/store.json", "/me/contacts/..%5c..%5cstore.json",
+        "//etc/passwd", "/me/contacts/%2Fetc%2Fpasswd",
+    ])
+    func pathsOutsideTheCollectionNameNothing(path: String) throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        try sandbox.add(["Katie Bell"])
+        let server = try ServeProcess(sandbox: sandbox)
+        let connection = RawHTTPConnection(port: server.port)
+        let before = try sandbox.snapshot()
+
+        let got = try connection.sendRaw(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        let put = try connection.sendRaw(
+            Array("PUT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/vcard\r\nContent-Length: 0\r\n\r\n".utf8),
+            method: "PUT")
+
+        #expect([400, 403, 404].contains(got.status), "GET \(path): \(got.status)")
+        #expect([400, 403, 404, 405].contains(put.status), "PUT \(path): \(put.status)")
+        #expect(!got.text.contains("formatVersion") && !got.text.contains("root:"))
+        #expect(try sandbox.snapshot() == before)
+    }
+
+    // MARK: The command
+
+    @Test func withoutUsersOnlyLoopbackAddressesAreServed() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+
+        let everywhere = try sandbox.run(["serve", "--listen", "0.0.0.0:0"])
+        let badAddress = try sandbox.run(["serve", "--listen", "localhost"])
+
+        #expect(everywhere.status == 64)
+        #expect(everywhere.stderr.contains("contacts user add NAME"))
+        #expect(badAddress.status == 64)
+    }
+
+    @Test func aStopSignalEndsTheServerAfterItsRequestsAndTheLogNamesNobody() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let server = try ServeProcess(sandbox: sandbox)
+        let connection = RawHTTPConnection(port: server.port)
+
+        let created = try connection.send(
+            "PUT", "/me/contacts/grace.vcf", headers: ["Content-Type": "text/vcard", "If-None-Match": "*"],
+            body: Data(Self.card("grace", "Grace", "Hopper", ["EMAIL:grace@example.com"]).utf8))
+        let stopped = try server.stop(signal: SIGINT)
+
+        #expect(created.status == 201)
+        #expect(stopped.status == 0)
+        #expect(stopped.stdout.contains("Give a client the address http://127.0.0.1:"))
+        #expect(stopped.stderr.contains("PUT /me/contacts/grace.vcf 201 "))
+        #expect(!stopped.stderr.contains("Grace") && !stopped.stderr.contains("grace@example.com"))
+        #expect(try names(sandbox) == ["Grace Hopper"])
+    }
+
+    @Test func withCommitEachChangeIsACommitNamingThePersonAndTheClient() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let repository = try git.makeRepository("repo")
+        var environment = try git.environment
+        environment["CONTACTS_DIR"] = git.store(repository).path(percentEncoded: false)
+        let server = try ServeProcess(sandbox: sandbox, arguments: ["--commit"], environment: environment)
+        let connection = RawHTTPConnection(port: server.port)
+
+        let created = try connection.send(
+            "PUT", "/me/contacts/grace.vcf",
+            headers: ["Content-Type": "text/vcard", "If-None-Match": "*", "User-Agent": "TestPhone/2.1 (test)"],
+            body: Data(Self.card("grace", "Grace", "Hopper").utf8))
+        let removed = try connection.send("DELETE", "/me/contacts/grace.vcf", headers: ["User-Agent": "TestPhone/2.1 (test)"])
+        try server.stop()
+
+        #expect(created.status == 201 && removed.status == 204)
+        let log = try git.git(["log", "--format=%s%n%b%n--"], in: repository).stdout
+        let commits = log.components(separatedBy: "--\n").filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        #expect(commits.count == 3)
+        #expect(commits[0].hasPrefix("contacts: serve: DELETE with TestPhone/2.1") && commits[0].contains("Grace Hopper"))
+        #expect(commits[1].hasPrefix("contacts: serve: PUT with TestPhone/2.1") && commits[1].contains("Grace Hopper"))
+        #expect(try git.git(["status", "--porcelain"], in: repository).stdout.isEmpty)
+    }
+}
