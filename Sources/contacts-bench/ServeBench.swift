@@ -48,12 +48,23 @@ struct ServeBench {
     }
 
     static func run(_ options: BenchOptions, source: CardSource) throws {
+        guard let contacts = BenchSuite.contactsTool(options.contactsPath) else {
+            throw ContactsError(.io, "the contacts tool was not found; build it or pass --contacts PATH")
+        }
         let bench = ServeBench(people: options.sizes.first ?? 10_000, runs: options.runs)
         let workspace = try Workspace(keep: options.keep)
         defer { workspace.finish() }
         let cards = workspace.path("cards")
         _ = try source.writeDirectory(count: bench.people, to: cards)
         var rows: [Row] = []
+
+        Progress.note("contacts serve: importing \(Format.count(bench.people)) cards into a new store")
+        let store = try ServingStore.prepare(cards: cards, in: workspace, source: source, count: bench.people)
+        let served = try ServingStore(contacts: contacts, store: store)
+        try served.warm()
+        rows.append(try bench.measure(served.target))
+        served.stop()
+
         for kind in [DAVTestServer.Kind.radicale(password: nil), .xandikos] {
             let name = if case .xandikos = kind { "Xandikos 0.4" } else { "Radicale 3.9" }
             Progress.note("\(name): filling the address book with \(Format.count(bench.people)) cards")
@@ -207,14 +218,107 @@ struct ServeBench {
         var lines = [
             "CardDAV requests on \(Format.count(people)) cards, one kept-alive connection, median of \(runs):",
             "",
-            "| request | " + rows.map(\.server).joined(separator: " | ") + " |",
-            "|---|" + rows.map { _ in "---|" }.joined(),
+            "| request | " + rows.map(\.server).joined(separator: " | ") + " | faster of the others / \(rows.first?.server ?? "") |",
+            "|---|" + rows.map { _ in "---:|" }.joined() + "---:|",
         ]
         for operation in Operation.allCases {
+            let ours = rows.first?.seconds[operation] ?? 0
+            let others = rows.dropFirst().compactMap { $0.seconds[operation] }
+            let ratio = ours > 0 ? (others.min() ?? 0) / ours : 0
             lines.append(
                 "| \(operation.label) | "
-                    + rows.map { Format.seconds($0.seconds[operation] ?? 0) }.joined(separator: " | ") + " |")
+                    + rows.map { Format.seconds($0.seconds[operation] ?? 0) }.joined(separator: " | ")
+                    + " | " + String(format: "%.1f×", ratio) + " |")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// `contacts serve` running on a store for the server benchmarks, on a free loopback port.
+final class ServingStore {
+    /// How long the server may take to print its address.
+    static let startTimeout: Duration = .seconds(60)
+
+    let process: Process
+    /// The server's port.
+    let port: Int
+
+    /// Starts `contacts serve --listen 127.0.0.1:0` on the store at `store`.
+    ///
+    /// - Throws: when the program does not start or prints no address in time.
+    init(contacts: String, store: URL) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: contacts)
+        process.arguments = ["--store", store.path, "serve", "--listen", "127.0.0.1:0"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The first line names the address: "Serving /store at http://127.0.0.1:PORT/".
+        var printed = Data()
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.startTimeout
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty, clock.now < deadline else {
+                process.terminate()
+                throw ContactsError(.io, "contacts serve did not start: \(String(decoding: printed, as: UTF8.self))")
+            }
+            printed.append(chunk)
+        }
+        let line = String(decoding: printed, as: UTF8.self)
+        guard let address = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }),
+            let url = URL(string: String(address.prefix { $0 != "\n" })), let port = url.port
+        else {
+            process.terminate()
+            throw ContactsError(.io, "contacts serve printed no address: \(line)")
+        }
+        self.port = port
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the server with SIGTERM and waits for it.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// A new store at `store` holding the same cards as the folder `cards`: generated again
+    /// into one file (the generator is deterministic) and imported.
+    ///
+    /// - Throws: the generator's and the import's errors.
+    static func prepare(cards: URL, in workspace: Workspace, source: CardSource, count: Int) throws -> URL {
+        let file = workspace.path("cards.vcf")
+        _ = try source.writeSingleFile(count: count, to: file)
+        let store = workspace.path("served-store")
+        _ = try PreparedStore.importCards(file, intoNewStoreAt: store)
+        return store
+    }
+
+    /// Lists the collection once, so that the server reads the store before any timing.
+    ///
+    /// Files written less than 2 s before they are read are read again at the next listing
+    /// (their modification time cannot yet tell a later write apart), as anywhere in the
+    /// store; a store just imported is therefore given those seconds first, as a store that
+    /// was not written this very moment has them.
+    ///
+    /// - Throws: the listing's errors.
+    func warm() throws {
+        Thread.sleep(forTimeInterval: 2.5)
+        let book = try CardDAVAddressBook(url: target.addressBookURL, credentials: nil)
+        _ = try book.collectionState()
+        _ = try book.listCards()
+    }
+
+    /// The benchmark's target for this server.
+    var target: ServeBench.Target {
+        ServeBench.Target(
+            name: "contacts serve", port: port, collectionPath: "/me/contacts/",
+            addressBookURL: URL(string: "http://127.0.0.1:\(port)/me/contacts/") ?? URL(fileURLWithPath: "/"), credentials: nil)
     }
 }
