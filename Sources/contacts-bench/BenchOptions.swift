@@ -114,9 +114,11 @@ struct BenchOptions {
                                N cards: a Depth 1 PROPFIND of every ETag, a multiget of 500
                                cards, a sync-collection after one change, and a PUT
           --serve-load SERVER  C clients (default 32) for S seconds (default 60) of mixed
-                               PROPFIND, REPORT, GET and PUT on SERVER (radicale, xandikos)
-                               holding N cards; reports requests/s, p50 and p99, and exits 1
-                               on any 5xx, failed request or acknowledged write lost
+                               PROPFIND, REPORT, GET and PUT on SERVER (contacts: contacts
+                               serve, with the command line editing the store meanwhile;
+                               radicale; xandikos) holding N cards; reports requests/s, p50
+                               and p99, and exits 1 on any 5xx, failed request, acknowledged
+                               write or command-line edit lost, or record ID listed twice
           --child-list DIR, --time-child FILE PROGRAM ARGS...
                                used by the memory figures: open and list DIR; run PROGRAM
                                and write its peak memory (kB) to FILE, as /usr/bin/time -o

@@ -53,34 +53,59 @@ struct ServeLoad {
         var editorFailures: [String]
     }
 
-    /// `contacts-bench --serve-load SERVER`: fills the server with the generated cards, runs
-    /// the load and prints the report; exits with status 1 when anything was lost or failed.
+    /// `contacts-bench --serve-load SERVER`: fills the server (`contacts` serving a store, or
+    /// Radicale or Xandikos) with the generated cards, runs the load (with `contacts`, the
+    /// command line editing the same store meanwhile) and prints the report; exits with status 1
+    /// when anything was lost or failed.
     static func run(_ options: BenchOptions, server name: String, source: CardSource) throws {
         let people = options.sizes.first ?? 10_000
-        let kind: DAVTestServer.Kind
-        switch name {
-        case "radicale": kind = .radicale(password: nil)
-        case "xandikos": kind = .xandikos
-        default: throw UsageError("--serve-load takes radicale or xandikos, not \(name)")
-        }
         let workspace = try Workspace(keep: options.keep)
         defer { workspace.finish() }
         let cards = workspace.path("cards")
         _ = try source.writeDirectory(count: people, to: cards)
-        Progress.note("\(name): filling the address book with \(Format.count(people)) cards")
-        let server = try DAVTestServer(kind)
-        defer { server.stop() }
-        try server.fill(from: cards)
-        try server.warm()
-        let target = ServeBench.Target(
-            name: name, port: server.port, collectionPath: server.addressBookPath, addressBookURL: server.addressBookURL,
-            credentials: server.credentials)
-        let hrefs = try CardDAVAddressBook(url: server.addressBookURL, credentials: server.credentials).listCards().map(\.href).sorted()
         let load = ServeLoad(clients: options.clients, duration: .seconds(options.seconds))
-        Progress.note("\(name): \(options.clients) clients for \(options.seconds) s")
-        let outcome = try load.run(on: target, hrefs: hrefs)
-        print(report(outcome, server: name, clients: options.clients, people: people))
-        if outcome.statuses.keys.contains(where: { $0 >= 500 }) || !outcome.failures.isEmpty || !outcome.lostWrites.isEmpty {
+        let outcome: Outcome
+        let label: String
+        switch name {
+        case "contacts":
+            guard let contacts = BenchSuite.contactsTool(options.contactsPath) else {
+                throw ContactsError(.io, "the contacts tool was not found; build it or pass --contacts PATH")
+            }
+            label = "contacts serve"
+            Progress.note("contacts serve: importing \(Format.count(people)) cards into a new store")
+            let store = try ServingStore.prepare(cards: cards, in: workspace, source: source, count: people)
+            let served = try ServingStore(contacts: contacts, store: store)
+            defer { served.stop() }
+            try served.warm()
+            let hrefs = try CardDAVAddressBook(url: served.target.addressBookURL, credentials: nil).listCards().map(\.href).sorted()
+            let editor = CommandLineEditor(contacts: contacts, store: store)
+            Progress.note("contacts serve: \(options.clients) clients for \(options.seconds) s, the command line editing meanwhile")
+            var result = try load.run(on: served.target, hrefs: hrefs) { edit in editor.edit(edit) }
+            served.stop()
+            result.editorFailures += editor.check()
+            outcome = result
+        case "radicale", "xandikos":
+            let kind: DAVTestServer.Kind = name == "radicale" ? .radicale(password: nil) : .xandikos
+            label = name == "radicale" ? "Radicale 3.9" : "Xandikos 0.4"
+            Progress.note("\(label): filling the address book with \(Format.count(people)) cards")
+            let server = try DAVTestServer(kind)
+            defer { server.stop() }
+            try server.fill(from: cards)
+            try server.warm()
+            let target = ServeBench.Target(
+                name: label, port: server.port, collectionPath: server.addressBookPath, addressBookURL: server.addressBookURL,
+                credentials: server.credentials)
+            let hrefs = try CardDAVAddressBook(url: server.addressBookURL, credentials: server.credentials).listCards().map(\.href)
+                .sorted()
+            Progress.note("\(label): \(options.clients) clients for \(options.seconds) s")
+            outcome = try load.run(on: target, hrefs: hrefs)
+        default:
+            throw UsageError("--serve-load takes contacts, radicale or xandikos, not \(name)")
+        }
+        print(report(outcome, server: label, clients: options.clients, people: people))
+        if outcome.statuses.keys.contains(where: { $0 >= 500 }) || !outcome.failures.isEmpty || !outcome.lostWrites.isEmpty
+            || !outcome.editorFailures.isEmpty
+        {
             exit(1)
         }
     }
@@ -317,7 +342,7 @@ struct ServeLoad {
                 + "acknowledged writes lost: \(outcome.lostWrites.count)",
         ]
         if outcome.editorEdits > 0 || !outcome.editorFailures.isEmpty {
-            lines.append("CLI edits meanwhile: \(outcome.editorEdits), failed: \(outcome.editorFailures.count)")
+            lines.append("command-line edits meanwhile: \(outcome.editorEdits), failed or lost: \(outcome.editorFailures.count)")
         }
         lines += ["", "| request | count | p50 | p99 |", "|---|---:|---:|---:|"]
         for kind in Kind.allCases {
@@ -334,5 +359,71 @@ struct ServeLoad {
 
     private static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
         sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))]
+    }
+}
+
+/// The command line editing the served store during a load run: `contacts add` and
+/// `contacts set`, one process at a time, as a person at a terminal would; afterwards every
+/// edit it saw succeed must be in the store, and no record ID may appear twice.
+final class CommandLineEditor: Sendable {
+    let contacts: String
+    let store: URL
+    /// The people it added, by record ID, with the note it last saved.
+    private let notes = Mutex<[String: String]>([:])
+
+    init(contacts: String, store: URL) {
+        self.contacts = contacts
+        self.store = store
+    }
+
+    /// One edit: every third adds a person, the others set a note on a person it added.
+    /// Returns a failure's description, nil when the edit was saved.
+    func edit(_ number: Int) -> String? {
+        let known = notes.withLock { $0.keys.sorted() }
+        if number % 3 == 0 || known.isEmpty {
+            guard let result = try? run(["add", "Editor \(number)", "--note", "edit-\(number)"]), result.status == 0 else {
+                return "contacts add failed"
+            }
+            let id = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            notes.withLock { $0[id] = "edit-\(number)" }
+            return nil
+        }
+        let id = known[number % known.count]
+        guard let result = try? run(["set", id, "note=edit-\(number)"]), result.status == 0 else {
+            return "contacts set \(id) failed"
+        }
+        notes.withLock { $0[id] = "edit-\(number)" }
+        return nil
+    }
+
+    /// The edits not found in the store afterwards, and record IDs listed twice.
+    func check() -> [String] {
+        var problems: [String] = []
+        guard let listed = try? run(["list"]), listed.status == 0 else { return ["contacts list failed"] }
+        var seen = Set<String>()
+        for line in listed.output.split(separator: "\n") {
+            let id = String(line.prefix { $0 != "\t" })
+            if !seen.insert(id).inserted { problems.append("record ID \(id) listed twice") }
+        }
+        for (id, note) in notes.withLock({ $0 }) {
+            guard let shown = try? run(["show", id]), shown.status == 0, shown.output.contains(note) else {
+                problems.append("the command line's edit \(note) of record \(id) is missing")
+                continue
+            }
+        }
+        return problems
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: contacts)
+        process.arguments = ["--store", store.path] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
