@@ -47,13 +47,28 @@ final class CardDAVService: Sendable {
     /// Called after each write the service saved to the store, while further writes wait: where
     /// `--commit` records the change in Git.
     let afterWrite: (@Sendable (CardDAVWrite) -> Void)?
+    /// The lock that keeps other servers off the store while this service lives, when it was
+    /// made `exclusive`.
+    let serverLock: CardDAVServerLock?
 
     /// A service for the store in a folder.
     ///
-    /// - Throws: ``ContactsError/Code/notAStore`` when the folder holds no store.
+    /// An `exclusive` service, what a server runs, takes the store's ``CardDAVServerLock``
+    /// before it reads the state file and holds it for its whole life, so that no other server
+    /// shares that file; the store's own lock, which the command line writes under, is not
+    /// involved. A service that is not exclusive (several on one store, as tests run them)
+    /// leaves it alone.
+    ///
+    /// ```swift
+    /// let service = try CardDAVService(storeURL: storeURL, exclusive: true)
+    /// ```
+    ///
+    /// - Throws: ``ContactsError/Code/notAStore`` when the folder holds no store;
+    ///   ``ContactsError/Code/busy`` when `exclusive` and another server serves the store; the
+    ///   errors of creating the lock file.
     init(
         storeURL: URL, options: AddressBookOptions = AddressBookOptions(),
-        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil
+        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil, exclusive: Bool = false
     ) throws {
         layout = StoreLayout(root: storeURL)
         guard StoreReader(layout: layout).storeExists else {
@@ -62,6 +77,7 @@ final class CardDAVService: Sendable {
                 "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
                 path: layout.root.path)
         }
+        serverLock = exclusive ? try CardDAVServerLock(layout: layout) : nil
         self.options = options
         self.afterWrite = afterWrite
         collection = CardDAVCollection(layout: layout)
