@@ -7,7 +7,8 @@ import Foundation
 /// The CardDAV protocol of `contacts serve`: a request in, a response out, no sockets.
 ///
 /// The store is served as one address book (groups are cards in it) under the URL space of
-/// ``CardDAVURLSpace``. The service answers `OPTIONS`, `PROPFIND` (Depth 0 and 1), `REPORT`
+/// ``CardDAVURLSpace``. The service answers `OPTIONS`, `PROPFIND` (Depth 0 and 1), `PROPPATCH`
+/// (every property refused: the store keeps none a client may set), `REPORT`
 /// (`addressbook-multiget`, `addressbook-query`, `sync-collection`), `GET`, `HEAD`, `PUT` and
 /// `DELETE`; anything else is 405 with `Allow`. Writes go through the store's vCard mapping and
 /// its writer: one atomic save under the store's lock, as `contacts sync` applies a server's
@@ -34,7 +35,7 @@ final class CardDAVService: Sendable {
     /// The address book's `displayname`.
     static let collectionDisplayName = "Contacts"
     /// The methods the server answers.
-    static let allowedMethods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT"
+    static let allowedMethods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT"
     /// The `DAV` header: classes 1 and 3 of WebDAV, and CardDAV.
     static let davCompliance = "1, 3, addressbook"
 
@@ -120,6 +121,7 @@ final class CardDAVService: Sendable {
         switch request.method {
         case "OPTIONS": return optionsResponse()
         case "PROPFIND": return try propfind(request, resource: resource, space: space)
+        case "PROPPATCH": return try proppatch(request, resource: resource, space: space)
         case "REPORT": return try report(request, resource: resource, space: space)
         case "GET", "HEAD": return try get(request, resource: resource)
         case "PUT": return try put(request, resource: resource, space: space, user: user)
