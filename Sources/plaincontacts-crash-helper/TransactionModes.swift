@@ -37,7 +37,7 @@ enum TransactionModes {
     }
 
     /// Blocks until standard input reaches end of file.
-    private static func waitForEndOfInput() {
+    static func waitForEndOfInput() {
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }

@@ -25,6 +25,11 @@
 //     plaincontacts-crash-helper contend <store> <worker> <iterations> <seed>
 //         One of several concurrent writers; see ContentionWorker.swift.
 //
+//     plaincontacts-crash-helper serve <store>
+//         Makes the server of `contacts serve` for the store (taking its one-server lock)
+//         without listening, prints "serving", and keeps it until standard input reaches end
+//         of file.
+//
 // The book modes print "saving" just before the save and "saved" after it, and honour
 // PLAINCONTACTS_FAULT_POINT. Exit status: 0 on success, 64 for a usage error, 1 for any other
 // error (described on standard error).
@@ -58,6 +63,9 @@ func run(_ arguments: [String]) throws -> Int32 {
         var contender = ContentionWorker(
             store: URL(fileURLWithPath: operands[0]), worker: worker, iterations: iterations, seed: seed)
         try contender.run()
+    case "serve":
+        guard operands.count == 1 else { return 64 }
+        try ServeModes.hold(store: URL(fileURLWithPath: operands[0]))
     default:
         return 64
     }
@@ -70,7 +78,7 @@ do {
         emit(
             "usage: plaincontacts-crash-helper commit <store> <count> | hold <store> | book-save <store> <count>"
                 + " | book-edit <store> <note> | add <store> <first> <last>"
-                + " | contend <store> <worker> <iterations> <seed>",
+                + " | contend <store> <worker> <iterations> <seed> | serve <store>",
             to: STDERR_FILENO)
     }
     exit(status)

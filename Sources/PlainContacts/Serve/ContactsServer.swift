@@ -46,8 +46,13 @@ package final class ContactsServer: Sendable {
     /// A server for the store at `storeURL`, not yet listening, its accounts from `usersFile`
     /// (the store's own by default).
     ///
-    /// - Throws: ``ContactsError/Code/notAStore`` when there is no store there; the errors of
-    ///   reading the store's users file.
+    /// The server takes the store's ``CardDAVServerLock`` here, before it reads its state, and
+    /// holds it for its whole life (until it is deinitialized, or the process ends): one server
+    /// per store. The command line and other programs go on writing the store meanwhile.
+    ///
+    /// - Throws: ``ContactsError/Code/notAStore`` when there is no store there;
+    ///   ``ContactsError/Code/busy`` when another `contacts serve` serves the store; the errors
+    ///   of reading the store's users file and of creating the lock file.
     package convenience init(
         storeURL: URL, options: AddressBookOptions = AddressBookOptions(), usersFile: ServerUsersFile? = nil, host: String,
         port: UInt16, log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)? = nil
@@ -67,7 +72,7 @@ package final class ContactsServer: Sendable {
         if let afterChange {
             afterWrite = { write in afterChange(Change(method: write.method, user: write.user, userAgent: write.userAgent)) }
         }
-        let service = try CardDAVService(storeURL: storeURL, options: options, afterWrite: afterWrite)
+        let service = try CardDAVService(storeURL: storeURL, options: options, afterWrite: afterWrite, exclusive: true)
         self.authenticator = authenticator
         self.host = host
         http = HTTPServer(host: host, port: port, limits: limits, log: log) { request in

@@ -127,11 +127,25 @@ package final class StoreLock {
         }
     }
 
-    /// Opens the lock file, creating it (and the private folder) if missing. Read access is
-    /// enough for `flock`, so a lock file of mode `0600` owned by this user always opens.
+    /// Opens the lock file, creating it (and the private folder) if missing.
     private func openLockFile() throws -> PosixFile {
+        try Self.openLockFile(lockFile, in: privateFolder)
+    }
+
+    /// Opens a dedicated lock file `O_CLOEXEC`, creating it (mode `0600`) and its folder (mode
+    /// `0700`, whose parent must exist) if missing. Read access is enough for `flock`, so a lock
+    /// file of mode `0600` owned by this user always opens. The file is never written.
+    ///
+    /// ```swift
+    /// let file = try StoreLock.openLockFile(root + "/.contacts/lock", in: root + "/.contacts")
+    /// defer { file.closeIgnoringErrors() }
+    /// ```
+    ///
+    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder or the file cannot be
+    ///   created, or the file cannot be opened.
+    static func openLockFile(_ lockFile: String, in folder: String) throws -> PosixFile {
         if !PosixFileSystem.exists(lockFile) {
-            try PosixFileSystem.makeFolder(privateFolder)
+            try PosixFileSystem.makeFolder(folder)
             do {
                 try PosixFile.createNew(lockFile).closeIgnoringErrors()
             } catch where PosixFileSystem.exists(lockFile) {

@@ -37,13 +37,15 @@ enum ServeCommand: Command {
         command: the server, the command line and other programs never lose each other's
         writes, and the server sees changes made by them, by git pull or by an editor. With
         --commit (or autoCommit in store.json), each change is a Git commit naming the people
-        changed and the client.
+        changed and the client. One server serves a store at a time: a second contacts serve
+        on the same store is refused at start, while other commands go on writing.
 
         HOST is an IPv4 or IPv6 address ([::1]:5232) or localhost. For phones and other
         machines, put a reverse proxy with TLS (Caddy, nginx) in front; see the README.
 
         Exit status: 0 stopped by a signal; 64 a wrong --listen, or a non-loopback address
-        without users; 75 the address is in use; 77 the port needs privileges.
+        without users; 75 the address is in use, or another contacts serve serves this store;
+        77 the port needs privileges.
         """
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {

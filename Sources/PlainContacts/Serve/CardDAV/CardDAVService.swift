@@ -7,7 +7,8 @@ import Foundation
 /// The CardDAV protocol of `contacts serve`: a request in, a response out, no sockets.
 ///
 /// The store is served as one address book (groups are cards in it) under the URL space of
-/// ``CardDAVURLSpace``. The service answers `OPTIONS`, `PROPFIND` (Depth 0 and 1), `REPORT`
+/// ``CardDAVURLSpace``. The service answers `OPTIONS`, `PROPFIND` (Depth 0 and 1), `PROPPATCH`
+/// (every property refused: the store keeps none a client may set), `REPORT`
 /// (`addressbook-multiget`, `addressbook-query`, `sync-collection`), `GET`, `HEAD`, `PUT` and
 /// `DELETE`; anything else is 405 with `Allow`. Writes go through the store's vCard mapping and
 /// its writer: one atomic save under the store's lock, as `contacts sync` applies a server's
@@ -34,7 +35,7 @@ final class CardDAVService: Sendable {
     /// The address book's `displayname`.
     static let collectionDisplayName = "Contacts"
     /// The methods the server answers.
-    static let allowedMethods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT"
+    static let allowedMethods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT"
     /// The `DAV` header: classes 1 and 3 of WebDAV, and CardDAV.
     static let davCompliance = "1, 3, addressbook"
 
@@ -47,13 +48,28 @@ final class CardDAVService: Sendable {
     /// Called after each write the service saved to the store, while further writes wait: where
     /// `--commit` records the change in Git.
     let afterWrite: (@Sendable (CardDAVWrite) -> Void)?
+    /// The lock that keeps other servers off the store while this service lives, when it was
+    /// made `exclusive`.
+    let serverLock: CardDAVServerLock?
 
     /// A service for the store in a folder.
     ///
-    /// - Throws: ``ContactsError/Code/notAStore`` when the folder holds no store.
+    /// An `exclusive` service, what a server runs, takes the store's ``CardDAVServerLock``
+    /// before it reads the state file and holds it for its whole life, so that no other server
+    /// shares that file; the store's own lock, which the command line writes under, is not
+    /// involved. A service that is not exclusive (several on one store, as tests run them)
+    /// leaves it alone.
+    ///
+    /// ```swift
+    /// let service = try CardDAVService(storeURL: storeURL, exclusive: true)
+    /// ```
+    ///
+    /// - Throws: ``ContactsError/Code/notAStore`` when the folder holds no store;
+    ///   ``ContactsError/Code/busy`` when `exclusive` and another server serves the store; the
+    ///   errors of creating the lock file.
     init(
         storeURL: URL, options: AddressBookOptions = AddressBookOptions(),
-        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil
+        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil, exclusive: Bool = false
     ) throws {
         layout = StoreLayout(root: storeURL)
         guard StoreReader(layout: layout).storeExists else {
@@ -62,6 +78,7 @@ final class CardDAVService: Sendable {
                 "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
                 path: layout.root.path)
         }
+        serverLock = exclusive ? try CardDAVServerLock(layout: layout) : nil
         self.options = options
         self.afterWrite = afterWrite
         collection = CardDAVCollection(layout: layout)
@@ -104,6 +121,7 @@ final class CardDAVService: Sendable {
         switch request.method {
         case "OPTIONS": return optionsResponse()
         case "PROPFIND": return try propfind(request, resource: resource, space: space)
+        case "PROPPATCH": return try proppatch(request, resource: resource, space: space)
         case "REPORT": return try report(request, resource: resource, space: space)
         case "GET", "HEAD": return try get(request, resource: resource)
         case "PUT": return try put(request, resource: resource, space: space, user: user)

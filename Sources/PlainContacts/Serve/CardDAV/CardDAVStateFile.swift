@@ -48,9 +48,14 @@ struct CardDAVStateFile: Sendable {
         instance = PosixFileSystem.randomHex(byteCount: 8)
     }
 
+    /// The folder of the server's device-local files in a store: `.contacts/carddav`.
+    static func folder(in layout: StoreLayout) -> URL {
+        layout.privateFolder.appending(path: "carddav", directoryHint: .isDirectory)
+    }
+
     /// The file of a store.
     static func url(in layout: StoreLayout) -> URL {
-        layout.privateFolder.appending(path: "carddav", directoryHint: .isDirectory).appending(path: "state")
+        folder(in: layout).appending(path: "state")
     }
 
     /// Reads the state; a new, empty state when the file is missing, unreadable or of a newer
