@@ -103,7 +103,7 @@ struct ServeBench {
             samples[.put, default: []].append(
                 try timePut(of: hrefs[(hrefs.count / 2 + run) % hrefs.count], run: run, book, target, connection, headers))
         }
-        return Row(server: target.name, seconds: samples.mapValues(Self.median))
+        return Row(server: target.name, seconds: samples.mapValues { Sample(runs: $0).median })
     }
 
     private func timePropfind(
@@ -208,11 +208,6 @@ struct ServeBench {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
     }
 
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
 
     private static func table(_ rows: [Row], people: Int, runs: Int) -> String {
         var lines = [

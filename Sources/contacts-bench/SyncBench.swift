@@ -72,8 +72,8 @@ struct SyncBench {
         }
         return Row(
             server: name, first: (firstContacts, firstVdir),
-            changed: (median(changed.map(\.0)), median(changed.map(\.1))),
-            unchanged: (median(unchanged.map(\.0)), median(unchanged.map(\.1))))
+            changed: (Sample(runs: changed.map(\.0)).median, Sample(runs: changed.map(\.1)).median),
+            unchanged: (Sample(runs: unchanged.map(\.0)).median, Sample(runs: unchanged.map(\.1)).median))
     }
 
     /// Rewrites one card's note on the server, as a phone would.
@@ -87,11 +87,6 @@ struct SyncBench {
         _ = try book.updateCard(at: version.href, data: Data(text.utf8), etag: version.etag)
     }
 
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
 
     private static func table(_ rows: [Row], people: Int, runs: Int) -> String {
         var lines = [

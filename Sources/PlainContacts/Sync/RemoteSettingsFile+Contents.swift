@@ -35,18 +35,7 @@ extension RemoteSettingsFile {
         ///   to repair it, when it is not JSON, not of the expected shape, or names a remote
         ///   badly.
         init(data: Data, path: String) throws(ContactsError) {
-            let document: JSONValue
-            do {
-                document = try JSONParser.parse(data, path: path)
-            } catch {
-                var malformed = error
-                malformed.code = .malformedFile
-                malformed.message += Contents.repairHint
-                throw malformed
-            }
-            guard var fields = document.object else {
-                throw Contents.malformed("the remotes file must be a JSON object", path: path)
-            }
+            var fields = try JSONParser.settingsObject(data, path: path, kind: "the remotes file", repairHint: Contents.repairHint)
             if let value = fields.removeValue(forKey: "remotes") {
                 guard let entries = value.object else {
                     throw Contents.malformed("\"remotes\" must be an object of remotes by name", path: path)

@@ -42,18 +42,7 @@ extension ServerUsersFile {
         /// - Throws: ``ContactsError/Code/malformedFile`` naming the file, what is wrong and how
         ///   to repair it, when it is not JSON, not of the expected shape, or names a user badly.
         init(data: Data, path: String) throws(ContactsError) {
-            let document: JSONValue
-            do {
-                document = try JSONParser.parse(data, path: path)
-            } catch {
-                var malformed = error
-                malformed.code = .malformedFile
-                malformed.message += Contents.repairHint
-                throw malformed
-            }
-            guard var fields = document.object else {
-                throw Contents.malformed("the users file must be a JSON object", path: path)
-            }
+            var fields = try JSONParser.settingsObject(data, path: path, kind: "the users file", repairHint: Contents.repairHint)
             if let value = fields.removeValue(forKey: "users") {
                 guard let entries = value.object else {
                     throw Contents.malformed("\"users\" must be an object of users by name", path: path)
