@@ -192,7 +192,6 @@ struct ServeLoad {
         var random = SystemRandomNumberGenerator()
         let connection = RawHTTPConnection(port: target.port)
         let headers = Self.authorization(target).merging(["Content-Type": "application/xml; charset=utf-8"]) { $1 }
-        var etags: [String: String] = [:]
         var token: String?
         var writes = 0
         let clock = ContinuousClock()
@@ -230,7 +229,7 @@ struct ServeLoad {
                     let href = owned[Int.random(in: 0..<owned.count, using: &random)]
                     writes += 1
                     let note = "load-\(index)-\(writes)"
-                    status = try change(href, note: note, etags: &etags, connection, target, &result)
+                    status = try change(href, note: note, connection, target, &result)
                 case .putNew:
                     writes += 1
                     let uid = "load-\(index)-\(writes)-\(UUID().uuidString.lowercased())"
@@ -254,10 +253,10 @@ struct ServeLoad {
         return result
     }
 
-    /// Writes a note into one owned card with `If-Match`, fetching the card first when its ETag
-    /// is not known; returns the PUT's status.
+    /// Reads one owned card and writes a note into it with `If-Match` on the ETag just read;
+    /// returns the PUT's status.
     private func change(
-        _ href: String, note: String, etags: inout [String: String], _ connection: RawHTTPConnection,
+        _ href: String, note: String, _ connection: RawHTTPConnection,
         _ target: ServeBench.Target, _ result: inout ClientResult
     ) throws -> Int {
         let headers = Self.authorization(target)
@@ -272,14 +271,9 @@ struct ServeLoad {
         text = text[..<end.lowerBound] + "NOTE:\(note)\r\n" + text[end.lowerBound...]
         var putHeaders = headers
         putHeaders["Content-Type"] = "text/vcard; charset=utf-8"
-        putHeaders["If-Match"] = etags[href] ?? etag
+        putHeaders["If-Match"] = etag
         let response = try connection.send("PUT", href, headers: putHeaders, body: Data(text.utf8))
-        if response.status == 201 || response.status == 204 {
-            result.acknowledged[href] = note
-            etags[href] = response.header("etag")
-        } else {
-            etags[href] = nil
-        }
+        if response.status == 201 || response.status == 204 { result.acknowledged[href] = note }
         return response.status
     }
 

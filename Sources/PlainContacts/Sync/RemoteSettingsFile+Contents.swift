@@ -17,7 +17,7 @@ extension RemoteSettingsFile {
     ///
     /// Missing optional keys read as absent; keys this version does not know, at the top and in
     /// each remote, are kept when the file is rewritten.
-    struct Contents: Sendable, Equatable {
+    struct Contents: Sendable, Equatable, DeviceSettingsContents {
         /// Every remote, by name.
         var remotes: [RemoteName: RemoteSettings] = [:]
         /// Top-level keys other than `"remotes"`.

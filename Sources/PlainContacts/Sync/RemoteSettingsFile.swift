@@ -115,28 +115,17 @@ package struct RemoteSettingsFile: Sendable {
     private var privateFolder: URL { StoreLayout(root: storeURL).privateFolder }
     private var lockFile: URL { privateFolder.appending(path: "remotes.lock") }
 
-    private func read() throws -> Contents {
-        guard let data = try AccessFiles.read(fileURL) else { return Contents() }
-        return try Contents(data: data, path: fileURL.path(percentEncoded: false))
+    /// The file, read and updated as every device-local settings file is.
+    private var settings: DeviceSettingsFile<Contents> {
+        DeviceSettingsFile(url: fileURL, lockFile: lockFile, folder: privateFolder)
     }
 
-    /// Reads the file under the lock, applies `change`, and writes the result if its bytes
-    /// differ (removing the file once it holds nothing). Temporary files left by a writer that
-    /// died are removed first: while the lock is held, no one else is writing.
+    private func read() throws -> Contents {
+        try settings.read()
+    }
+
     private func update(_ change: (inout Contents) throws -> Void) throws {
-        try AccessFiles.makePrivateFolder(privateFolder)
-        try AccessFileLock.withLock(at: lockFile) {
-            AccessFiles.removeTemporaryFiles(of: fileURL)
-            let old = try AccessFiles.read(fileURL)
-            var contents = try old.map { try Contents(data: $0, path: fileURL.path(percentEncoded: false)) } ?? Contents()
-            try change(&contents)
-            if contents.isEmpty {
-                if old != nil { try AccessFiles.remove(fileURL) }
-                return
-            }
-            let new = contents.data
-            if new != old { try AccessFiles.replace(fileURL, with: new) }
-        }
+        try settings.update(change)
     }
 
     private func removeStatusFolder(of name: RemoteName) throws {

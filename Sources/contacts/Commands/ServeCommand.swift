@@ -53,7 +53,7 @@ enum ServeCommand: Command {
         try context.requireStore()
         let store = context.storeURL
         let console = context.console
-        let committer = try committer(for: context)
+        let committer = committer(for: context)
         var afterChange: (@Sendable (ContactsServer.Change) -> Void)?
         if let committer {
             afterChange = { change in committer.commit(change, console: console) }
@@ -109,7 +109,7 @@ enum ServeCommand: Command {
     }
 
     /// What commits each change, when `--commit` or `autoCommit` asks for it.
-    private static func committer(for context: CommandContext) throws -> ServeCommitter? {
+    private static func committer(for context: CommandContext) -> ServeCommitter? {
         let explicit = context.commitRequested
         guard explicit || Manifest.autoCommitIsEnabled(inStoreAt: context.storeURL) else { return nil }
         return ServeCommitter(store: context.storeURL, explicit: explicit)

@@ -16,7 +16,7 @@ extension ServerUsersFile {
     /// Hashes are kept as text here and parsed by ``ServerUsersFile/accounts()``, so that an
     /// account with a damaged hash can still be replaced or removed. Keys this version does not
     /// know, at the top and in each account, are kept when the file is rewritten.
-    struct Contents: Sendable, Equatable {
+    struct Contents: Sendable, Equatable, DeviceSettingsContents {
         /// One account as the file holds it.
         struct User: Sendable, Equatable {
             /// The ``PasswordHash/text`` of the password's hash.
