@@ -131,6 +131,7 @@ import Testing
         }
         #expect(right.status == 207)
         #expect(!server.log.contains("secret"))
+        #expect(try server.stop().stdout.contains("The address book of kim is \(server.url.absoluteString)kim/contacts/."))
     }
 
     @Test func failedRequestsLeaveTheStoreByteIdentical() throws {

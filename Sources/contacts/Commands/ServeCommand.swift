@@ -20,7 +20,8 @@ enum ServeCommand: Command {
     }
 
     static let discussion = """
-        Runs in the foreground and prints the address to give a client. Clients find the
+        Runs in the foreground and prints the address to give a client, and each user's address
+        book. Clients find the
         address book from the server's root (RFC 6764 /.well-known/carddav); the address book
         itself is at /NAME/contacts/ for a user NAME, or /me/contacts/ on a server without
         users. Each request is logged on standard error as one line: the time, the method, the
@@ -58,9 +59,10 @@ enum ServeCommand: Command {
         if let committer {
             afterChange = { change in committer.commit(change, console: console) }
         }
+        let usersFile = UserCommand.usersFile(in: context)
         let server = try ContactsServer(
             storeURL: store, options: AddressBookOptions(lockTimeout: context.lockTimeout()),
-            usersFile: UserCommand.usersFile(in: context), host: host, port: port,
+            usersFile: usersFile, host: host, port: port,
             log: { line in console.note(timestamp() + " " + line) }, afterChange: afterChange)
         guard server.requiresAuthentication || ContactsServer.isLoopback(host) else {
             throw CLIError.usage(
@@ -70,10 +72,16 @@ enum ServeCommand: Command {
         try server.start()
         let watch = try server.stopOnSignals { _ in console.note(timestamp() + " stopping: finishing the requests in progress") }
         let root = "http://\(hostForURL(host)):\(server.port)/"
-        let principal = server.requiresAuthentication ? "NAME" : "me"
+        let users = try usersFile.accounts().map(\.name.rawValue)
         console.print("Serving \(store.path(percentEncoded: false)) at \(root)")
-        console.print("Give a client the address \(root)" + (server.requiresAuthentication ? " and a user of `contacts user list`." : "."))
-        console.print("The address book itself is \(root)\(principal)/contacts/. Control-C stops the server.")
+        if users.isEmpty {
+            console.print("Give a client the address \(root); it finds the address book, \(root)me/contacts/, by itself.")
+        } else {
+            console.print("Give a client the address \(root) and a user's name and password; it finds the address book by itself.")
+            console.print("The address book of " + users.map { "\($0) is \(root)\($0)/contacts/" }.joined(separator: ", of ") + ".")
+        }
+        console.print("Clients that take the address book itself (vdirsyncer with collections = null) take that address.")
+        console.print("Control-C stops the server.")
         server.waitUntilStopped()
         watch.cancel()
         console.note(timestamp() + " stopped")
