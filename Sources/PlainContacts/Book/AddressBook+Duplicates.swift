@@ -136,7 +136,7 @@ extension AddressBook {
         }
         if case .multiString(let phones)? = state.values[.phones] {
             for phone in phones.values {
-                let digits = AddressBook.digits(of: phone)
+                let digits = EntryEquivalence.digits(of: phone)
                 if digits.count >= 7 { keys.append("phone:" + String(digits.suffix(9))) }
             }
         }
@@ -149,28 +149,13 @@ extension AddressBook {
         return keys
     }
 
-    static func digits(of phone: String) -> String {
-        String(phone.unicodeScalars.filter { $0.properties.numericType == .decimal }.compactMap { scalar in
-            scalar.properties.numericValue.map { Character(String(Int($0))) }
-        })
-    }
-
     /// The survivor's value of a property united with the duplicate's.
     private static func united(_ mine: PropertyValue?, _ theirs: PropertyValue, property: PropertyID, counter: inout Int32) throws -> PropertyValue {
         switch theirs {
         case .multiString(let values):
             var existing: MultiValue<String>?
             if case .multiString(let value)? = mine { existing = value }
-            let same: (String, String) -> Bool =
-                switch property {
-                case .phones: { a, b in
-                    let (x, y) = (digits(of: a), digits(of: b))
-                    return x.isEmpty && y.isEmpty ? a == b : x == y
-                }
-                case .emails: { $0.trimmingCharacters(in: .whitespaces).lowercased() == $1.trimmingCharacters(in: .whitespaces).lowercased() }
-                default: { $0 == $1 }
-                }
-            return .multiString(try united(existing, values, counter: &counter, same: same))
+            return .multiString(try united(existing, values, counter: &counter, same: EntryEquivalence.sameValue(for: property)))
         case .multiDate(let values):
             var existing: MultiValue<ContactDate>?
             if case .multiDate(let value)? = mine { existing = value }

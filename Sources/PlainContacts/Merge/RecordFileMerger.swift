@@ -49,6 +49,22 @@ package enum RecordFileMerger {
         }
     }
 
+    /// Of two versions of one record, the one made first: the earlier modification date, then
+    /// the earlier creation date, then the smaller bytes. Both sides of a merge pick the same.
+    static func firstVersion(
+        _ ours: PersonRecordCoder.Decoded, _ ourBytes: Data, _ theirs: PersonRecordCoder.Decoded, _ theirBytes: Data
+    ) -> PersonRecordCoder.Decoded {
+        func date(_ state: PersonState, _ property: PropertyID) -> Date {
+            if case .timestamp(let date)? = state.values[property] { return date }
+            return .distantFuture
+        }
+        for property in [PropertyID.modificationDate, .creationDate] {
+            let (a, b) = (date(ours.state, property), date(theirs.state, property))
+            if a != b { return a < b ? ours : theirs }
+        }
+        return ourBytes.lexicographicallyPrecedes(theirBytes) ? ours : theirs
+    }
+
     /// This side's record ID, unless only the other side changed it.
     static func mergedID(base: RecordID?, ours: RecordID, theirs: RecordID) -> RecordID {
         if let base, ours == base, theirs != base { return theirs }
@@ -59,8 +75,17 @@ package enum RecordFileMerger {
         let b = try base.map { try PersonRecordCoder.decode($0, path: path) }
         let o = try PersonRecordCoder.decode(ours, path: path)
         let t = try PersonRecordCoder.decode(theirs, path: path)
+        // Without a base both sides added the record (as when two clones took it from one card):
+        // the ID of the version made first, whichever side merges.
+        let first = firstVersion(o, ours, t, theirs)
+        let id = b == nil ? first.id : mergedID(base: b?.id, ours: o.id, theirs: t.id)
+        if RecordContent.same(o.state, t.state) {
+            // The same content reached both sides (by Git and by an account's card, say): the
+            // version that came to be first, whole, so that every clone merging the two writes
+            // the same bytes and a later removal on either side merges cleanly.
+            return (PersonRecordCoder.encode(id: id, state: first.state), [])
+        }
         let (merged, conflicts) = RecordMerger.mergeKeepingOurs(base: b?.state ?? PersonState(), ours: o.state, theirs: t.state)
-        let id = mergedID(base: b?.id, ours: o.id, theirs: t.id)
         guard !conflicts.isEmpty else { return (PersonRecordCoder.encode(id: id, state: merged), []) }
         let oursJSON = PersonRecordCoder.json(id: id, state: merged).object ?? [:]
         let theirsJSON = PersonRecordCoder.json(id: t.id, state: t.state).object ?? [:]

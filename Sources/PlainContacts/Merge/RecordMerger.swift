@@ -5,7 +5,10 @@ import FoundationEssentials
 ///
 /// Properties merge one by one: a property changed on one side only takes that side's value;
 /// changed identically on both sides is fine; changed differently is a conflict. Multi-values
-/// merge entry by entry through their identifiers; two entries added on both sides under the
+/// merge entry by entry through their identifiers. An entry both sides added with the same
+/// label and value (see ``EntryEquivalence``) is one entry, under the smaller of its two
+/// identifiers, so that a value that reached a record by two paths is kept once and both
+/// sides of any merge pick the same identifier. Other entries added on both sides under the
 /// same identifier both survive, ours under a fresh identifier (a conflict when the record has
 /// no identifier left). The modification date is
 /// bookkeeping and takes the later value, never conflicting. Unknown keys merge like
@@ -39,7 +42,7 @@ enum RecordMerger {
                 merged.values[property] = o
                 continue
             }
-            if let value = mergeMulti(base: b, ours: o, theirs: t, counter: &counter) {
+            if let value = mergeMulti(property, base: b, ours: o, theirs: t, counter: &counter) {
                 merged.values[property] = value.isEmpty ? nil : value
             } else {
                 merged.values[property] = o
@@ -140,20 +143,22 @@ enum RecordMerger {
         a == b
     }
 
-    /// Merges two multi-values entry by entry, or `nil` when an entry conflicts or the values
-    /// are not multi-values of one type.
-    private static func mergeMulti(base: PropertyValue?, ours: PropertyValue?, theirs: PropertyValue?, counter: inout Int32) -> PropertyValue? {
+    /// Merges two multi-values of `property` entry by entry, or `nil` when an entry conflicts
+    /// or the values are not multi-values of one type.
+    private static func mergeMulti(
+        _ property: PropertyID, base: PropertyValue?, ours: PropertyValue?, theirs: PropertyValue?, counter: inout Int32
+    ) -> PropertyValue? {
         switch (ours ?? theirs ?? base) {
         case .multiString?:
-            return merged(base, ours, theirs, counter: &counter, extract: { if case .multiString(let v) = $0 { v } else { nil } }).map(PropertyValue.multiString)
+            return merged(base, ours, theirs, counter: &counter, same: EntryEquivalence.sameValue(for: property), extract: { if case .multiString(let v) = $0 { v } else { nil } }).map(PropertyValue.multiString)
         case .multiDate?:
-            return merged(base, ours, theirs, counter: &counter, extract: { if case .multiDate(let v) = $0 { v } else { nil } }).map(PropertyValue.multiDate)
+            return merged(base, ours, theirs, counter: &counter, same: ==, extract: { if case .multiDate(let v) = $0 { v } else { nil } }).map(PropertyValue.multiDate)
         case .multiAddress?:
-            return merged(base, ours, theirs, counter: &counter, extract: { if case .multiAddress(let v) = $0 { v } else { nil } }).map(PropertyValue.multiAddress)
+            return merged(base, ours, theirs, counter: &counter, same: ==, extract: { if case .multiAddress(let v) = $0 { v } else { nil } }).map(PropertyValue.multiAddress)
         case .multiInstantMessage?:
-            return merged(base, ours, theirs, counter: &counter, extract: { if case .multiInstantMessage(let v) = $0 { v } else { nil } }).map(PropertyValue.multiInstantMessage)
+            return merged(base, ours, theirs, counter: &counter, same: ==, extract: { if case .multiInstantMessage(let v) = $0 { v } else { nil } }).map(PropertyValue.multiInstantMessage)
         case .multiSocialProfile?:
-            return merged(base, ours, theirs, counter: &counter, extract: { if case .multiSocialProfile(let v) = $0 { v } else { nil } }).map(PropertyValue.multiSocialProfile)
+            return merged(base, ours, theirs, counter: &counter, same: ==, extract: { if case .multiSocialProfile(let v) = $0 { v } else { nil } }).map(PropertyValue.multiSocialProfile)
         default:
             return nil
         }
@@ -161,7 +166,7 @@ enum RecordMerger {
 
     private static func merged<Value>(
         _ base: PropertyValue?, _ ours: PropertyValue?, _ theirs: PropertyValue?, counter: inout Int32,
-        extract: (PropertyValue) -> MultiValue<Value>?
+        same: (Value, Value) -> Bool, extract: (PropertyValue) -> MultiValue<Value>?
     ) -> MultiValue<Value>? {
         func entries(_ value: PropertyValue?) -> [MultiValue<Value>.Entry]? {
             guard let value else { return [] }
@@ -195,10 +200,23 @@ enum RecordMerger {
                 return nil  // removed by us, edited by them
             }
         }
-        // Entries we added; an identifier they also used for another value is renumbered.
+        // Entries we added. One they added too, under another identifier, is one entry: the
+        // version with the smaller identifier. An identifier they used for another value is
+        // renumbered.
+        var theirAdditions = t.filter { baseByID[$0.identifier] == nil }
         for entry in o where baseByID[entry.identifier] == nil {
-            if let theirEntry = theirsByID[entry.identifier] {
-                if theirEntry == entry { continue }
+            if let theirEntry = theirsByID[entry.identifier], theirEntry == entry {
+                theirAdditions.removeAll { $0.identifier == entry.identifier }
+                continue
+            }
+            if let match = theirAdditions.firstIndex(where: { EntryEquivalence.sameEntry($0, entry, sameValue: same) }) {
+                let theirEntry = theirAdditions.remove(at: match)
+                if entry.identifier < theirEntry.identifier, let position = result.firstIndex(of: theirEntry) {
+                    result[position] = entry
+                }
+                continue
+            }
+            if theirsByID[entry.identifier] != nil {
                 guard counter <= MultiValueIdentifier.highest else { return nil }  // no identifier left: a conflict
                 result.append(.init(identifier: MultiValueIdentifier(rawValue: counter), label: entry.label, value: entry.value, unknownFields: entry.unknownFields))
                 counter += 1

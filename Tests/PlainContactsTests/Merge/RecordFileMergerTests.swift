@@ -191,14 +191,86 @@ import Testing
     @Test func theModificationDateNeverConflicts() throws {
         let base = try katie()
         var ours = base
+        ours.values[.jobTitle] = .string("Pilot")
         ours.values[.modificationDate] = try time("2026-05-01T00:00:00Z")
         var theirs = base
+        theirs.values[.note] = .string("Met at the airport")
         theirs.values[.modificationDate] = try time("2026-04-01T00:00:00Z")
 
         let result = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path)
 
         #expect(result.conflicts.isEmpty)
         #expect(try PersonRecordCoder.decode(result.merged, path: path).state.values[.modificationDate] == time("2026-05-01T00:00:00Z"))
+    }
+
+    /// One change that reached both sides by two paths (Git and an account's card), each side
+    /// saving it at its own time and numbering its entries its own way.
+    @Test func theSameChangeOnBothSidesMergesIntoTheVersionMadeFirstWhicheverSideMerges() throws {
+        let base = try katie()
+        var first = base
+        first.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 0), label: .mobile, value: "555-0100"),
+            .init(identifier: MultiValueIdentifier(rawValue: 63787), label: .work, value: "555-0200"),
+        ], nextIdentifier: 63788))
+        first.nextValueIdentifier = 63788
+        first.values[.modificationDate] = try time("2026-04-01T00:00:00Z")
+        var second = base
+        second.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 0), label: .mobile, value: "555-0100"),
+            .init(identifier: MultiValueIdentifier(rawValue: 1), label: .work, value: "555-0200"),
+        ], nextIdentifier: 2))
+        second.nextValueIdentifier = 2
+        second.values[.modificationDate] = try time("2026-05-01T00:00:00Z")
+
+        let here = try RecordFileMerger.merge(base: file(base), ours: file(second), theirs: file(first), path: path)
+        let there = try RecordFileMerger.merge(base: file(base), ours: file(first), theirs: file(second), path: path)
+
+        #expect(here.conflicts.isEmpty && there.conflicts.isEmpty)
+        #expect(here.merged == file(first))
+        #expect(there.merged == file(first))
+    }
+
+    @Test func aValueBothSidesAddedIsOneEntryUnderTheSmallerIdentifier() throws {
+        let base = try katie()
+        var ours = base
+        ours.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 0), label: .mobile, value: "555-0100"),
+            .init(identifier: MultiValueIdentifier(rawValue: 63787), label: .work, value: "+1 (555) 0200"),
+        ], nextIdentifier: 63788))
+        ours.values[.jobTitle] = .string("Pilot")
+        var theirs = base
+        theirs.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 0), label: .mobile, value: "555-0100"),
+            .init(identifier: MultiValueIdentifier(rawValue: 70000), label: .work, value: "+15550200"),
+        ], nextIdentifier: 70001))
+        theirs.values[.note] = .string("Met at the airport")
+
+        for (a, b) in [(ours, theirs), (theirs, ours)] {
+            let result = try RecordFileMerger.merge(base: file(base), ours: file(a), theirs: file(b), path: path)
+            #expect(result.conflicts.isEmpty)
+            let merged = try PersonRecordCoder.decode(result.merged, path: path).state
+            #expect(merged.phonesEntries?.map(\.value) == ["555-0100", "+1 (555) 0200"])
+            #expect(merged.phonesEntries?.map(\.identifier.rawValue) == [0, 63787])
+        }
+    }
+
+    @Test func aRecordBothSidesAddedFromOneCardHasOneEntryPerValueAndTheFirstID() throws {
+        var ours = try katie()
+        ours.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 4), label: .mobile, value: "555-0100")
+        ], nextIdentifier: 5))
+        ours.values[.jobTitle] = .string("Pilot")
+        ours.values[.creationDate] = try time("2026-02-01T00:00:00Z")
+        let theirs = try katie()
+
+        for (a, aID, b, bID) in [(ours, Int32(7), theirs, Int32(3)), (theirs, 3, ours, 7)] {
+            let result = try RecordFileMerger.merge(base: nil, ours: file(a, id: aID), theirs: file(b, id: bID), path: path)
+            #expect(result.conflicts.isEmpty)
+            let merged = try PersonRecordCoder.decode(result.merged, path: path)
+            #expect(merged.state.phonesEntries?.map(\.value) == ["555-0100"])
+            #expect(merged.state.values[.jobTitle] == .string("Pilot"))
+            #expect(merged.id == RecordID(3))
+        }
     }
 
     @Test func bothSidesAddingTheFileMergeAgainstAnEmptyRecord() throws {
