@@ -36,6 +36,18 @@ extension AddressBook {
         }
     }
 
+    /// Adds a group made from an account's card; the save places its file and record ID as
+    /// `placement` says, alike on every clone that makes it from the same card.
+    ///
+    /// - Throws: as ``add(_:)``.
+    package func add(_ group: Group, placement: RecordPlacement) throws {
+        try checkWritable()
+        if let owner = group.book, owner !== self {
+            throw ContactsError(.recordInAnotherBook, "the group belongs to another address book")
+        }
+        _ = groups.add(group, to: self, placement: placement)
+    }
+
     /// Removes a group (`ABAddressBookRemoveRecord`); its members stay in the book.
     ///
     /// - Throws: ``ContactsError/Code/recordInAnotherBook`` when the group is not in this book.

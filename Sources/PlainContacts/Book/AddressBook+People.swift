@@ -60,6 +60,18 @@ extension AddressBook {
         }
     }
 
+    /// Adds a person made from an account's card; the save places its file and record ID as
+    /// `placement` says, alike on every clone that makes it from the same card.
+    ///
+    /// - Throws: as ``add(_:)``.
+    package func add(_ person: Person, placement: RecordPlacement) throws {
+        try checkWritable()
+        if let owner = person.book, owner !== self {
+            throw ContactsError(.recordInAnotherBook, "the person belongs to another address book; copy its values instead")
+        }
+        _ = people.add(person, to: self, placement: placement)
+    }
+
     /// Removes a person (`ABAddressBookRemoveRecord`); the next save deletes the file and the
     /// person's group memberships.
     ///

@@ -82,8 +82,14 @@ enum DuplicateIDResolver {
     /// The range holds over a billion IDs; a store would need that many records for the search
     /// to fail, and then it returns an ID of the range even if taken.
     static func freeSettledID(for key: RecordKey, taken: Set<RecordID>) -> RecordID {
+        freeSettledID(hashing: key.rawValue, taken: taken)
+    }
+
+    /// The settled ID a text hashes to (a key, or the UID of the card a record is made from),
+    /// or the next one up (wrapping) not in `taken`.
+    static func freeSettledID(hashing text: String, taken: Set<RecordID>) -> RecordID {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.rawValue.utf8 {
+        for byte in text.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let lower = Int64(settledIDs.lowerBound)

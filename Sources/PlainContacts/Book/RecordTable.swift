@@ -22,6 +22,8 @@ struct RecordTable<Record: BookRecord, Snapshot> {
     private(set) var removed: [RecordKey: Record] = [:]
     /// Keys of saved records whose contents may have changed since the last save.
     private(set) var touched: Set<RecordKey> = []
+    /// Where new records made from an account's card are to be placed, by record.
+    private(set) var placements: [ObjectIdentifier: RecordPlacement] = [:]
 
     /// What ``add(_:to:)`` did.
     enum Addition: Equatable {
@@ -106,10 +108,23 @@ struct RecordTable<Record: BookRecord, Snapshot> {
         return .added
     }
 
+    /// Adds a new record that the save is to place as `placement` says.
+    mutating func add(_ record: Record, to book: AddressBook, placement: RecordPlacement) -> Addition {
+        let addition = add(record, to: book)
+        if addition == .added { placements[ObjectIdentifier(record)] = placement }
+        return addition
+    }
+
+    /// Where the save is to place a record added since the last save, if anywhere in particular.
+    func placement(of record: Record) -> RecordPlacement? {
+        placements[ObjectIdentifier(record)]
+    }
+
     /// Removes a record: forgets a new one, marks a saved one for deletion.
     mutating func remove(_ record: Record) -> Removal {
         if let index = added.firstIndex(where: { $0 === record }) {
             added.remove(at: index)
+            placements[ObjectIdentifier(record)] = nil
             record.book = nil
             return .discardedAddition
         }
@@ -129,6 +144,7 @@ struct RecordTable<Record: BookRecord, Snapshot> {
     mutating func discardAdditions() {
         for record in added { record.book = nil }
         added = []
+        placements = [:]
     }
 
     // MARK: Saving
@@ -159,6 +175,7 @@ struct RecordTable<Record: BookRecord, Snapshot> {
     /// Ends a save: every addition has been written and nothing is touched any more.
     mutating func finishSave() {
         added = []
+        placements = [:]
         touched = []
     }
 }

@@ -137,11 +137,19 @@ struct SavePlan {
             writtenPeople.append(WrittenPerson(person: person, key: key, id: id, state: state, data: data, fingerprint: Fingerprint(data)))
         }
         var takenKeys = Set(book.people.byKey.keys).union(book.people.removed.keys)
+        var takenIDs = Set(book.people.keysByID.keys)
+        func isFree(_ key: RecordKey) -> Bool {
+            !takenKeys.contains(key) && !FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.personPath(key)).path)
+        }
         for person in book.people.added {
-            let id = try SavePlan.recordID(after: &ids.person, recordType: "person")
             let name = SavePlan.keyName(of: person.state)
-            var key = RecordKey.make(name: name, fallback: "person")
-            while takenKeys.contains(key) || FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.personPath(key)).path) {
+            let placement = book.people.placement(of: person)
+            let id = try placement.map { $0.recordID(taken: takenIDs) }
+                ?? SavePlan.recordID(after: &ids.person, recordType: "person")
+            takenIDs.insert(id)
+            if DuplicateIDResolver.isAllocatable(id.rawValue) { ids.person = max(ids.person, id.rawValue) }
+            var key = placement?.candidateKeys(name: name, fallback: "person").first(where: isFree) ?? RecordKey.make(name: name, fallback: "person")
+            while !isFree(key) {
                 key = RecordKey.make(name: name, fallback: "person")
             }
             takenKeys.insert(key)
@@ -222,10 +230,18 @@ struct SavePlan {
             writtenGroups.append(WrittenGroup(group: group, key: key, id: group.recordID, state: state, fingerprint: Fingerprint(data)))
         }
         var takenKeys = Set(book.groups.byKey.keys).union(book.groups.removed.keys)
+        var takenIDs = Set(book.groups.keysByID.keys)
+        func isFree(_ key: RecordKey) -> Bool {
+            !takenKeys.contains(key) && !FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.groupPath(key)).path)
+        }
         for group in book.groups.added {
-            let id = try SavePlan.recordID(after: &ids.group, recordType: "group")
-            var key = RecordKey.make(name: group.name, fallback: "group")
-            while takenKeys.contains(key) || FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.groupPath(key)).path) {
+            let placement = book.groups.placement(of: group)
+            let id = try placement.map { $0.recordID(taken: takenIDs) }
+                ?? SavePlan.recordID(after: &ids.group, recordType: "group")
+            takenIDs.insert(id)
+            if DuplicateIDResolver.isAllocatable(id.rawValue) { ids.group = max(ids.group, id.rawValue) }
+            var key = placement?.candidateKeys(name: group.name, fallback: "group").first(where: isFree) ?? RecordKey.make(name: group.name, fallback: "group")
+            while !isFree(key) {
                 key = RecordKey.make(name: group.name, fallback: "group")
             }
             takenKeys.insert(key)

@@ -47,6 +47,36 @@ package struct RecordKey: RawRepresentable, Hashable, Comparable, Sendable, Cust
         return RecordKey(rawValue: text) ?? RecordKey(unchecked: fallback + "-" + suffix)
     }
 
+    /// The key of a record made from an account's card: the slug of the name with a suffix
+    /// drawn from the card's UID (the first bytes of its SHA-256 digest), so that every clone
+    /// that makes the record from that card names its file alike.
+    static func derived(name: String?, fallback: String, uid: String) -> RecordKey {
+        var digest = DigestGenerator(seed: uid)
+        return make(name: name, fallback: fallback, using: &digest)
+    }
+
+    /// Numbers drawn from the SHA-256 digests of a text: the same text gives the same numbers
+    /// on every machine.
+    private struct DigestGenerator: RandomNumberGenerator {
+        private var block: [UInt8]
+        private var offset = 0
+
+        init(seed: String) {
+            block = SHA256.hash(seed.utf8)
+        }
+
+        mutating func next() -> UInt64 {
+            if offset + 8 > block.count {
+                block = SHA256.hash(block)
+                offset = 0
+            }
+            var value: UInt64 = 0
+            for byte in block[offset..<offset + 8] { value = value << 8 | UInt64(byte) }
+            offset += 8
+            return value
+        }
+    }
+
     static func make(name: String?, fallback: String) -> RecordKey {
         var generator = SystemRandomNumberGenerator()
         return make(name: name, fallback: fallback, using: &generator)

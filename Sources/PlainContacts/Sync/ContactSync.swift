@@ -26,6 +26,14 @@ package struct ContactSync {
         package var dryRun = false
         /// Called as the sync reads and writes cards.
         package var progress: ((SyncProgress) -> Void)?
+        /// Earlier versions of a person's record file, newest first (the file's Git history).
+        ///
+        /// When the sync meets a card for the first time while the store has its record (pulled
+        /// from a clone that synced it), the version equal to the server's card is the base of
+        /// their merge, so that an edit made on the other clone after it synced is carried out
+        /// rather than reported as a conflict or undone. Asked only when the merge without a
+        /// base would change the record or conflicts.
+        package var history: ((RecordKey) -> [Data])?
 
         package init() {}
     }

@@ -10,21 +10,62 @@ import FoundationEssentials
 ///
 /// ```swift
 /// let card = try SyncCards.read(data, href: "/dav/me/contacts/d69c.vcf")
-/// if case .person(let state, let uid) = card { print(uid, state.values.count) }
+/// if case .person(let state, let uid, _) = card { print(uid, state.values.count) }
 /// ```
 enum SyncCards {
-    /// A card read from the server.
+    /// A card read from the server, with the file key and record ID it carries (see
+    /// ``keyProperty``).
     enum Card: Sendable {
-        case person(PersonState, uid: String)
-        case group(SyncGroupCard)
+        case person(PersonState, uid: String, key: CarriedKey?)
+        case group(SyncGroupCard, key: CarriedKey?)
 
         /// The card's UID, in ``VCardRecordFields/matchKey(_:)`` form: what matches it with a record.
         var matchKey: String {
             switch self {
-            case .person(_, let uid): VCardRecordFields.matchKey(uid)
-            case .group(let group): VCardRecordFields.matchKey(group.uid)
+            case .person(_, let uid, _): VCardRecordFields.matchKey(uid)
+            case .group(let group, _): VCardRecordFields.matchKey(group.uid)
             }
         }
+
+        /// Where a record made from this card is placed in the store.
+        var placement: RecordPlacement {
+            switch self {
+            case .person(_, let uid, let key):
+                RecordPlacement(uid: VCardRecordFields.matchKey(uid), carriedKey: key?.key, carriedID: key?.id)
+            case .group(let group, let key):
+                RecordPlacement(uid: VCardRecordFields.matchKey(group.uid), carriedKey: key?.key, carriedID: key?.id)
+            }
+        }
+    }
+
+    /// The file key and record ID a card carries.
+    struct CarriedKey: Sendable, Hashable {
+        var key: RecordKey
+        var id: RecordID?
+    }
+
+    /// The property a sync's cards carry the record's file key in, with its record ID as the
+    /// `X-ID` parameter (`X-PLAINCONTACTS-KEY;X-ID=12:katie-bell-7kq2mx`), so that another
+    /// clone that takes the card from the account before it pulls the record names its file
+    /// and numbers it alike (see ``RecordPlacement``). It is read off every card and never kept
+    /// among its lines.
+    static let keyProperty = "X-PLAINCONTACTS-KEY"
+    private static let idParameter = "X-ID"
+
+    /// The file key and record ID a card carries, if it does.
+    static func carriedKey(in card: VCard) -> CarriedKey? {
+        guard let property = card.first(named: keyProperty),
+            let key = RecordKey(rawValue: VCardImporter.trimmed(property.text))
+        else { return nil }
+        let id = property.parameter(named: idParameter).first.flatMap { Int32($0) }.map(RecordID.init(rawValue:))
+        return CarriedKey(key: key, id: id.flatMap { $0.isValid ? $0 : nil })
+    }
+
+    /// The key property's line for a record's key and ID.
+    static func keyLine(_ key: RecordKey?, id: RecordID) -> VCardProperty? {
+        guard let key else { return nil }
+        let parameters = id.isValid ? [VCardParameter(name: idParameter, values: [String(id.rawValue)])] : []
+        return VCardProperty(name: keyProperty, parameters: parameters, text: key.rawValue)
     }
 
     /// Reads a card fetched from `href`.
@@ -44,13 +85,15 @@ enum SyncCards {
         } catch let error as ContactsError {
             throw ContactsError(.malformedResponse, "the server's card is unreadable: \(error.message)", path: href)
         }
-        guard let card = cards.first else {
+        guard var card = cards.first else {
             throw ContactsError(.malformedResponse, "the server sent no vCard for this card", path: href)
         }
+        let key = carriedKey(in: card)
+        card.properties.removeAll { $0.name == keyProperty }
         if strict, VCardImporter.isGroupCard(card) {
             _ = try VCardImporter.map(card, source: href, strict: true)
         }
-        if let group = SyncGroupCard(card: card, href: href) { return .group(group) }
+        if let group = SyncGroupCard(card: card, href: href) { return .group(group, key: key) }
         let mapped: ImportedCard
         do {
             mapped = try VCardImporter.map(card, source: href, strict: strict)
@@ -67,7 +110,7 @@ enum SyncCards {
         }
         let uid = imported.uid ?? uid(forHref: href)
         VCardRecordFields.setUID(uid, in: &state)
-        return .person(state, uid: uid)
+        return .person(state, uid: uid, key: key)
     }
 
     /// The UID of a person as a sync matches it: the stored one, else the one export derives
@@ -93,10 +136,11 @@ enum SyncCards {
     }
 
     /// The card of a person, in the version of the card it came from (3.0 for a person that
-    /// came from none, or from a 2.1 card).
+    /// came from none, or from a 2.1 card), carrying the record's file key.
     static func data(for person: Person) throws -> Data {
         let version = VCardOrigin(of: person.state).flatMap { VCardVersion(rawValue: $0.version) } ?? .v3
-        let card = VCardExporter.card(for: person, groupNames: [], imageData: try person.imageData(), version: version)
+        var card = VCardExporter.card(for: person, groupNames: [], imageData: try person.imageData(), version: version)
+        if let line = keyLine(person.key, id: person.recordID) { card.properties.append(line) }
         return Data(VCardWriter.serialize(card).utf8)
     }
 

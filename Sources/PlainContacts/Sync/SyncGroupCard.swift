@@ -82,9 +82,12 @@ struct SyncGroupCard: Hashable, Sendable {
         return VCard(version: form.version.rawValue, properties: properties)
     }
 
-    /// The card's bytes, as uploaded.
-    func serialized() -> Data {
-        Data(VCardWriter.serialize(card()).utf8)
+    /// The card's bytes, as uploaded, carrying the group's file key and ID when given (see
+    /// ``SyncCards/keyProperty``).
+    func serialized(key: RecordKey? = nil, id: RecordID = .invalid) -> Data {
+        var card = card()
+        if let line = SyncCards.keyLine(key, id: id) { card.properties.append(line) }
+        return Data(VCardWriter.serialize(card).utf8)
     }
 
     /// The group as a JSON object, the form its last synced version is kept in.

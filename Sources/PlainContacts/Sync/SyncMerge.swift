@@ -5,9 +5,11 @@ import FoundationEssentials
 ///
 /// A card read from the server numbers its multi-value entries afresh, so before merging, its
 /// entries take the identifiers of the matching entries of a reference version (the last synced
-/// one, else the store's): the same label and value first, then the same value, then the same
-/// label in order (a value edited on the phone). Entries left over get identifiers no version
-/// has used. Fields the card cannot carry (merged record keys, keys of newer versions of the
+/// one, else the store's): the same label and value first (values compared as
+/// ``EntryEquivalence`` does), then an entry the store added since the reference with the same
+/// label and value (a value that reached the store by another path, such as a Git pull), then
+/// the same value, then the same label in order (a value edited on the phone). Entries left
+/// over get identifiers no version has used. Fields the card cannot carry (merged record keys, keys of newer versions of the
 /// store) are taken from the reference, and an image equal to the reference's keeps its file.
 ///
 /// ```swift
@@ -34,14 +36,22 @@ enum SyncMerge {
     /// values are all kept, and the card lines of both sides are kept. With `prefer`, a
     /// conflicting property takes that side's value and is not reported.
     ///
+    /// A card whose UID is the one export derives from the record's `key` says nothing of a
+    /// UID: the store's record keeps having none, rather than gaining a derived one.
+    ///
     /// - Parameter image: the bytes of the store's image, read only when the card has one.
     static func merge(
         base: PersonState?, ours: PersonState, theirs: PersonState, prefer: SyncDecision.Preference? = nil,
-        image: () throws -> Data?
+        key: RecordKey? = nil, image: () throws -> Data?
     ) rethrows -> Outcome {
         var theirs = theirs
         let reference = base ?? ours
         align(&theirs, to: reference, also: ours)
+        if VCardRecordFields.uid(of: ours) == nil, let key, let uid = VCardRecordFields.uid(of: theirs),
+            VCardRecordFields.matchKey(uid) == VCardRecordFields.derivedUID(for: key)
+        {
+            VCardRecordFields.setUID(nil, in: &theirs)
+        }
         if case .pending(let data) = theirs.image, try data == image() {
             theirs.image = ours.image
         }
@@ -77,16 +87,9 @@ enum SyncMerge {
     }
 
     /// Whether two versions of a person say the same, leaving out the bookkeeping a card does
-    /// not carry: creation and modification dates and the next multi-value identifier.
+    /// not carry (see ``RecordContent``).
     static func sameContent(_ a: PersonState, _ b: PersonState) -> Bool {
-        var a = a, b = b
-        for property in [PropertyID.creationDate, .modificationDate] {
-            a.values[property] = nil
-            b.values[property] = nil
-        }
-        a.nextValueIdentifier = 0
-        b.nextValueIdentifier = 0
-        return a == b
+        RecordContent.same(a, b)
     }
 
     /// Gives the card's entries the identifiers of matching entries of `reference`, takes the
@@ -104,7 +107,9 @@ enum SyncMerge {
         var renamed: [String: String] = [:]
         for (property, value) in theirs.values {
             var mapping: [Int32: Int32] = [:]
-            theirs.values[property] = aligned(value, to: reference.values[property], counter: &counter, mapping: &mapping)
+            theirs.values[property] = aligned(
+                value, of: property, to: reference.values[property], also: other.values[property], counter: &counter,
+                mapping: &mapping)
             for (old, new) in mapping where old != new {
                 renamed["\(property.key)/\(old)"] = "\(property.key)/\(new)"
             }
@@ -136,56 +141,56 @@ enum SyncMerge {
     }
 
     private static func aligned(
-        _ value: PropertyValue, to reference: PropertyValue?, counter: inout Int32, mapping: inout [Int32: Int32]
+        _ value: PropertyValue, of property: PropertyID, to reference: PropertyValue?, also other: PropertyValue?,
+        counter: inout Int32, mapping: inout [Int32: Int32]
     ) -> PropertyValue {
-        switch (value, reference) {
-        case (.multiString(let multi), let reference):
-            if case .multiString(let other)? = reference {
-                return .multiString(aligned(multi, to: other, counter: &counter, mapping: &mapping))
-            }
-            return .multiString(aligned(multi, to: MultiValue(), counter: &counter, mapping: &mapping))
-        case (.multiDate(let multi), let reference):
-            if case .multiDate(let other)? = reference {
-                return .multiDate(aligned(multi, to: other, counter: &counter, mapping: &mapping))
-            }
-            return .multiDate(aligned(multi, to: MultiValue(), counter: &counter, mapping: &mapping))
-        case (.multiAddress(let multi), let reference):
-            if case .multiAddress(let other)? = reference {
-                return .multiAddress(aligned(multi, to: other, counter: &counter, mapping: &mapping))
-            }
-            return .multiAddress(aligned(multi, to: MultiValue(), counter: &counter, mapping: &mapping))
-        case (.multiInstantMessage(let multi), let reference):
-            if case .multiInstantMessage(let other)? = reference {
-                return .multiInstantMessage(aligned(multi, to: other, counter: &counter, mapping: &mapping))
-            }
-            return .multiInstantMessage(aligned(multi, to: MultiValue(), counter: &counter, mapping: &mapping))
-        case (.multiSocialProfile(let multi), let reference):
-            if case .multiSocialProfile(let other)? = reference {
-                return .multiSocialProfile(aligned(multi, to: other, counter: &counter, mapping: &mapping))
-            }
-            return .multiSocialProfile(aligned(multi, to: MultiValue(), counter: &counter, mapping: &mapping))
+        func renumbered<Value>(
+            _ multi: MultiValue<Value>, same: (Value, Value) -> Bool, _ extract: (PropertyValue?) -> MultiValue<Value>?
+        ) -> MultiValue<Value> {
+            aligned(
+                multi, to: extract(reference) ?? MultiValue(), also: extract(other) ?? MultiValue(), same: same,
+                counter: &counter, mapping: &mapping)
+        }
+        switch value {
+        case .multiString(let multi):
+            return .multiString(renumbered(multi, same: EntryEquivalence.sameValue(for: property)) {
+                if case .multiString(let v)? = $0 { v } else { nil }
+            })
+        case .multiDate(let multi):
+            return .multiDate(renumbered(multi, same: ==) { if case .multiDate(let v)? = $0 { v } else { nil } })
+        case .multiAddress(let multi):
+            return .multiAddress(renumbered(multi, same: ==) { if case .multiAddress(let v)? = $0 { v } else { nil } })
+        case .multiInstantMessage(let multi):
+            return .multiInstantMessage(renumbered(multi, same: ==) { if case .multiInstantMessage(let v)? = $0 { v } else { nil } })
+        case .multiSocialProfile(let multi):
+            return .multiSocialProfile(renumbered(multi, same: ==) { if case .multiSocialProfile(let v)? = $0 { v } else { nil } })
         default:
             return value
         }
     }
 
-    /// One multi-value's entries renumbered after the reference's matching entries.
+    /// One multi-value's entries renumbered after the reference's matching entries, or after an
+    /// entry `other` added since the reference with the same label and value.
     static func aligned<Value>(
-        _ multi: MultiValue<Value>, to reference: MultiValue<Value>, counter: inout Int32, mapping: inout [Int32: Int32]
+        _ multi: MultiValue<Value>, to reference: MultiValue<Value>, also other: MultiValue<Value> = MultiValue(),
+        same: (Value, Value) -> Bool = { $0 == $1 }, counter: inout Int32, mapping: inout [Int32: Int32]
     ) -> MultiValue<Value> {
         var entries = multi.entries
         var assigned: [MultiValueIdentifier?] = Array(repeating: nil, count: entries.count)
         var unused = reference.entries
-        func claim(_ matches: (MultiValue<Value>.Entry, MultiValue<Value>.Entry) -> Bool) {
+        let referenceIdentifiers = Set(reference.entries.map(\.identifier))
+        var added = other.entries.filter { !referenceIdentifiers.contains($0.identifier) }
+        func claim(from candidates: inout [MultiValue<Value>.Entry], _ matches: (MultiValue<Value>.Entry, MultiValue<Value>.Entry) -> Bool) {
             for index in entries.indices where assigned[index] == nil {
-                if let position = unused.firstIndex(where: { matches(entries[index], $0) }) {
-                    assigned[index] = unused.remove(at: position).identifier
+                if let position = candidates.firstIndex(where: { matches(entries[index], $0) }) {
+                    assigned[index] = candidates.remove(at: position).identifier
                 }
             }
         }
-        claim { $0.value == $1.value && $0.label == $1.label }
-        claim { $0.value == $1.value }
-        claim { $0.label == $1.label }
+        claim(from: &unused) { EntryEquivalence.sameEntry($0, $1, sameValue: same) }
+        claim(from: &added) { EntryEquivalence.sameEntry($0, $1, sameValue: same) }
+        claim(from: &unused) { same($0.value, $1.value) }
+        claim(from: &unused) { $0.label == $1.label }
         for index in entries.indices {
             let identifier: MultiValueIdentifier
             if let claimed = assigned[index] {

@@ -113,11 +113,12 @@ extension SyncRun {
             return
         }
         switch card {
-        case .person(let theirs, _):
+        case .person(let theirs, _, _):
             if let person = people[uid] {
                 // The store's version did not change since the last sync: it is the base.
                 let merged = try SyncMerge.merge(
-                    base: person.state, ours: person.state, theirs: theirs, prefer: .remote, image: person.imageData)
+                    base: person.state, ours: person.state, theirs: theirs, prefer: .remote, key: person.key,
+                    image: person.imageData)
                 if !SyncMerge.sameContent(merged.merged, person.state) {
                     person.state = merged.merged
                     report.local.changed += 1
@@ -125,18 +126,18 @@ extension SyncRun {
             } else {
                 let person = Person()
                 person.state = theirs
-                try book.add(person)
+                try book.add(person, placement: card.placement)
                 people[uid] = person
                 report.local.added += 1
             }
-        case .group(let groupCard):
+        case .group(let groupCard, _):
             if let group = groups[uid] {
                 let before = cardForm(of: group)
                 apply(groupCard, to: group)
                 if before != groupCard { report.local.changed += 1 }
             } else {
                 let group = Group(name: groupCard.name)
-                try book.add(group)
+                try book.add(group, placement: card.placement)
                 groups[uid] = group
                 apply(groupCard, to: group)
                 report.local.added += 1
@@ -145,7 +146,7 @@ extension SyncRun {
         outcomes[uid] = .synced(kind: card.kind, href: entry.href, etag: entry.etag)
     }
 
-    /// Removes the record from the store.
+    /// Removes the record from the store, and every other record with its UID.
     mutating func deleteLocal(_ uid: String) throws {
         if let person = people[uid] {
             try book.remove(person)
@@ -154,6 +155,8 @@ extension SyncRun {
             try book.remove(group)
             groups[uid] = nil
         }
+        for person in people.duplicates.removeValue(forKey: uid) ?? [] { try book.remove(person) }
+        for group in duplicateGroups.removeValue(forKey: uid) ?? [] { try book.remove(group) }
         report.local.removed += 1
         outcomes[uid] = .forget
     }
@@ -169,11 +172,17 @@ extension SyncRun {
         }
         let merged: MergedVersion
         switch card {
-        case .person(let theirs, _):
+        case .person(let theirs, _, _):
             guard let person = people[uid] else { return try download(uid) }
-            let outcome = try SyncMerge.merge(
+            var outcome = try SyncMerge.merge(
                 base: withBase ? bases.person(uid) : nil, ours: person.state, theirs: theirs, prefer: prefer,
-                image: person.imageData)
+                key: person.key, image: person.imageData)
+            if !withBase, !outcome.conflicts.isEmpty || !SyncMerge.sameContent(outcome.merged, person.state),
+                let base = historicalBase(of: person, equalTo: outcome.theirs)
+            {
+                outcome = try SyncMerge.merge(
+                    base: base, ours: person.state, theirs: theirs, prefer: prefer, key: person.key, image: person.imageData)
+            }
             guard outcome.conflicts.isEmpty else {
                 return leaveConflict(uid, recordID: person.recordID, properties: outcome.conflicts)
             }
@@ -182,7 +191,7 @@ extension SyncRun {
                 report.local.changed += 1
             }
             merged = SyncMerge.sameContent(outcome.merged, outcome.theirs) ? .same : .differs(try SyncCards.data(for: person))
-        case .group(let theirs):
+        case .group(let theirs, _):
             guard let group = groups[uid] else { return try download(uid) }
             let ours = cardForm(of: group)
             guard let result = SyncGroupMerge.merge(base: withBase ? bases.group(uid) : nil, ours: ours, theirs: theirs, prefer: prefer)
@@ -191,7 +200,7 @@ extension SyncRun {
             }
             apply(result, to: group)
             if result != ours { report.local.changed += 1 }
-            merged = result == theirs ? .same : .differs(result.serialized())
+            merged = result == theirs ? .same : .differs(result.serialized(key: group.key, id: group.recordID))
         }
         guard case .differs(let data) = merged else {
             outcomes[uid] = .synced(kind: card.kind, href: entry.href, etag: entry.etag)
@@ -207,6 +216,23 @@ extension SyncRun {
             }
             try reread(uid, after: error)
         }
+    }
+
+    /// The newest earlier version of a person's record file that says what the server's card
+    /// says: the version that was synced, on the clone the file came from.
+    private func historicalBase(of person: Person, equalTo card: PersonState) -> PersonState? {
+        guard let history = options.history, let key = person.key else { return nil }
+        let path = StoreLayout.personPath(key)
+        for data in history(key) {
+            guard var version = try? PersonRecordCoder.decode(data, path: path).state else { continue }
+            if VCardRecordFields.uid(of: card) == nil, let uid = VCardRecordFields.uid(of: version),
+                VCardRecordFields.matchKey(uid) == VCardRecordFields.derivedUID(for: key)
+            {
+                VCardRecordFields.setUID(nil, in: &version)
+            }
+            if SyncMerge.sameContent(version, card) { return version }
+        }
+        return nil
     }
 
     private enum MergedVersion {
@@ -227,7 +253,7 @@ extension SyncRun {
 
     private func localData(_ uid: String) throws -> Data? {
         if let person = people[uid] { return try SyncCards.data(for: person) }
-        if let group = groups[uid] { return cardForm(of: group).serialized() }
+        if let group = groups[uid] { return cardForm(of: group).serialized(key: group.key, id: group.recordID) }
         return nil
     }
 
@@ -273,9 +299,11 @@ extension SyncRun {
         // People read for this sync and unchanged since the last get their file's signature
         // recorded, so that the next sync need not read them.
         for (uid, person) in people.read {
-            guard var entry = status.entries[uid], entry.kind == .person, let key = person.key,
-                entry.localFingerprint == fingerprint(of: person)
-            else { continue }
+            guard var entry = status.entries[uid], entry.kind == .person, let key = person.key else { continue }
+            let current = fingerprint(of: person)
+            // An entry of an older status that was found unchanged takes the content fingerprint.
+            guard entry.localFingerprint == current || entry.localFingerprint == localFingerprints[uid] else { continue }
+            entry.localFingerprint = current
             entry.key = key.rawValue
             entry.signature = FileSignature.of(personPath(key))
             status.entries[uid] = entry

@@ -4,8 +4,9 @@ import FoundationEssentials
 extension SyncRun {
     /// Reads every person and group with its UID and fingerprint. A person file whose
     /// signature is the one the last sync recorded is unchanged and is not read (see
-    /// ``SyncPeople``). A second record with a UID already seen is left out of the sync, with a
-    /// warning.
+    /// ``SyncPeople``). A second record with a UID already seen is the same contact: the sync
+    /// carries out its decision on the first record, removes both when the server removed the
+    /// card, and warns until `contacts doctor --fix` joins them.
     mutating func readLocal() throws {
         var uidsByKey: [String: String] = [:]
         for (uid, entry) in status.entries where entry.kind == .person {
@@ -24,15 +25,23 @@ extension SyncRun {
             people.uidsByKey[key] = uid
             guard !people.contains(uid) else {
                 report.warnings.append(duplicateUIDWarning(person.recordID))
+                people.duplicates[uid, default: []].append(person)
                 continue
             }
             people[uid] = person
             localFingerprints[uid] = fingerprint(of: person)
+            // A status written before content fingerprints: the file unchanged is no change.
+            if let recorded = status.entries[uid]?.localFingerprint, !recorded.hasPrefix(Self.contentFingerprintMark),
+                recorded == fileFingerprint(of: person)
+            {
+                localFingerprints[uid] = recorded
+            }
         }
         for group in book.allGroups().sorted(by: { ($0.key?.rawValue ?? "") < ($1.key?.rawValue ?? "") }) {
             guard let uid = SyncCards.matchKey(of: group) else { continue }
             guard groups[uid] == nil, !people.contains(uid) else {
                 report.warnings.append(duplicateUIDWarning(group.recordID))
+                duplicateGroups[uid, default: []].append(group)
                 continue
             }
             groups[uid] = group
@@ -48,7 +57,7 @@ extension SyncRun {
     private func duplicateUIDWarning(_ id: RecordID) -> ContactsError {
         ContactsError(
             .invalidValue,
-            "record \(id) has the same vCard UID as another record and is left out of the sync; merge the two (contacts duplicates)")
+            "record \(id) has the same vCard UID as another record and is synced as that one; join the two with contacts doctor --fix")
     }
 
     /// A group as its card: name, UID, members (the store's and those it has no person for),
@@ -109,6 +118,8 @@ final class SyncPeople {
 
     /// The UID of each person's record key, for those read or known unchanged.
     var uidsByKey: [RecordKey: String] = [:]
+    /// People whose UID another person read first has: the same contact, by UID.
+    var duplicates: [String: [Person]] = [:]
 
     /// The UID of the person with this record key; read only when not known already (a person
     /// this sync added).

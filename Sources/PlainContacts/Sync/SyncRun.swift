@@ -32,6 +32,8 @@ struct SyncRun {
     /// The store's people and groups by UID, with the fingerprint of each.
     let people: SyncPeople
     var groups: [String: Group] = [:]
+    /// Groups whose UID another record read first has: the same contact, by UID.
+    var duplicateGroups: [String: [Group]] = [:]
     var localFingerprints: [String: String] = [:]
 
     /// The server's cards by UID; UIDs left out of this sync (unreadable cards, one UID used
@@ -114,15 +116,37 @@ struct SyncRun {
         return planned
     }
 
-    /// The fingerprint of a person's record file: the one read or written by the book when the
-    /// person is as saved, else that of the bytes a save would write.
+    /// The fingerprint of what a person says: its content (``RecordContent``, with a
+    /// UID that export derives from its key left out) and its image's bytes, so that a rewrite
+    /// of the record file that changes no content (a settled record ID, another clone's
+    /// modification date, a Git merge) is not a change to sync. It starts with
+    /// ``contentFingerprintMark``; older statuses hold the fingerprint of the file's bytes.
     func fingerprint(of person: Person) -> String {
-        if let key = person.key, let saved = book.people.saved[key], let fingerprint = saved.fingerprint,
-            saved.id == person.recordID, saved.state == person.state
+        var state = RecordContent.of(person.state)
+        if let key = person.key, let uid = VCardRecordFields.uid(of: state),
+            VCardRecordFields.matchKey(uid) == VCardRecordFields.derivedUID(for: key)
         {
-            return Self.hex(fingerprint.value)
+            VCardRecordFields.setUID(nil, in: &state)
         }
-        return Self.hex(Fingerprint(PersonRecordCoder.encode(id: person.recordID, state: person.state)).value)
+        var image = ""
+        if case .stored = state.image {
+            image = (try? person.imageData()).flatMap { $0 }.map { Self.hex(Fingerprint($0).value) } ?? ""
+            state.image = .none
+        }
+        let record = Fingerprint(PersonRecordCoder.encode(id: RecordID(0), state: state)).value
+        return Self.contentFingerprintMark + Self.hex(record) + image
+    }
+
+    /// The first character of a content fingerprint (see ``fingerprint(of:)``).
+    static let contentFingerprintMark = "c"
+
+    /// The fingerprint a status made before content fingerprints recorded for a person: that
+    /// of its record file's bytes, when the person is as saved.
+    func fileFingerprint(of person: Person) -> String? {
+        guard let key = person.key, let saved = book.people.saved[key], let fingerprint = saved.fingerprint,
+            saved.id == person.recordID, saved.state == person.state
+        else { return nil }
+        return Self.hex(fingerprint.value)
     }
 
     /// The fingerprint of a group's card form.

@@ -69,6 +69,8 @@ enum SyncCommand: Command {
         sync.options.prefer = try arguments[\.prefer]
         sync.options.force = arguments[\.force]
         sync.options.dryRun = arguments[\.dryRun]
+        let storeURL = context.storeURL
+        sync.options.history = { key in GitRunner.history(of: StoreLayout.personPath(key), in: storeURL) }
         let bar = ProgressBar()
         if !arguments[\.json] {
             sync.options.progress = { progress in

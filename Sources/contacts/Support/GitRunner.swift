@@ -51,6 +51,20 @@ enum GitRunner {
         return Result(status: process.terminationStatus, output: data, errors: errors)
     }
 
+    /// The most versions of a file ``history(of:in:)`` reads.
+    static let historyLimit = 50
+
+    /// The committed versions of a file of `folder` (a path relative to it), newest first, at
+    /// most ``historyLimit``; none when the folder is not in a Git work tree or Git fails.
+    static func history(of path: String, in folder: URL) -> [Data] {
+        guard let log = try? run(["log", "--format=%H", "--max-count=\(historyLimit)", "--", path], in: folder), log.status == 0
+        else { return [] }
+        return log.text.split(separator: "\n").compactMap { commit in
+            guard let shown = try? run(["show", "\(commit):./\(path)"], in: folder), shown.status == 0 else { return nil }
+            return shown.output
+        }
+    }
+
     /// Whether `folder` is inside a Git work tree.
     static func isWorkTree(_ folder: URL) throws(CLIError) -> Bool {
         let result = try run(["rev-parse", "--is-inside-work-tree"], in: folder)

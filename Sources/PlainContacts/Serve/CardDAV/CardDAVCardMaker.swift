@@ -124,6 +124,7 @@ struct CardDAVCardMaker: Sendable {
         guard let signature, let file = try StoreReader(layout: layout).readPerson(key: key) else { return nil }
         let person = Person()
         person.key = key
+        person.recordID = file.decoded.id
         person.storeLayout = layout
         person.state = file.decoded.state
         let data = try SyncCards.data(for: person)
@@ -143,7 +144,8 @@ struct CardDAVCardMaker: Sendable {
         }
         let card = SyncGroupCard(group: file.state, key: key, memberUIDs: file.members.compactMap(uidOfPerson))
         return Made(
-            data: card.serialized(), uid: VCardRecordFields.matchKey(card.uid), signatures: signatures.map(Self.trusted),
+            data: card.serialized(key: key, id: file.id), uid: VCardRecordFields.matchKey(card.uid),
+            signatures: signatures.map(Self.trusted),
             modified: signature.modified)
     }
 

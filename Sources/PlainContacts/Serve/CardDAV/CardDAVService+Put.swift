@@ -45,8 +45,8 @@ extension CardDAVService {
             let book = try AddressBook(url: layout.root, options: options)
             let record: CardDAVEntry.Record
             switch card {
-            case .person(let state, _): record = try save(state, over: current, in: book)
-            case .group(let groupCard): record = try save(groupCard, over: current, in: book)
+            case .person(let state, _, _): record = try save(state, over: current, in: book)
+            case .group(let groupCard, _): record = try save(groupCard, over: current, in: book)
             }
             afterWrite?(CardDAVWrite(method: "PUT", record: record, user: user, userAgent: request.header("User-Agent")))
             return record
@@ -84,7 +84,8 @@ extension CardDAVService {
                 // The store's version is the base: what the card says wins, what it cannot
                 // carry (identifiers, merged keys, other record fields) is kept.
                 let merged = try SyncMerge.merge(
-                    base: person.state, ours: person.state, theirs: theirs, prefer: .remote, image: person.imageData)
+                    base: person.state, ours: person.state, theirs: theirs, prefer: .remote, key: person.key,
+                    image: person.imageData)
                 if !SyncMerge.sameContent(merged.merged, person.state) { person.state = merged.merged }
                 try book.save()
                 return current.record
