@@ -15,10 +15,15 @@ public struct DoctorFinding: Sendable, Hashable {
         /// side and delete the markers, or take a whole side with `git checkout --ours` or
         /// `--theirs`, then `git add` the file.
         case conflictMarkers
-        /// Two records of one type share a record ID (two clones each created the same ID).
-        /// Repaired as the address book does on open: the record created first keeps the ID,
-        /// the others get new IDs.
-        case duplicateID
+        /// Two records of one type share a vCard UID: one card brought into the store twice (two
+        /// clones each made a record of it, before such records were named after the UID).
+        /// Repaired by merging the later record into the one made first, as `contacts merge`
+        /// does: nothing is lost, and references to the later one resolve to the kept one.
+        ///
+        /// Two records sharing a record ID are no finding: the store settles them the same way
+        /// on every clone when it is read, and the settled ID is written with the record's
+        /// next change (see ``DuplicateIDResolver``).
+        case duplicateUID
         /// A membership line names a person whose file does not exist. Repaired by dropping
         /// the line.
         case danglingMember

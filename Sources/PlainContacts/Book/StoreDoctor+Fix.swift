@@ -7,12 +7,15 @@ extension StoreDoctor {
     ///
     /// Runs under the store's exclusive lock. An interrupted save is finished or undone first;
     /// then the store is scanned and every fixable problem is repaired in one all-or-nothing
-    /// commit: duplicate IDs renumbered as the address book does on open (only the `"id"`
-    /// changes), dangling and untidy membership lines rewritten, hand-edited files and stale
+    /// commit: dangling and untidy membership lines rewritten, hand-edited files and stale
     /// name hashes rewritten canonically (unknown keys are kept), leftover temporary files
     /// removed. Images no person uses are copied to `.contacts/lost+found/` before they leave
     /// `people/`, so nothing is ever deleted. Files that cannot be read (malformed, or with
     /// conflict markers) are reported and left alone, and the other repairs still happen.
+    /// Records that share a vCard UID are then joined by one save of the address book, each
+    /// into the record made first (see ``AddressBook/mergePerson(_:into:)``); that save needs
+    /// a store the address book can open. Nothing is rewritten only to write a settled record
+    /// ID: the store settles shared IDs alike on every clone when it reads them.
     ///
     /// ```swift
     /// let remaining = try StoreDoctor(storeURL: folder).fix().filter { !$0.fixed }
@@ -29,7 +32,7 @@ extension StoreDoctor {
                 "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
                 path: layout.root.path)
         }
-        return try StoreLock(storeRoot: layout.root).withExclusive(timeout: lockTimeout) {
+        var (findings, duplicates) = try StoreLock(storeRoot: layout.root).withExclusive(timeout: lockTimeout) {
             var recovered: [DoctorFinding] = []
             if StoreTransaction.needsRecovery(storeRoot: layout.root) {
                 let scan = try StoreScan(layout: layout)
@@ -47,12 +50,38 @@ extension StoreDoctor {
             var changes = scan.writes.keys.sorted().compactMap { path in scan.writes[path].map { FileChange.write($0, to: path) } }
             changes += scan.removals.union(scan.strays).subtracting(scan.writes.keys).sorted().map(FileChange.delete)
             try StoreTransaction.commit(changes, storeRoot: layout.root)
-            return recovered + scan.findings.map { finding in
+            let findings = recovered + scan.findings.map { finding in
                 var finding = finding
-                finding.fixed = finding.fixable
+                finding.fixed = finding.fixable && finding.kind != .duplicateUID
                 return finding
             }
+            return (findings, scan.uidDuplicates)
         }
+        guard !duplicates.isEmpty, findings.allSatisfy({ $0.kind != .malformedFile && $0.kind != .conflictMarkers }) else {
+            return findings
+        }
+        try joinRecords(duplicates)
+        for index in findings.indices where findings[index].kind == .duplicateUID {
+            findings[index].fixed = true
+        }
+        return findings
+    }
+
+    /// Merges each record into the one with the same UID that is kept, in one save.
+    private func joinRecords(_ duplicates: [(kept: RecordKey, duplicate: RecordKey, isPerson: Bool)]) throws {
+        let book = try AddressBook(url: storeURL)
+        let groups = Dictionary(book.allGroups().compactMap { group in group.key.map { ($0, group) } }, uniquingKeysWith: { a, _ in a })
+        for (kept, duplicate, isPerson) in duplicates {
+            if isPerson {
+                guard let survivor = try book.materialize(kept), let other = try book.materialize(duplicate) else { continue }
+                try book.mergePerson(other, into: survivor)
+            } else {
+                guard let survivor = groups[kept], let other = groups[duplicate] else { continue }
+                for member in book.members(of: other) { try book.addMember(member, to: survivor) }
+                try book.remove(other)
+            }
+        }
+        try book.save()
     }
 
     /// Copies a file of the store durably into `.contacts/lost+found/`, under a name not yet

@@ -8,10 +8,9 @@ import Foundation
 ///
 /// - files that cannot be read (``DoctorFinding/Kind/malformedFile``,
 ///   ``DoctorFinding/Kind/conflictMarkers``), which are left for a person to resolve;
-/// - record IDs shared by two records after a merge of clones, membership lines naming missing
-///   people, untidy membership files, images no person uses, an interrupted save,
-///   hand-edited files not in canonical form, stale name hashes and leftover temporary files,
-///   which ``fix()`` repairs.
+/// - records that share a vCard UID, membership lines naming missing people, untidy
+///   membership files, images no person uses, an interrupted save, hand-edited files not in
+///   canonical form, stale name hashes and leftover temporary files, which ``fix()`` repairs.
 ///
 /// ```swift
 /// let doctor = StoreDoctor(storeURL: folder)

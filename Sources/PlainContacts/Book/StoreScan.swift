@@ -13,6 +13,8 @@ struct StoreScan {
     private(set) var removals: Set<String> = []
     /// Files in `people/` to move to `.contacts/lost+found/`, relative to the store.
     private(set) var strays: [String] = []
+    /// Records to merge into the record with the same UID that is kept.
+    private(set) var uidDuplicates: [(kept: RecordKey, duplicate: RecordKey, isPerson: Bool)] = []
 
     private struct PersonEntry {
         var key: RecordKey
@@ -183,20 +185,42 @@ struct StoreScan {
             fixable: true)
     }
 
+    /// Records that share a vCard UID: the same card brought into the store twice (by two
+    /// clones, before records made from a card were named after its UID). The record made first
+    /// is kept; ``StoreDoctor/fix()`` merges the others into it.
+    private mutating func checkUIDs<Entry>(
+        _ entries: [Entry], recordType: String, uid: (Entry) -> String, key: (Entry) -> RecordKey, created: (Entry) -> Date?,
+        finding: (Entry) -> (path: String, id: RecordID)
+    ) {
+        var byUID: [String: [Entry]] = [:]
+        for entry in entries { byUID[uid(entry), default: []].append(entry) }
+        for sharing in byUID.values where sharing.count > 1 {
+            let ordered = sharing.sorted { a, b in
+                let (x, y) = (created(a)?.timeIntervalSince1970 ?? .infinity, created(b)?.timeIntervalSince1970 ?? .infinity)
+                return x != y ? x < y : key(a) < key(b)
+            }
+            let kept = finding(ordered[0])
+            for duplicate in ordered.dropFirst() {
+                let (path, id) = finding(duplicate)
+                findings.append(DoctorFinding(
+                    kind: .duplicateUID, path: path, recordID: id,
+                    message: "\(recordType) \(kept.id) has the same vCard UID (the same card, brought in twice); "
+                        + "fixing merges this one into it, keeping every value",
+                    fixable: true))
+                uidDuplicates.append((kept: key(ordered[0]), duplicate: key(duplicate), isPerson: recordType == "person"))
+            }
+        }
+    }
+
     private mutating func checkPeople() {
-        let newIDs = DuplicateIDResolver.assign(
-            people.map { .init(key: $0.key, id: $0.decoded.id, created: $0.decoded.state.creationDate) })
+        checkUIDs(
+            people, recordType: "person",
+            uid: { VCardRecordFields.uid(of: $0.decoded.state).map(VCardRecordFields.matchKey) ?? VCardRecordFields.derivedUID(for: $0.key) },
+            key: \.key, created: \.decoded.state.creationDate, finding: { ($0.path, $0.decoded.id) })
         for entry in people {
             let id = entry.decoded.id
             let state = entry.decoded.state
             var rewrite = false
-            if let newID = newIDs[entry.key] {
-                findings.append(DoctorFinding(
-                    kind: .duplicateID, path: entry.path, recordID: id,
-                    message: "another person has record ID \(id) too and keeps it; fixing gives this one ID \(newID)",
-                    fixable: true))
-                rewrite = true
-            }
             if entry.decoded.storedNameHash != state.nameHash {
                 findings.append(DoctorFinding(
                     kind: .staleNameHash, path: entry.path, recordID: id,
@@ -211,28 +235,29 @@ struct StoreScan {
                 rewrite = true
             }
             if rewrite {
-                writes[entry.path] = PersonRecordCoder.encode(id: newIDs[entry.key] ?? id, state: state)
+                writes[entry.path] = PersonRecordCoder.encode(id: id, state: state)
             }
         }
     }
 
     private mutating func checkGroups() {
-        let newIDs = DuplicateIDResolver.assign(groups.map { .init(key: $0.key, id: $0.id, created: $0.state.creationDate) })
+        checkUIDs(
+            groups, recordType: "group",
+            uid: { entry in
+                if case .string(let uid)? = entry.state.unknownFields[VCardRecordFields.uidKey], !uid.isEmpty {
+                    return VCardRecordFields.matchKey(uid)
+                }
+                return VCardRecordFields.derivedUID(for: entry.key)
+            },
+            key: \.key, created: \.state.creationDate, finding: { ($0.path, $0.id) })
         for entry in groups {
             var rewrite = false
-            if let newID = newIDs[entry.key] {
-                findings.append(DoctorFinding(
-                    kind: .duplicateID, path: entry.path, recordID: entry.id,
-                    message: "another group has record ID \(entry.id) too and keeps it; fixing gives this one ID \(newID)",
-                    fixable: true))
-                rewrite = true
-            }
             if GroupRecordCoder.encode(id: entry.id, state: entry.state) != entry.data {
                 findings.append(nonCanonical(entry.path, recordID: entry.id))
                 rewrite = true
             }
             if rewrite {
-                writes[entry.path] = GroupRecordCoder.encode(id: newIDs[entry.key] ?? entry.id, state: entry.state)
+                writes[entry.path] = GroupRecordCoder.encode(id: entry.id, state: entry.state)
             }
         }
     }
