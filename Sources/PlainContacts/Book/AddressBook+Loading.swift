@@ -32,7 +32,7 @@ extension AddressBook {
     }
 
     /// Takes a scanned catalog: IDs by key, duplicate IDs settled. A settled ID is written only
-    /// with a change to that person (or by `doctor --fix`), never by a save of someone else.
+    /// with a change to that person, never by a save of someone else nor by `doctor --fix`.
     private func installCatalog(_ scanned: PersonCatalog) {
         catalog = scanned.summaries
         savedPersonCount = scanned.summaries.count

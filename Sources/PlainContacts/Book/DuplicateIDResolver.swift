@@ -10,7 +10,7 @@ import FoundationEssentials
 /// (and wrapping) past IDs in use; the records are taken in key order.
 ///
 /// Settling happens when a store is read and changes no file: the settled ID is written only
-/// with a change to that record, or by `contacts doctor --fix`. A save of something else never
+/// with a change to that record. Neither a save of something else nor `contacts doctor --fix`
 /// rewrites a record that another clone created (and may since have removed).
 enum DuplicateIDResolver {
     /// The IDs given to records whose ID another record also has. New records never get them:

@@ -15,10 +15,13 @@ enum DoctorCommand: Command {
         Reads the store file by file, so it works when other commands refuse the store. It
         reports files that are not valid JSON or hold Git conflict markers (resolve those by
         hand: keep one side and delete the markers, or `git checkout --ours/--theirs` the file),
-        and repairs with --fix: record IDs two clones both handed out, membership lines naming
-        missing people or untidy, images no person uses (moved to .contacts/lost+found/), an
-        interrupted save, hand-edited files not in canonical form, stale name hashes and
-        leftover temporary files. Repairs are one all-or-nothing change under the store's lock.
+        and repairs with --fix: two records with one vCard UID (merged into the one made
+        first, as `contacts merge` does), membership lines naming missing people or untidy,
+        images no person uses (moved to .contacts/lost+found/), an interrupted save,
+        hand-edited files not in canonical form, stale name hashes and leftover temporary
+        files. Repairs are one all-or-nothing change under the store's lock; joining records
+        is one save after it. Record IDs two clones both handed out are no problem: every
+        clone settles them alike when it reads the store.
 
         With --json, prints {"findings": [{"kind", "path", "line", "recordID", "message",
         "fixable", "fixed"}], "healthy"}.
