@@ -5,7 +5,9 @@ import FoundationEssentials
 ///
 /// Properties merge one by one: a property changed on one side only takes that side's value;
 /// changed identically on both sides is fine; changed differently is a conflict. Multi-values
-/// merge entry by entry through their identifiers. An entry both sides added with the same
+/// merge entry by entry through their identifiers; an entry one side numbered anew is first
+/// given the identifier of the base's entry with its label and value, if that side lacks it.
+/// An entry both sides added with the same
 /// label and value (see ``EntryEquivalence``) is one entry, under the smaller of its two
 /// identifiers, so that a value that reached a record by two paths is kept once and both
 /// sides of any merge pick the same identifier. Other entries added on both sides under the
@@ -164,6 +166,27 @@ enum RecordMerger {
         }
     }
 
+    /// One side's entries with the identifier of the base's entry they are, where that side
+    /// numbered it anew: an entry under an identifier the base lacks, with the label and value
+    /// (see ``EntryEquivalence``) of a base entry the side lacks, is that entry, not a removal
+    /// and an addition. Two clones that took one value from an account's card number it each
+    /// their own way, and a later removal on one of them must still remove it.
+    private static func renumbered<Value>(
+        _ side: [MultiValue<Value>.Entry], after base: [MultiValue<Value>.Entry], same: (Value, Value) -> Bool
+    ) -> [MultiValue<Value>.Entry] {
+        let sideIDs = Set(side.map(\.identifier))
+        let baseIDs = Set(base.map(\.identifier))
+        var missing = base.filter { !sideIDs.contains($0.identifier) }
+        guard !missing.isEmpty else { return side }
+        return side.map { entry in
+            guard !baseIDs.contains(entry.identifier),
+                let index = missing.firstIndex(where: { EntryEquivalence.sameEntry($0, entry, sameValue: same) })
+            else { return entry }
+            let identifier = missing.remove(at: index).identifier
+            return .init(identifier: identifier, label: entry.label, value: entry.value, unknownFields: entry.unknownFields)
+        }
+    }
+
     private static func merged<Value>(
         _ base: PropertyValue?, _ ours: PropertyValue?, _ theirs: PropertyValue?, counter: inout Int32,
         same: (Value, Value) -> Bool, extract: (PropertyValue) -> MultiValue<Value>?
@@ -172,7 +195,9 @@ enum RecordMerger {
             guard let value else { return [] }
             return extract(value)?.entries
         }
-        guard let b = entries(base), let o = entries(ours), let t = entries(theirs) else { return nil }
+        guard let b = entries(base), var o = entries(ours), var t = entries(theirs) else { return nil }
+        o = renumbered(o, after: b, same: same)
+        t = renumbered(t, after: b, same: same)
         let baseByID = Dictionary(b.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         let oursByID = Dictionary(o.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         let theirsByID = Dictionary(t.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })

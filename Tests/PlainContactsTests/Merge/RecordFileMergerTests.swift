@@ -254,6 +254,33 @@ import Testing
         }
     }
 
+    /// Clone A took two numbers from the account's card and numbered them its own way; clone B,
+    /// which added them, removes one. B's pull of A's version must keep the removal.
+    @Test func aValueOneSideNumberedAnewIsStillTheBasesEntryForARemoval() throws {
+        var base = try katie()
+        base.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 40000), label: nil, value: "+155520001"),
+            .init(identifier: MultiValueIdentifier(rawValue: 40001), label: nil, value: "+155520010"),
+        ], nextIdentifier: 40002))
+        var ours = base
+        ours.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 40001), label: nil, value: "+155520010")
+        ], nextIdentifier: 40002))
+        var theirs = base
+        theirs.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 1), label: nil, value: "+155520001"),
+            .init(identifier: MultiValueIdentifier(rawValue: 2), label: nil, value: "+155520010"),
+        ], nextIdentifier: 3))
+        theirs.values[.note] = .string("note")
+
+        let result = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path)
+
+        #expect(result.conflicts.isEmpty)
+        let merged = try PersonRecordCoder.decode(result.merged, path: path).state
+        #expect(merged.phonesEntries?.map(\.value) == ["+155520010"])
+        #expect(merged.values[.note] == .string("note"))
+    }
+
     @Test func aRecordBothSidesAddedFromOneCardHasOneEntryPerValueAndTheFirstID() throws {
         var ours = try katie()
         ours.values[.phones] = .multiString(MultiValue(entries: [
