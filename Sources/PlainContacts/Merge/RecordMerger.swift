@@ -167,21 +167,25 @@ enum RecordMerger {
     }
 
     /// One side's entries with the identifier of the base's entry they are, where that side
-    /// numbered it anew: an entry under an identifier the base lacks, with the label and value
-    /// (see ``EntryEquivalence``) of a base entry the side lacks, is that entry, not a removal
-    /// and an addition. Two clones that took one value from an account's card number it each
-    /// their own way, and a later removal on one of them must still remove it.
+    /// numbered it otherwise: an entry that is new or changed under its identifier, with the
+    /// label and value (see ``EntryEquivalence``) of a base entry the side lacks, is that
+    /// entry, not a removal and an addition. Two clones that took one value from an account's
+    /// card number it each their own way (or take a number the phone replaced as an edit of
+    /// the old entry), and a later removal on one of them must still remove it.
     private static func renumbered<Value>(
         _ side: [MultiValue<Value>.Entry], after base: [MultiValue<Value>.Entry], same: (Value, Value) -> Bool
     ) -> [MultiValue<Value>.Entry] {
         let sideIDs = Set(side.map(\.identifier))
-        let baseIDs = Set(base.map(\.identifier))
+        let baseByID = Dictionary(base.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         var missing = base.filter { !sideIDs.contains($0.identifier) }
         guard !missing.isEmpty else { return side }
         return side.map { entry in
-            guard !baseIDs.contains(entry.identifier),
-                let index = missing.firstIndex(where: { EntryEquivalence.sameEntry($0, entry, sameValue: same) })
-            else { return entry }
+            if let baseEntry = baseByID[entry.identifier], EntryEquivalence.sameEntry(baseEntry, entry, sameValue: same) {
+                return entry
+            }
+            guard let index = missing.firstIndex(where: { EntryEquivalence.sameEntry($0, entry, sameValue: same) }) else {
+                return entry
+            }
             let identifier = missing.remove(at: index).identifier
             return .init(identifier: identifier, label: entry.label, value: entry.value, unknownFields: entry.unknownFields)
         }
@@ -253,6 +257,28 @@ enum RecordMerger {
         for entry in b where theirsByID[entry.identifier] == nil {
             if let ourEntry = oursByID[entry.identifier], ourEntry != entry { return nil }
         }
-        return MultiValue(entries: result, nextIdentifier: counter)
+        return MultiValue(entries: withoutNewRepeats(result, ours: o, theirs: t, same: same), nextIdentifier: counter)
+    }
+
+    /// The merged entries without a value repeated more often than either side repeats it: one
+    /// side may have taken a value as an edit of an entry (a number the phone replaced) and the
+    /// other as an entry of its own, and the value is then one entry, under the smaller
+    /// identifier.
+    private static func withoutNewRepeats<Value>(
+        _ merged: [MultiValue<Value>.Entry], ours: [MultiValue<Value>.Entry], theirs: [MultiValue<Value>.Entry],
+        same: (Value, Value) -> Bool
+    ) -> [MultiValue<Value>.Entry] {
+        func count(_ entry: MultiValue<Value>.Entry, in entries: [MultiValue<Value>.Entry]) -> Int {
+            entries.filter { EntryEquivalence.sameEntry($0, entry, sameValue: same) }.count
+        }
+        var dropped: Set<MultiValueIdentifier> = []
+        for entry in merged where !dropped.contains(entry.identifier) {
+            let repeats = merged.filter { EntryEquivalence.sameEntry($0, entry, sameValue: same) }
+            let allowed = Swift.max(count(entry, in: ours), count(entry, in: theirs), 1)
+            guard repeats.count > allowed else { continue }
+            let kept = repeats.sorted { $0.identifier < $1.identifier }.prefix(allowed).map(\.identifier)
+            for repeated in repeats where !kept.contains(repeated.identifier) { dropped.insert(repeated.identifier) }
+        }
+        return dropped.isEmpty ? merged : merged.filter { !dropped.contains($0.identifier) }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// A fresh temporary folder for one test: a home, a temporary folder for `edit`, and the store
-/// folder that `CONTACTS_DIR` names. Removed when the value goes away.
+/// folder that `CONTACTS_DIR` names. Removed when the value goes away, unless
+/// `CONTACTS_KEEP_SANDBOX` is set (to look at a failed run's stores and repositories).
 final class CLISandbox {
     let root: URL
     let home: URL
@@ -22,6 +23,10 @@ final class CLISandbox {
     }
 
     deinit {
+        if ProcessInfo.processInfo.environment["CONTACTS_KEEP_SANDBOX"] != nil {
+            print("kept the sandbox \(root.path(percentEncoded: false))")
+            return
+        }
         try? FileManager.default.removeItem(at: root)
     }
 

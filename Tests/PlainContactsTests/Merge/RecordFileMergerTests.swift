@@ -281,6 +281,34 @@ import Testing
         #expect(merged.values[.note] == .string("note"))
     }
 
+    /// The phone replaced a number. Clone B took the new number as an edit of the old entry,
+    /// clone A (which had added another number meanwhile) as an entry of its own.
+    @Test func aNumberOneSideTookAsAnEditAndTheOtherAsAnAdditionIsOneEntry() throws {
+        var base = try katie()
+        base.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 0), label: .mobile, value: "+1 555 30008")
+        ], nextIdentifier: 1))
+        var ours = base
+        ours.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 0), label: .mobile, value: "+1 555 30022"),
+            .init(identifier: MultiValueIdentifier(rawValue: 2), label: nil, value: "+1 555 10030"),
+        ], nextIdentifier: 3))
+        var theirs = base
+        theirs.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 0), label: .mobile, value: "+1 555 30008"),
+            .init(identifier: MultiValueIdentifier(rawValue: 42390), label: .mobile, value: "+1 555 30022"),
+            .init(identifier: MultiValueIdentifier(rawValue: 42389), label: nil, value: "+1 555 10030"),
+        ], nextIdentifier: 42391))
+
+        for (a, b) in [(ours, theirs), (theirs, ours)] {
+            let result = try RecordFileMerger.merge(base: file(base), ours: file(a), theirs: file(b), path: path)
+            #expect(result.conflicts.isEmpty)
+            let merged = try PersonRecordCoder.decode(result.merged, path: path).state
+            #expect(Set(merged.phonesEntries?.map(\.value) ?? []) == ["+1 555 30022", "+1 555 10030"])
+            #expect(merged.phonesEntries?.count == 2)
+        }
+    }
+
     @Test func aRecordBothSidesAddedFromOneCardHasOneEntryPerValueAndTheFirstID() throws {
         var ours = try katie()
         ours.values[.phones] = .multiString(MultiValue(entries: [
