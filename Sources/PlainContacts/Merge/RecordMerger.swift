@@ -5,7 +5,9 @@ import FoundationEssentials
 ///
 /// Properties merge one by one: a property changed on one side only takes that side's value;
 /// changed identically on both sides is fine; changed differently is a conflict. Multi-values
-/// merge entry by entry through their identifiers; an entry one side numbered anew is first
+/// merge entry by entry through their identifiers (an entry removed on one side and changed on
+/// the other keeps its changed version: the new value, which the removing side never saw; the
+/// old one stays removed); an entry one side numbered anew is first
 /// given the identifier of the base's entry with its label and value, if that side lacks it.
 /// An entry both sides added with the same
 /// label and value (see ``EntryEquivalence``) is one entry, under the smaller of its two
@@ -226,7 +228,7 @@ enum RecordMerger {
                     return nil  // the same entry changed differently
                 }
             } else if entry != baseEntry {
-                return nil  // removed by us, edited by them
+                result.append(entry)  // removed by us, edited by them: the new value stays
             }
         }
         // Entries we added. One they added too, under another identifier, is one entry: the
@@ -253,9 +255,9 @@ enum RecordMerger {
                 result.append(entry)
             }
         }
-        // Entries they removed that we edited.
+        // Entries they removed that we edited: the new value stays.
         for entry in b where theirsByID[entry.identifier] == nil {
-            if let ourEntry = oursByID[entry.identifier], ourEntry != entry { return nil }
+            if let ourEntry = oursByID[entry.identifier], ourEntry != entry { result.append(ourEntry) }
         }
         return MultiValue(entries: withoutNewRepeats(result, ours: o, theirs: t, same: same), nextIdentifier: counter)
     }

@@ -309,6 +309,33 @@ import Testing
         }
     }
 
+    /// The phone replaced a number; one clone took that as an edit of the entry, the other as a
+    /// removal (and the new number reached it later).
+    @Test func anEntryRemovedOnOneSideAndChangedOnTheOtherKeepsTheNewValue() throws {
+        var base = try katie()
+        base.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 0), label: .mobile, value: "+1 555 30002"),
+            .init(identifier: MultiValueIdentifier(rawValue: 1), label: .mobile, value: "+1 555 30003"),
+        ], nextIdentifier: 2))
+        var ours = base
+        ours.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 1), label: .mobile, value: "+1 555 30003"),
+            .init(identifier: MultiValueIdentifier(rawValue: 0), label: .mobile, value: "+1 555 30036"),
+        ], nextIdentifier: 2))
+        var theirs = base
+        theirs.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 1), label: .mobile, value: "+1 555 30003"),
+            .init(identifier: MultiValueIdentifier(rawValue: 29615), label: nil, value: "+1 555 10022"),
+        ], nextIdentifier: 29616))
+
+        for (a, b) in [(ours, theirs), (theirs, ours)] {
+            let result = try RecordFileMerger.merge(base: file(base), ours: file(a), theirs: file(b), path: path)
+            #expect(result.conflicts.isEmpty)
+            let merged = try PersonRecordCoder.decode(result.merged, path: path).state
+            #expect(Set(merged.phonesEntries?.map(\.value) ?? []) == ["+1 555 30003", "+1 555 30036", "+1 555 10022"])
+        }
+    }
+
     @Test func aRecordBothSidesAddedFromOneCardHasOneEntryPerValueAndTheFirstID() throws {
         var ours = try katie()
         ours.values[.phones] = .multiString(MultiValue(entries: [
