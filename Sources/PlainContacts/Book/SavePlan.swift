@@ -156,6 +156,9 @@ struct SavePlan {
             var state = person.state
             state.values[.creationDate] = .timestamp(now)
             state.values[.modificationDate] = .timestamp(now)
+            // A card's UID that its file key gives anyway is not written (a record another
+            // clone made of the same card has none).
+            if placement != nil { VCardRecordFields.removeDerivedUID(from: &state, key: key) }
             planImage(&state, key: key, saved: .none)
             let data = PersonRecordCoder.encode(id: id, state: state)
             changes.append(FileChange(path: StoreLayout.personPath(key), kind: .write(data)))
@@ -248,6 +251,7 @@ struct SavePlan {
             var state = group.state
             state.creationDate = now
             state.modificationDate = now
+            if placement != nil { VCardRecordFields.removeDerivedUID(from: &state, key: key) }
             let data = GroupRecordCoder.encode(id: id, state: state)
             changes.append(FileChange(path: StoreLayout.groupPath(key), kind: .write(data)))
             writtenGroups.append(WrittenGroup(group: group, key: key, id: id, state: state, fingerprint: Fingerprint(data)))

@@ -25,6 +25,12 @@ enum RecordFileKind: Sendable, Hashable {
     }
 
     /// The kind the path names, or `nil` when it names none (a temporary file, say).
+    /// The record key a person or group file's path names (`people/<key>.json`).
+    static func key(ofPath path: String) -> RecordKey? {
+        guard let name = path.split(separator: "/").last, name.hasSuffix(".json"), name != StoreLayout.manifestName else { return nil }
+        return RecordKey(rawValue: String(name.dropLast(5)))
+    }
+
     static func fromPath(_ path: String) -> RecordFileKind? {
         let components = path.split(separator: "/").map(String.init)
         guard let name = components.last else { return nil }

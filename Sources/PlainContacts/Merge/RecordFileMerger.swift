@@ -72,9 +72,19 @@ package enum RecordFileMerger {
     }
 
     private static func mergePerson(base: Data?, ours: Data, theirs: Data, path: String) throws -> (merged: Data, conflicts: [String]) {
-        let b = try base.map { try PersonRecordCoder.decode($0, path: path) }
-        let o = try PersonRecordCoder.decode(ours, path: path)
-        let t = try PersonRecordCoder.decode(theirs, path: path)
+        var b = try base.map { try PersonRecordCoder.decode($0, path: path) }
+        var o = try PersonRecordCoder.decode(ours, path: path)
+        var t = try PersonRecordCoder.decode(theirs, path: path)
+        // A stored UID that the file's key gives anyway says nothing (an earlier version wrote
+        // such UIDs when it synced a record another clone made).
+        if let key = RecordFileKind.key(ofPath: path) {
+            VCardRecordFields.removeDerivedUID(from: &o.state, key: key)
+            VCardRecordFields.removeDerivedUID(from: &t.state, key: key)
+            if var version = b {
+                VCardRecordFields.removeDerivedUID(from: &version.state, key: key)
+                b = version
+            }
+        }
         // Without a base both sides added the record (as when two clones took it from one card):
         // the ID of the version made first, whichever side merges.
         let first = firstVersion(o, ours, t, theirs)

@@ -36,7 +36,11 @@ extension SyncGroupCard {
     func applyFields(to group: Group) {
         if group.name != name { group.name = name }
         var state = group.state
-        state.unknownFields[VCardRecordFields.uidKey] = .string(uid)
+        // A UID the group's key gives anyway is not written on its own.
+        let derivedOnly = group.key.map { key in
+            state.unknownFields[VCardRecordFields.uidKey] == nil && VCardRecordFields.isDerived(uid, for: key)
+        } ?? false
+        if !derivedOnly { state.unknownFields[VCardRecordFields.uidKey] = .string(uid) }
         state.unknownFields[Self.formKey] = form == .rfc6350 ? .string(form.rawValue) : nil
         state.unknownFields[VCardRecordFields.linesKey] = lines.isEmpty ? nil : .array(lines.map(JSONValue.string))
         if state != group.state { group.state = state }

@@ -58,6 +58,22 @@ enum VCardRecordFields {
         return uid
     }
 
+    /// Whether `uid` is the one ``derivedUID(for:)`` gives `key`: a UID the record need not
+    /// store, since export writes it anyway.
+    static func isDerived(_ uid: String, for key: RecordKey) -> Bool {
+        matchKey(uid) == derivedUID(for: key)
+    }
+
+    /// Removes a stored UID that is the one derived from `key`.
+    static func removeDerivedUID(from state: inout PersonState, key: RecordKey) {
+        if let uid = uid(of: state), isDerived(uid, for: key) { setUID(nil, in: &state) }
+    }
+
+    /// Removes a stored group UID that is the one derived from `key`.
+    static func removeDerivedUID(from state: inout GroupState, key: RecordKey) {
+        if case .string(let uid)? = state.unknownFields[uidKey], isDerived(uid, for: key) { state.unknownFields[uidKey] = nil }
+    }
+
     /// A UUID-formed identifier derived from a record key: the first 16 bytes of the SHA-256
     /// digest of the key's UTF-8 text, with the version bits set to 8 (RFC 9562, custom) and
     /// the RFC 4122 variant, written as lowercase 8-4-4-4-12 hexadecimal digits.

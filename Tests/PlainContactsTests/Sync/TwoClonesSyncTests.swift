@@ -51,9 +51,38 @@ import Testing
         let aKeys = Set(try a.files().keys), bKeys = Set(try b.files().keys)
         #expect(aKeys == bKeys)
         #expect(try a.person("Katie")?.recordID == b.person("Katie")?.recordID)
+        // The UID the key gives anyway is not written: both files say the same.
+        let path = try #require(bKeys.first { $0.hasPrefix("people/") })
+        #expect(try !b.store.read(path).contains("\"uid\""))
+        let mine = try PersonRecordCoder.decode(Data(contentsOf: a.store.path(path)), path: path)
+        let theirs = try PersonRecordCoder.decode(Data(contentsOf: b.store.path(path)), path: path)
+        #expect(RecordContent.same(mine.state, theirs.state))
         let merge = try pull(into: b, from: a, base: shared)
         #expect(merge.conflicts.isEmpty)
         #expect(try b.people().count == 1)
+    }
+
+    @Test func aGroupOneCloneCreatedAndTheOtherDownloadedHasOneFileAndNoStoredUID() throws {
+        let a = try Clone(), b = try Clone()
+        let shared = try a.files()
+        try b.receive(shared)
+        let book = try a.store.openBook()
+        try book.add(Group(name: "Friends"))
+        try book.save()
+        try a.sync(server)
+
+        try b.sync(server)
+
+        let aGroups = try a.files().filter { $0.key.hasPrefix("groups/") }
+        let bGroups = try b.files().filter { $0.key.hasPrefix("groups/") }
+        #expect(Set(aGroups.keys) == Set(bGroups.keys))
+        #expect(bGroups.values.allSatisfy { !String(decoding: $0, as: UTF8.self).contains("\"uid\"") })
+        #expect(try pull(into: b, from: a, base: shared).conflicts.isEmpty)
+        #expect(try b.store.openBook().allGroups().count == 1)
+        // A sync after the pull rewrites nothing.
+        let before = try b.files()
+        try b.sync(server)
+        #expect(try b.files() == before)
     }
 
     // MARK: The same value by two paths
