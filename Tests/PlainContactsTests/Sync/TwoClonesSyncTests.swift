@@ -117,6 +117,13 @@ import Testing
         try b.receive(try a.files())
         try b.sync(server)
         let shared = try a.files()
+        // A number A added and removed again: A's next identifiers differ from B's.
+        try a.edit("Pat") { person in
+            var phones = person.phones
+            phones.add("+1 555 0199", label: .home)
+            person.phones = phones
+        }
+        try a.edit("Pat") { $0.phones = MultiValue() }
 
         server.put(Self.card("phone-1", first: "Pat", last: "Phone", extra: ["TEL;TYPE=WORK:+1 555 0102"]), name: "phone-1.vcf")
         try a.sync(server)
