@@ -177,18 +177,25 @@ enum RecordMerger {
     private static func renumbered<Value>(
         _ side: [MultiValue<Value>.Entry], after base: [MultiValue<Value>.Entry], same: (Value, Value) -> Bool
     ) -> [MultiValue<Value>.Entry] {
-        let sideIDs = Set(side.map(\.identifier))
         let baseByID = Dictionary(base.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
-        var missing = base.filter { !sideIDs.contains($0.identifier) }
-        guard !missing.isEmpty else { return side }
-        return side.map { entry in
-            if let baseEntry = baseByID[entry.identifier], EntryEquivalence.sameEntry(baseEntry, entry, sameValue: same) {
-                return entry
+        func isUnchanged(_ entry: MultiValue<Value>.Entry) -> Bool {
+            baseByID[entry.identifier].map { EntryEquivalence.sameEntry($0, entry, sameValue: same) } ?? false
+        }
+        // Base entries no unchanged entry of the side holds are free to be found again.
+        let held = Set(side.filter(isUnchanged).map(\.identifier))
+        var free = base.filter { !held.contains($0.identifier) }
+        guard !free.isEmpty else { return side }
+        var found: [Int: MultiValueIdentifier] = [:]
+        for (index, entry) in side.enumerated() where !isUnchanged(entry) {
+            if let position = free.firstIndex(where: { EntryEquivalence.sameEntry($0, entry, sameValue: same) }) {
+                found[index] = free.remove(at: position).identifier
             }
-            guard let index = missing.firstIndex(where: { EntryEquivalence.sameEntry($0, entry, sameValue: same) }) else {
-                return entry
-            }
-            let identifier = missing.remove(at: index).identifier
+        }
+        guard !found.isEmpty else { return side }
+        // An identifier is taken only from an entry that moves on itself, never shared.
+        let staying = Set(side.indices.filter { found[$0] == nil }.map { side[$0].identifier })
+        return side.enumerated().map { index, entry in
+            guard let identifier = found[index], !staying.contains(identifier) else { return entry }
             return .init(identifier: identifier, label: entry.label, value: entry.value, unknownFields: entry.unknownFields)
         }
     }

@@ -281,6 +281,28 @@ import Testing
         #expect(merged.values[.note] == .string("note"))
     }
 
+    /// Two clones numbered the same two values crosswise (30009 is 2 and 30016 is 3 on one,
+    /// 3 and 4 on the other); one removes 30009, the other adds a number.
+    @Test func valuesNumberedCrosswiseAreStillTheBasesEntries() throws {
+        func phones(_ entries: [(Int32, String)]) -> PropertyValue {
+            .multiString(MultiValue(entries: entries.map { .init(identifier: MultiValueIdentifier(rawValue: $0.0), label: .mobile, value: $0.1) }, nextIdentifier: 0))
+        }
+        var base = try katie()
+        base.values[.phones] = phones([(0, "10001"), (3, "30009"), (4, "30016")])
+        var ours = base
+        ours.values[.phones] = phones([(0, "10001"), (4, "30016")])
+        var theirs = base
+        theirs.values[.phones] = phones([(0, "10001"), (2, "30009"), (3, "30016"), (45093, "20039")])
+
+        for (a, b) in [(ours, theirs), (theirs, ours)] {
+            let result = try RecordFileMerger.merge(base: file(base), ours: file(a), theirs: file(b), path: path)
+            #expect(result.conflicts.isEmpty)
+            let merged = try PersonRecordCoder.decode(result.merged, path: path).state
+            #expect(Set(merged.phonesEntries?.map(\.value) ?? []) == ["10001", "30016", "20039"])
+            #expect(merged.phonesEntries?.count == 3)
+        }
+    }
+
     /// The phone replaced a number. Clone B took the new number as an edit of the old entry,
     /// clone A (which had added another number meanwhile) as an entry of its own.
     @Test func aNumberOneSideTookAsAnEditAndTheOtherAsAnAdditionIsOneEntry() throws {
