@@ -8,8 +8,9 @@ import FoundationEssentials
 /// by `contacts sync` as `X-PLAINCONTACTS-KEY`), else the slug of the name with a suffix drawn
 /// from the card's UID (see ``RecordKey/derived(name:fallback:uid:)``). The record ID is the
 /// one the card carries with the key, else a settled ID drawn from the UID (see
-/// ``DuplicateIDResolver/freeSettledID(hashing:taken:)``). A key another record of the store
-/// already has falls back to a random one; a carried ID another record has, to the settled one.
+/// ``DuplicateIDResolver/freeSettledID(hashing:taken:)``). A carried key another record of the
+/// store already has gives way to the derived one, and that to a random one; a carried ID
+/// another record has, to the settled one.
 ///
 /// ```swift
 /// try book.add(person, placement: RecordPlacement(uid: "phone-1", carriedKey: nil))

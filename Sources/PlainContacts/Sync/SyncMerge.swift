@@ -47,11 +47,7 @@ enum SyncMerge {
         var theirs = theirs
         let reference = base ?? ours
         align(&theirs, to: reference, also: ours)
-        if VCardRecordFields.uid(of: ours) == nil, let key, let uid = VCardRecordFields.uid(of: theirs),
-            VCardRecordFields.matchKey(uid) == VCardRecordFields.derivedUID(for: key)
-        {
-            VCardRecordFields.setUID(nil, in: &theirs)
-        }
+        if VCardRecordFields.uid(of: ours) == nil, let key { VCardRecordFields.removeDerivedUID(from: &theirs, key: key) }
         if case .pending(let data) = theirs.image, try data == image() {
             theirs.image = ours.image
         }

@@ -225,11 +225,7 @@ extension SyncRun {
         let path = StoreLayout.personPath(key)
         for data in history(key) {
             guard var version = try? PersonRecordCoder.decode(data, path: path).state else { continue }
-            if VCardRecordFields.uid(of: card) == nil, let uid = VCardRecordFields.uid(of: version),
-                VCardRecordFields.matchKey(uid) == VCardRecordFields.derivedUID(for: key)
-            {
-                VCardRecordFields.setUID(nil, in: &version)
-            }
+            if VCardRecordFields.uid(of: card) == nil { VCardRecordFields.removeDerivedUID(from: &version, key: key) }
             if SyncMerge.sameContent(version, card) { return version }
         }
         return nil

@@ -123,11 +123,7 @@ struct SyncRun {
     /// ``contentFingerprintMark``; older statuses hold the fingerprint of the file's bytes.
     func fingerprint(of person: Person) -> String {
         var state = RecordContent.of(person.state)
-        if let key = person.key, let uid = VCardRecordFields.uid(of: state),
-            VCardRecordFields.matchKey(uid) == VCardRecordFields.derivedUID(for: key)
-        {
-            VCardRecordFields.setUID(nil, in: &state)
-        }
+        if let key = person.key { VCardRecordFields.removeDerivedUID(from: &state, key: key) }
         var image = ""
         if case .stored = state.image {
             image = (try? person.imageData()).flatMap { $0 }.map { Self.hex(Fingerprint($0).value) } ?? ""
