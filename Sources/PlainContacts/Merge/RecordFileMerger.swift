@@ -95,7 +95,13 @@ package enum RecordFileMerger {
             // the same bytes and a later removal on either side merges cleanly.
             return (PersonRecordCoder.encode(id: id, state: first.state), [])
         }
-        let (merged, conflicts) = RecordMerger.mergeKeepingOurs(base: b?.state ?? PersonState(), ours: o.state, theirs: t.state)
+        var (merged, conflicts) = RecordMerger.mergeKeepingOurs(base: b?.state ?? PersonState(), ours: o.state, theirs: t.state)
+        // A merge that takes nothing from one side keeps the other side's dates: the content
+        // did not change there.
+        if let unchanged = [o, t].first(where: { RecordContent.same(merged, $0.state) }) {
+            merged.values[.modificationDate] = unchanged.state.values[.modificationDate]
+            merged.values[.creationDate] = unchanged.state.values[.creationDate]
+        }
         guard !conflicts.isEmpty else { return (PersonRecordCoder.encode(id: id, state: merged), []) }
         let oursJSON = PersonRecordCoder.json(id: id, state: merged).object ?? [:]
         let theirsJSON = PersonRecordCoder.json(id: t.id, state: t.state).object ?? [:]
@@ -103,10 +109,40 @@ package enum RecordFileMerger {
     }
 
     private static func mergeGroup(base: Data?, ours: Data, theirs: Data, path: String) throws -> (merged: Data, conflicts: [String]) {
-        let b = try base.map { try GroupRecordCoder.decode($0, path: path) }
-        let o = try GroupRecordCoder.decode(ours, path: path)
-        let t = try GroupRecordCoder.decode(theirs, path: path)
-        let (merged, conflicts) = RecordMerger.mergeKeepingOurs(base: b?.state ?? GroupState(), ours: o.state, theirs: t.state)
+        var b = try base.map { try GroupRecordCoder.decode($0, path: path) }
+        var o = try GroupRecordCoder.decode(ours, path: path)
+        var t = try GroupRecordCoder.decode(theirs, path: path)
+        if let key = RecordFileKind.key(ofPath: path) {
+            VCardRecordFields.removeDerivedUID(from: &o.state, key: key)
+            VCardRecordFields.removeDerivedUID(from: &t.state, key: key)
+            if var version = b {
+                VCardRecordFields.removeDerivedUID(from: &version.state, key: key)
+                b = version
+            }
+        }
+        func content(_ state: GroupState) -> GroupState {
+            var content = state
+            content.creationDate = nil
+            content.modificationDate = nil
+            return content
+        }
+        if content(o.state) == content(t.state) {
+            // One group that reached both sides (two clones took it from one card): the version
+            // made first, whole, as for people.
+            let first = [(o, ours), (t, theirs)].min { x, y in
+                let (a, c) = (x.0.state, y.0.state)
+                if a.modificationDate != c.modificationDate { return (a.modificationDate ?? .distantFuture) < (c.modificationDate ?? .distantFuture) }
+                if a.creationDate != c.creationDate { return (a.creationDate ?? .distantFuture) < (c.creationDate ?? .distantFuture) }
+                return x.1.lexicographicallyPrecedes(y.1)
+            } ?? (o, ours)
+            let id = b == nil ? first.0.id : mergedID(base: b?.id, ours: o.id, theirs: t.id)
+            return (GroupRecordCoder.encode(id: id, state: first.0.state), [])
+        }
+        var (merged, conflicts) = RecordMerger.mergeKeepingOurs(base: b?.state ?? GroupState(), ours: o.state, theirs: t.state)
+        if let unchanged = [o, t].first(where: { content($0.state) == content(merged) }) {
+            merged.modificationDate = unchanged.state.modificationDate
+            merged.creationDate = unchanged.state.creationDate
+        }
         let id = mergedID(base: b?.id, ours: o.id, theirs: t.id)
         let data = GroupRecordCoder.encode(id: id, state: merged)
         guard !conflicts.isEmpty else { return (data, []) }

@@ -433,6 +433,27 @@ import Testing
         #expect(resolve(text(conflicted.merged), keepingOurs: true) == text(encode(clash)))
     }
 
+    @Test func oneGroupBothSidesAddedFromOneCardMergesIntoTheVersionMadeFirst() throws {
+        let path = "groups/friends-q97zpt.json"
+        func version(_ created: String, uid: String?) throws -> Data {
+            var state = GroupState()
+            state.name = "Friends"
+            state.creationDate = Timestamp.parse(created)
+            state.modificationDate = state.creationDate
+            if let uid { state.unknownFields["uid"] = .string(uid) }
+            return GroupRecordCoder.encode(id: RecordID(1_500_000_000), state: state)
+        }
+        let first = try version("2026-01-01T00:00:00Z", uid: nil)
+        let derived = VCardRecordFields.derivedUID(for: try #require(RecordKey(rawValue: "friends-q97zpt")))
+        let second = try version("2026-02-01T00:00:00Z", uid: derived)
+
+        for (a, b) in [(first, second), (second, first)] {
+            let result = try RecordFileMerger.merge(base: nil, ours: a, theirs: b, path: path)
+            #expect(result.conflicts.isEmpty)
+            #expect(result.merged == first)
+        }
+    }
+
     @Test func membershipFilesMergeAsSetsWithoutConflicts() throws {
         let base = Data("ann-a\nbob-b\n".utf8)
         let ours = Data("ann-a\nbob-b\ncat-c\n".utf8)
