@@ -266,7 +266,56 @@ enum RecordMerger {
         for entry in b where theirsByID[entry.identifier] == nil {
             if let ourEntry = oursByID[entry.identifier], ourEntry != entry { result.append(ourEntry) }
         }
-        return MultiValue(entries: withoutNewRepeats(result, ours: o, theirs: t, same: same), nextIdentifier: counter)
+        let entries = withoutNewRepeats(ordered(result, base: b, ours: o, theirs: t), ours: o, theirs: t, same: same)
+        return MultiValue(entries: entries, nextIdentifier: counter)
+    }
+
+    /// The merged entries in an order that does not depend on which side merges, so that two
+    /// clones that merge the same versions (and a sync that uploads the result) agree: the
+    /// base's entries in the order of the side that reordered them (else the base's), and each
+    /// added entry after the base entry it follows on its side, entries added after the same
+    /// one in the order of their identifiers.
+    private static func ordered<Value>(
+        _ result: [MultiValue<Value>.Entry], base: [MultiValue<Value>.Entry], ours: [MultiValue<Value>.Entry],
+        theirs: [MultiValue<Value>.Entry]
+    ) -> [MultiValue<Value>.Entry] {
+        let baseIDs = Set(base.map(\.identifier))
+        let kept = Set(result.map(\.identifier))
+        let baseOrder = base.map(\.identifier).filter { kept.contains($0) }
+        func order(of side: [MultiValue<Value>.Entry]) -> [MultiValueIdentifier] {
+            side.map(\.identifier).filter { baseIDs.contains($0) && kept.contains($0) }
+        }
+        func reordered(_ order: [MultiValueIdentifier]) -> Bool {
+            let present = Set(order)
+            return order != baseOrder.filter { present.contains($0) }
+        }
+        let (ourOrder, theirOrder) = (order(of: ours), order(of: theirs))
+        let source = reordered(ourOrder) && !reordered(theirOrder) ? ourOrder : reordered(theirOrder) ? theirOrder : baseOrder
+        let spine = source + result.map(\.identifier).filter { baseIDs.contains($0) && !source.contains($0) }
+        let position = Dictionary(spine.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        // Each added entry's anchor: the kept base entry before it, the earlier of the two sides'.
+        var anchors: [MultiValueIdentifier: Int] = [:]
+        for side in [ours, theirs] {
+            var anchor = -1
+            for entry in side {
+                if let index = position[entry.identifier] {
+                    anchor = index
+                } else if kept.contains(entry.identifier) {
+                    anchors[entry.identifier] = Swift.min(anchors[entry.identifier] ?? anchor, anchor)
+                }
+            }
+        }
+        let byID = Dictionary(result.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        let added = result.filter { !baseIDs.contains($0.identifier) }
+        func slot(_ anchor: Int) -> [MultiValue<Value>.Entry] {
+            added.filter { (anchors[$0.identifier] ?? spine.count - 1) == anchor }.sorted { $0.identifier < $1.identifier }
+        }
+        var entries = slot(-1)
+        for (index, identifier) in spine.enumerated() {
+            if let entry = byID[identifier] { entries.append(entry) }
+            entries += slot(index)
+        }
+        return entries
     }
 
     /// The merged entries without a value repeated more often than either side repeats it: one

@@ -303,6 +303,28 @@ import Testing
         }
     }
 
+    /// Both sides added numbers: whichever side merges, the entries come out in one order, so
+    /// that two clones and the account do not pass the record back and forth.
+    @Test func entriesBothSidesAddedComeOutInOneOrderWhicheverSideMerges() throws {
+        func phones(_ entries: [(Int32, String)]) -> PropertyValue {
+            .multiString(MultiValue(entries: entries.map { .init(identifier: MultiValueIdentifier(rawValue: $0.0), label: nil, value: $0.1) }, nextIdentifier: 0))
+        }
+        var base = try katie()
+        base.values[.phones] = phones([(0, "10007"), (5, "10008")])
+        var ours = base
+        ours.values[.phones] = phones([(0, "10007"), (37970, "20030"), (5, "10008")])
+        var theirs = base
+        theirs.values[.phones] = phones([(0, "10007"), (5, "10008"), (37686, "30031"), (37685, "10032")])
+
+        let here = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(theirs), path: path)
+        let there = try RecordFileMerger.merge(base: file(base), ours: file(theirs), theirs: file(ours), path: path)
+
+        let a = try PersonRecordCoder.decode(here.merged, path: path).state.phonesEntries?.map(\.value)
+        let b = try PersonRecordCoder.decode(there.merged, path: path).state.phonesEntries?.map(\.value)
+        #expect(a == b)
+        #expect(a == ["10007", "20030", "10008", "10032", "30031"])
+    }
+
     /// The phone replaced a number. Clone B took the new number as an edit of the old entry,
     /// clone A (which had added another number meanwhile) as an entry of its own.
     @Test func aNumberOneSideTookAsAnEditAndTheOtherAsAnAdditionIsOneEntry() throws {
