@@ -167,6 +167,25 @@ import Testing
         #expect(try memberNames(git, in: b) == ["Ann Lee", "Katie Bell"])
     }
 
+    /// Both clones removed John; one also added someone whose small file looks much like his.
+    /// Git must not take that for a rename of John's file, which the other clone removed.
+    @Test func aPersonRemovedInBothClonesBesideANewSimilarOneMergesCleanly() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let (a, b, john) = try twoClones(git)
+        try git.succeed(["rm", john], in: a)
+        _ = try git.add(["--first", "Joan", "--last", "Appleseed"], in: a)
+        try git.commitAll("John leaves, Joan comes", in: a)
+        try git.git(["push", "--quiet", "origin", "main"], in: a)
+        try git.succeed(["rm", john], in: b)
+        try git.commitAll("John leaves", in: b)
+
+        try git.git(["pull", "--quiet", "--no-rebase", "origin", "main"], in: b)
+
+        #expect(try git.git(["status", "--porcelain"], in: b).stdout.isEmpty)
+        #expect(try git.succeed(["list"], in: b).lines.map { String($0.split(separator: "\t")[1]) } == ["Joan Appleseed"])
+    }
+
     @Test func aGroupEmptiedInOneCloneMergesWithAMemberAddedInAnother() throws {
         let sandbox = try CLISandbox()
         let git = GitRepositories(sandbox: sandbox)

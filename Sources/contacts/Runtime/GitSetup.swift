@@ -4,10 +4,18 @@ import PlainContacts
 /// The Git side of a store: `git init` and this clone's merge driver and diff helper.
 enum GitSetup {
     /// The `git config` settings that make Git merge and diff records with `contacts`.
+    ///
+    /// A record's file is never renamed (its key is fixed for its life), so merges look for no
+    /// renames: Git would otherwise take a removed person and a new, similar small file for a
+    /// rename, and a removal on one side for a rename/delete conflict. `git pull` merges with
+    /// the `recursive` strategy, which honours `merge.renames` (Git 2.39's default `ort`
+    /// detects renames regardless; later Git versions run `ort` for `recursive`).
     static let settings: [(key: String, value: String)] = [
         ("merge.contacts.name", "PlainContacts record merge"),
         ("merge.contacts.driver", "contacts merge-driver %O %A %B %P"),
         ("diff.contacts.textconv", "contacts textconv"),
+        ("merge.renames", "false"),
+        ("pull.twohead", "recursive"),
     ]
 
     /// Whether `folder` is inside a Git work tree.
