@@ -2,9 +2,10 @@ import FoundationEssentials
 
 /// What a person record says, without the bookkeeping that a rewrite may change while the
 /// content stays: the creation and modification dates, the next multi-value identifier, the
-/// identifiers of the entries (a card does not carry them, so two clones that take the same
-/// value from a card may number it differently), and the origin of its values in the card they
-/// came from (how the lines were written, not what they say).
+/// identifiers and the order of the entries (a card does not carry identifiers, so two clones
+/// that take the same values from a card may number and order them differently), and the
+/// origin of its values in the card they came from (how the lines were written, not what they
+/// say).
 ///
 /// Sync and the Git merge driver compare records through it, so that a change is told from a
 /// rewrite by content, not by file bytes.
@@ -13,7 +14,8 @@ import FoundationEssentials
 /// if RecordContent.same(merged, person.state) { return }  // nothing to write
 /// ```
 enum RecordContent {
-    /// The person without its bookkeeping, entries numbered 0, 1, 2… in order.
+    /// The person without its bookkeeping: each multi-value's entries in the order of
+    /// ``sortKey(of:)``, numbered 0, 1, 2….
     static func of(_ state: PersonState) -> PersonState {
         var content = state
         content.values[.creationDate] = nil
@@ -42,8 +44,14 @@ enum RecordContent {
         }
     }
 
+    /// The text an entry sorts by, the same on every machine: its label and its value.
+    static func sortKey<Value>(of entry: MultiValue<Value>.Entry) -> String {
+        (entry.label.map { String(describing: $0) } ?? "") + "\u{0}" + String(describing: entry.value)
+    }
+
     private static func renumbered<Value>(_ multi: MultiValue<Value>) -> MultiValue<Value> {
-        let entries = multi.entries.enumerated().map { index, entry in
+        let sorted = multi.entries.sorted { sortKey(of: $0).utf8.lexicographicallyPrecedes(sortKey(of: $1).utf8) }
+        let entries = sorted.enumerated().map { index, entry in
             MultiValue<Value>.Entry(
                 identifier: MultiValueIdentifier(rawValue: Int32(truncatingIfNeeded: index)), label: entry.label,
                 value: entry.value, unknownFields: entry.unknownFields)

@@ -273,8 +273,9 @@ enum RecordMerger {
     /// The merged entries in an order that does not depend on which side merges, so that two
     /// clones that merge the same versions (and a sync that uploads the result) agree: the
     /// base's entries in the order of the side that reordered them (else the base's), and each
-    /// added entry after the base entry it follows on its side, entries added after the same
-    /// one in the order of their identifiers.
+    /// added entry after the base entry it follows on its side. Entries added after the same
+    /// one keep the order of a side that holds them all, unless both do in different orders:
+    /// then they go by label and value (two clones may number the same values differently).
     private static func ordered<Value>(
         _ result: [MultiValue<Value>.Entry], base: [MultiValue<Value>.Entry], ours: [MultiValue<Value>.Entry],
         theirs: [MultiValue<Value>.Entry]
@@ -307,8 +308,19 @@ enum RecordMerger {
         }
         let byID = Dictionary(result.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         let added = result.filter { !baseIDs.contains($0.identifier) }
+        let oursKeys = ours.map(RecordContent.sortKey(of:)), theirsKeys = theirs.map(RecordContent.sortKey(of:))
         func slot(_ anchor: Int) -> [MultiValue<Value>.Entry] {
-            added.filter { (anchors[$0.identifier] ?? spine.count - 1) == anchor }.sorted { $0.identifier < $1.identifier }
+            let entries = added.filter { (anchors[$0.identifier] ?? spine.count - 1) == anchor }
+            guard entries.count > 1 else { return entries }
+            let keys = entries.map(RecordContent.sortKey(of:))
+            let wanted = Set(keys)
+            let orders = [oursKeys, theirsKeys].map { $0.filter(wanted.contains) }.filter { Set($0) == wanted && $0.count == keys.count }
+            let order = orders.count == 1 || (orders.count == 2 && orders[0] == orders[1])
+                ? orders[0] : keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            var remaining = entries
+            return order.compactMap { key in
+                remaining.firstIndex { RecordContent.sortKey(of: $0) == key }.map { remaining.remove(at: $0) }
+            } + remaining
         }
         var entries = slot(-1)
         for (index, identifier) in spine.enumerated() {

@@ -137,12 +137,14 @@ struct SyncRun {
     static let contentFingerprintMark = "c"
 
     /// The fingerprint a status made before content fingerprints recorded for a person: that
-    /// of its record file's bytes, when the person is as saved.
-    func fileFingerprint(of person: Person) -> String? {
-        guard let key = person.key, let saved = book.people.saved[key], let fingerprint = saved.fingerprint,
+    /// of its record file's bytes (the ones read, else those a save would write).
+    func fileFingerprint(of person: Person) -> String {
+        if let key = person.key, let saved = book.people.saved[key], let fingerprint = saved.fingerprint,
             saved.id == person.recordID, saved.state == person.state
-        else { return nil }
-        return Self.hex(fingerprint.value)
+        {
+            return Self.hex(fingerprint.value)
+        }
+        return Self.hex(Fingerprint(PersonRecordCoder.encode(id: person.recordID, state: person.state)).value)
     }
 
     /// The fingerprint of a group's card form.

@@ -322,7 +322,12 @@ import Testing
         let a = try PersonRecordCoder.decode(here.merged, path: path).state.phonesEntries?.map(\.value)
         let b = try PersonRecordCoder.decode(there.merged, path: path).state.phonesEntries?.map(\.value)
         #expect(a == b)
-        #expect(a == ["10007", "20030", "10008", "10032", "30031"])
+        #expect(a == ["10007", "20030", "10008", "30031", "10032"])
+        // Numbered otherwise (as on another clone), the same values come out in the same order.
+        var renumbered = theirs
+        renumbered.values[.phones] = phones([(0, "10007"), (5, "10008"), (2, "30031"), (9, "10032")])
+        let elsewhere = try RecordFileMerger.merge(base: file(base), ours: file(ours), theirs: file(renumbered), path: path)
+        #expect(try PersonRecordCoder.decode(elsewhere.merged, path: path).state.phonesEntries?.map(\.value) == a)
     }
 
     /// The phone replaced a number. Clone B took the new number as an edit of the old entry,
