@@ -584,7 +584,7 @@ private struct TwoPathRun {
         note("phone", "add card \(name) with +\(number.digits)")
         let lines = [
             "BEGIN:VCARD", "VERSION:3.0", "UID:phone-\(counter)", "N:Card;Phone\(counter);;;", "FN:\(name)",
-            "TEL;TYPE=CELL:\(number.text)", "END:VCARD",
+            "TEL;TYPE=CELL:\(number.text)", Self.revision(), "END:VCARD",
         ]
         _ = try phone.createCard(named: "phone-\(counter).vcf", data: CardLines.data(lines))
         model.edit(at: .server) { $0.people[name] = ModelPerson(phones: [number.digits]) }
@@ -644,7 +644,19 @@ private struct TwoPathRun {
         let card = try phoneCard(named: name)
         var lines = CardLines.lines(card.data)
         change(&lines)
+        // As phones do, the card says when it was changed.
+        lines.removeAll { CardLines.name(of: $0) == "REV" }
+        lines.insert(Self.revision(), at: lines.lastIndex(of: "END:VCARD") ?? lines.endIndex)
         _ = try phone.updateCard(at: card.href, data: CardLines.data(lines), etag: card.etag)
+    }
+
+    /// A `REV` line for now, in the basic form phones write (`REV:20261126T134500Z`).
+    private static func revision() -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date())
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        return "REV:\(parts.year ?? 2026)\(two(parts.month))\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
     }
 
     private func phoneCard(named name: String) throws -> RemoteCard {

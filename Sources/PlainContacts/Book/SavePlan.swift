@@ -128,7 +128,10 @@ struct SavePlan {
             // A settled duplicate ID alone is no change: it is written with the person's next edit.
             guard person.state != saved.state else { continue }
             var ours = person.state
-            ours.values[.modificationDate] = .timestamp(now)
+            // A modification date set with the change (a card's REV) is kept.
+            if ours.values[.modificationDate] == saved.state.values[.modificationDate] {
+                ours.values[.modificationDate] = .timestamp(now)
+            }
             guard let (merged, id) = try reconcile(key, id: person.recordID, ours: ours, saved: saved) else { continue }
             var state = merged
             planImage(&state, key: key, saved: saved.state.image)
@@ -154,8 +157,11 @@ struct SavePlan {
             }
             takenKeys.insert(key)
             var state = person.state
-            state.values[.creationDate] = .timestamp(now)
-            state.values[.modificationDate] = .timestamp(now)
+            // A record made from a card is dated by the card's REV, when it has one, so that
+            // every clone that makes it writes the same bytes.
+            let revision = placement != nil ? state.values[.modificationDate] : nil
+            state.values[.creationDate] = revision ?? .timestamp(now)
+            state.values[.modificationDate] = revision ?? .timestamp(now)
             // A card's UID that its file key gives anyway is not written (a record another
             // clone made of the same card has none).
             if placement != nil { VCardRecordFields.removeDerivedUID(from: &state, key: key) }

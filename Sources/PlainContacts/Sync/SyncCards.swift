@@ -110,6 +110,9 @@ enum SyncCards {
         }
         let uid = imported.uid ?? uid(forHref: href)
         VCardRecordFields.setUID(uid, in: &state)
+        if let revision = card.first(named: "REV").flatMap({ revisionDate(VCardImporter.trimmed($0.text)) }) {
+            state.values[.modificationDate] = .timestamp(revision)
+        }
         return .person(state, uid: uid, key: key)
     }
 
@@ -140,8 +143,34 @@ enum SyncCards {
     static func data(for person: Person) throws -> Data {
         let version = VCardOrigin(of: person.state).flatMap { VCardVersion(rawValue: $0.version) } ?? .v3
         var card = VCardExporter.card(for: person, groupNames: [], imageData: try person.imageData(), version: version)
+        if case .timestamp(let modified)? = person.state.values[.modificationDate] {
+            card.properties.append(VCardProperty(name: "REV", rawValue: revisionText(modified)))
+        }
         if let line = keyLine(person.key, id: person.recordID) { card.properties.append(line) }
         return Data(VCardWriter.serialize(card).utf8)
+    }
+
+    /// A card's `REV` as a date: the basic form vCard 4.0 writes (`20261126T134500Z`) or the
+    /// extended one (`2026-11-26T13:45:00Z`); `nil` for a date without a time or anything else.
+    ///
+    /// A record made from a card, or changed by it, takes this as its modification date, so
+    /// that every clone that takes the same card writes the same bytes.
+    static func revisionDate(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 16, bytes[8] == UInt8(ascii: "T"), !bytes.contains(UInt8(ascii: "-")) else {
+            return Timestamp.parse(text)
+        }
+        let digits = String(decoding: bytes, as: UTF8.self)
+        func part(_ from: Int, _ length: Int) -> Substring {
+            let start = digits.index(digits.startIndex, offsetBy: from)
+            return digits[start..<digits.index(start, offsetBy: length)]
+        }
+        return Timestamp.parse("\(part(0, 4))-\(part(4, 2))-\(part(6, 2))T\(part(9, 2)):\(part(11, 2)):\(part(13, 2))Z")
+    }
+
+    /// A modification date as a card's `REV`, in the basic form both vCard 3.0 and 4.0 read.
+    static func revisionText(_ date: Date) -> String {
+        Timestamp.format(date).filter { $0 != "-" && $0 != ":" }
     }
 
     /// The file name of a new card on the server: its UID when that is safe in a URL, else a

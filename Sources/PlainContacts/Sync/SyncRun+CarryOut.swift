@@ -116,10 +116,13 @@ extension SyncRun {
         case .person(let theirs, _, _):
             if let person = people[uid] {
                 // The store's version did not change since the last sync: it is the base.
-                let merged = try SyncMerge.merge(
+                var merged = try SyncMerge.merge(
                     base: person.state, ours: person.state, theirs: theirs, prefer: .remote, key: person.key,
                     image: person.imageData)
                 if !SyncMerge.sameContent(merged.merged, person.state) {
+                    // Dated by the card's REV, when it has one: every clone taking the card
+                    // writes the same bytes.
+                    if let revision = theirs.values[.modificationDate] { merged.merged.values[.modificationDate] = revision }
                     person.state = merged.merged
                     report.local.changed += 1
                 }

@@ -24,7 +24,9 @@ import Testing
         let a = try Clone(), b = try Clone()
         let shared = try a.files()
         try b.receive(shared)
-        server.put(Self.card("phone-1", first: "Pat", last: "Phone", extra: ["TEL;TYPE=CELL:+1 555 0101"]), name: "phone-1.vcf")
+        server.put(
+            Self.card("phone-1", first: "Pat", last: "Phone", extra: ["TEL;TYPE=CELL:+1 555 0101", "REV:20261126T101500Z"]),
+            name: "phone-1.vcf")
 
         try a.sync(server)
         try b.sync(server)
@@ -33,6 +35,9 @@ import Testing
         let bFiles = try b.files().filter { $0.key.hasPrefix("people/") }
         #expect(aFiles.count == 1)
         #expect(Set(aFiles.keys) == Set(bFiles.keys))
+        // Dated by the card's REV, the two files are the same bytes.
+        #expect(aFiles == bFiles)
+        #expect(try a.person("Pat")?.modificationDate == Timestamp.parse("2026-11-26T10:15:00Z"))
         #expect(try a.person("Pat")?.recordID == b.person("Pat")?.recordID)
         let merge = try pull(into: b, from: a, base: shared)
         #expect(merge.conflicts.isEmpty)
