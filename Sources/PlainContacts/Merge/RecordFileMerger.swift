@@ -50,7 +50,10 @@ package enum RecordFileMerger {
     }
 
     /// Of two versions of one record, the one made first: the earlier modification date, then
-    /// the earlier creation date, then the smaller bytes. Both sides of a merge pick the same.
+    /// the earlier creation date, then the smaller record ID (a copy made from a card may have
+    /// had to take a settled one), then the one that handed out more entry identifiers (the
+    /// original, edited before it was copied), then the smaller bytes. Both sides of a merge
+    /// pick the same.
     static func firstVersion(
         _ ours: PersonRecordCoder.Decoded, _ ourBytes: Data, _ theirs: PersonRecordCoder.Decoded, _ theirBytes: Data
     ) -> PersonRecordCoder.Decoded {
@@ -61,6 +64,10 @@ package enum RecordFileMerger {
         for property in [PropertyID.modificationDate, .creationDate] {
             let (a, b) = (date(ours.state, property), date(theirs.state, property))
             if a != b { return a < b ? ours : theirs }
+        }
+        if ours.id != theirs.id { return ours.id < theirs.id ? ours : theirs }
+        if ours.state.nextValueIdentifier != theirs.state.nextValueIdentifier {
+            return ours.state.nextValueIdentifier > theirs.state.nextValueIdentifier ? ours : theirs
         }
         return ourBytes.lexicographicallyPrecedes(theirBytes) ? ours : theirs
     }

@@ -230,6 +230,30 @@ import Testing
         #expect(there.merged == file(first))
     }
 
+    /// A person made and edited within one second, and another clone's copy made from its
+    /// card (dated by the card's REV, numbered afresh, under a settled ID where the carried one
+    /// was taken): the original is the version kept, whichever side merges.
+    @Test func theOriginalIsKeptOverACopyFromItsCardMadeWithinTheSameSecond() throws {
+        var original = try katie()
+        original.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 41941), label: nil, value: "+1 555 10002")
+        ], nextIdentifier: 41942))
+        original.nextValueIdentifier = 41942
+        var copy = original
+        copy.values[.phones] = .multiString(MultiValue(entries: [
+            .init(identifier: MultiValueIdentifier(rawValue: 0), label: nil, value: "+1 555 10002")
+        ], nextIdentifier: 1))
+        copy.nextValueIdentifier = 1
+
+        for copyID in [Int32(3), 1_039_723_275] {
+            for (a, b) in [(file(original, id: 3), file(copy, id: copyID)), (file(copy, id: copyID), file(original, id: 3))] {
+                let result = try RecordFileMerger.merge(base: nil, ours: a, theirs: b, path: path)
+                #expect(result.conflicts.isEmpty)
+                #expect(result.merged == file(original, id: 3))
+            }
+        }
+    }
+
     @Test func aValueBothSidesAddedIsOneEntryUnderTheSmallerIdentifier() throws {
         let base = try katie()
         var ours = base
