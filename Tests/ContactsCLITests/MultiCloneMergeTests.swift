@@ -305,12 +305,12 @@ private struct Run {
     // MARK: Invariants
 
     mutating func checkInvariants() throws {
-        let first = try files(of: clones[0])
+        let first = try cloneFiles(of: clones[0])
         for clone in clones.indices {
             let name = "clone\(clone)"
             let status = try git.git(["status", "--porcelain"], in: clones[clone]).stdout
             if !status.isEmpty { failures.append("clean work tree: \(name) has uncommitted changes:\n\(status)") }
-            let contents = try files(of: clones[clone])
+            let contents = try cloneFiles(of: clones[clone])
             for path in Set(first.keys).union(contents.keys).sorted() where first[path] != contents[path] {
                 failures.append("every clone equal: \(path) differs between clone0 and \(name)")
             }
@@ -368,25 +368,6 @@ private struct Run {
                 failures.append("references resolve: \(name), \(path) names \(line), which has no person file")
             }
         }
-    }
-
-    /// Every file of a clone outside `.git` and `.contacts`, by path.
-    private func files(of clone: URL) throws -> [String: Data] {
-        var result: [String: Data] = [:]
-        let root = clone.path(percentEncoded: false)
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let path = enumerator?.nextObject() as? String {
-            if path == ".git" || path == ".contacts" {
-                enumerator?.skipDescendants()
-                continue
-            }
-            var isFolder: ObjCBool = false
-            let full = clone.appending(path: path)
-            guard FileManager.default.fileExists(atPath: full.path(percentEncoded: false), isDirectory: &isFolder), !isFolder.boolValue
-            else { continue }
-            result[path] = try Data(contentsOf: full)
-        }
-        return result
     }
 
     // MARK: Running `contacts`

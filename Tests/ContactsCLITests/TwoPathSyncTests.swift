@@ -734,7 +734,7 @@ private struct TwoPathRun {
         for place in model.unsettledPlaces {
             failures.append("the model did not settle, a bug of this test: \(place.rawValue) differs from the edits made")
         }
-        let (a, b) = (try files(of: folder(.a)), try files(of: folder(.b)))
+        let (a, b) = (try cloneFiles(of: folder(.a)), try cloneFiles(of: folder(.b)))
         for path in Set(a.keys).union(b.keys).sorted() where a[path] != b[path] {
             let how = a[path] == nil ? "only B has it" : b[path] == nil ? "only A has it" : "its bytes differ"
             failures.append("clones byte-equal: \(path): \(how)")
@@ -763,24 +763,6 @@ private struct TwoPathRun {
             failures.append("doctor silent: \(computer.rawValue): \(text)")
         }
         if result.status != 0 { failures.append("doctor silent: \(computer.rawValue)'s doctor exited \(result.status)") }
-    }
-
-    /// Every file of a clone outside `.git` and `.contacts`, by path.
-    private func files(of clone: URL) throws -> [String: Data] {
-        var result: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: clone.path(percentEncoded: false))
-        while let path = enumerator?.nextObject() as? String {
-            if path == ".git" || path == ".contacts" {
-                enumerator?.skipDescendants()
-                continue
-            }
-            var isFolder: ObjCBool = false
-            let full = clone.appending(path: path)
-            guard FileManager.default.fileExists(atPath: full.path(percentEncoded: false), isDirectory: &isFolder), !isFolder.boolValue
-            else { continue }
-            result[path] = try Data(contentsOf: full)
-        }
-        return result
     }
 
     // MARK: Reading the places

@@ -72,6 +72,22 @@ package enum RecordFileMerger {
         return ourBytes.lexicographicallyPrecedes(theirBytes) ? ours : theirs
     }
 
+    /// Removes from the three versions of a record a stored UID that the file's key gives
+    /// anyway: it says nothing (an earlier version wrote such UIDs when it synced a record
+    /// another clone made), and must not make two versions differ.
+    private static func withoutDerivedUIDs<Version>(
+        _ base: inout Version?, _ ours: inout Version, _ theirs: inout Version, path: String,
+        remove: (inout Version, RecordKey) -> Void
+    ) {
+        guard let key = RecordFileKind.key(ofPath: path) else { return }
+        remove(&ours, key)
+        remove(&theirs, key)
+        if var version = base {
+            remove(&version, key)
+            base = version
+        }
+    }
+
     /// This side's record ID, unless only the other side changed it.
     static func mergedID(base: RecordID?, ours: RecordID, theirs: RecordID) -> RecordID {
         if let base, ours == base, theirs != base { return theirs }
@@ -82,16 +98,7 @@ package enum RecordFileMerger {
         var b = try base.map { try PersonRecordCoder.decode($0, path: path) }
         var o = try PersonRecordCoder.decode(ours, path: path)
         var t = try PersonRecordCoder.decode(theirs, path: path)
-        // A stored UID that the file's key gives anyway says nothing (an earlier version wrote
-        // such UIDs when it synced a record another clone made).
-        if let key = RecordFileKind.key(ofPath: path) {
-            VCardRecordFields.removeDerivedUID(from: &o.state, key: key)
-            VCardRecordFields.removeDerivedUID(from: &t.state, key: key)
-            if var version = b {
-                VCardRecordFields.removeDerivedUID(from: &version.state, key: key)
-                b = version
-            }
-        }
+        withoutDerivedUIDs(&b, &o, &t, path: path) { VCardRecordFields.removeDerivedUID(from: &$0.state, key: $1) }
         // Without a base both sides added the record (as when two clones took it from one card):
         // the ID of the version made first, whichever side merges.
         let first = firstVersion(o, ours, t, theirs)
@@ -119,14 +126,7 @@ package enum RecordFileMerger {
         var b = try base.map { try GroupRecordCoder.decode($0, path: path) }
         var o = try GroupRecordCoder.decode(ours, path: path)
         var t = try GroupRecordCoder.decode(theirs, path: path)
-        if let key = RecordFileKind.key(ofPath: path) {
-            VCardRecordFields.removeDerivedUID(from: &o.state, key: key)
-            VCardRecordFields.removeDerivedUID(from: &t.state, key: key)
-            if var version = b {
-                VCardRecordFields.removeDerivedUID(from: &version.state, key: key)
-                b = version
-            }
-        }
+        withoutDerivedUIDs(&b, &o, &t, path: path) { VCardRecordFields.removeDerivedUID(from: &$0.state, key: $1) }
         func content(_ state: GroupState) -> GroupState {
             var content = state
             content.creationDate = nil
