@@ -65,6 +65,9 @@ public struct ContactsError: Error, Sendable, CustomStringConvertible {
         public static let operationNotPermittedByUser = Code(rawValue: "operationNotPermittedByUser")
         /// A vCard could not be read.
         public static let malformedVCard = Code(rawValue: "malformedVCard")
+        /// A file in another contacts format (CSV, LDIF, abook, mutt aliases) could not be read,
+        /// or, with a strict import, needed a recovery.
+        public static let malformedInput = Code(rawValue: "malformedInput")
         /// A server's answer could not be read: XML that is not well formed, has a document type
         /// declaration (refused, never expanded), or lacks what the protocol requires.
         public static let malformedResponse = Code(rawValue: "malformedResponse")

@@ -26,7 +26,7 @@ enum ExitStatus: Int32, Sendable {
         switch code {
         case .notAStore, .recordNotFound, .remoteNotFound, .userNotFound:
             self = .noInput
-        case .malformedFile, .conflictMarkers, .malformedVCard, .malformedResponse, .unsupportedFormatVersion,
+        case .malformedFile, .conflictMarkers, .malformedVCard, .malformedInput, .malformedResponse, .unsupportedFormatVersion,
             .invalidValue, .propertyTypeMismatch, .identifiersExhausted:
             self = .dataError
         case .unknownProperty, .remoteExists, .userExists:

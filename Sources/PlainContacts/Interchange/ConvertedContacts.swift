@@ -1,0 +1,39 @@
+import FoundationEssentials
+
+/// Contacts read from a file in another format (CSV, LDIF, abook, mutt aliases), turned into
+/// vCard 3.0 text so that one import path, with its matching, merging and group handling,
+/// takes every format.
+///
+/// Each line of ``vCardText`` remembers the line of the original file it came from, so that
+/// warnings and errors name the line the user can open.
+///
+/// ```swift
+/// let converted = try ContactConverter.convert(data, source: "google.csv", format: .csv)
+/// converted.sourceLine(ofLine: 4)   // the CSV row that card line 4 came from
+/// ```
+package struct ConvertedContacts: Sendable {
+    /// The cards, vCard 3.0 with CRLF line ends.
+    package var vCardText: [UInt8]
+    /// For each line of ``vCardText`` (index 0 is line 1), the 1-based line of the original
+    /// file it came from.
+    package var sourceLines: [Int]
+    /// What the conversion recovered from or guessed, each naming the file and line.
+    package var warnings: [ContactsError]
+    /// The number of cards written.
+    package var cardCount: Int
+
+    /// The line of the original file that line `line` (1-based) of ``vCardText`` came from;
+    /// the last known line for a line past the end.
+    package func sourceLine(ofLine line: Int) -> Int {
+        guard !sourceLines.isEmpty else { return line }
+        return sourceLines[min(max(line, 1), sourceLines.count) - 1]
+    }
+
+    /// `error` naming the original file's line instead of the vCard text's.
+    package func relocated(_ error: ContactsError) -> ContactsError {
+        guard let line = error.line else { return error }
+        var relocated = error
+        relocated.line = sourceLine(ofLine: line)
+        return relocated
+    }
+}
