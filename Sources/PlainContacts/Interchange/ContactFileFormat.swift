@@ -58,7 +58,7 @@ public enum ContactFileFormat: String, Sendable, CaseIterable {
         let suffix = name.split(separator: ".").count > 1 ? name.split(separator: ".").last.map(String.init) : nil
         switch suffix {
         case "vcf", "vcard": return .vcard
-        case "csv", "tsv", "tab", "txt" where name.hasSuffix(".csv") || name.hasSuffix(".tsv"): return .csv
+        case "csv", "tsv", "tab": return .csv
         case "ldif", "ldi": return .ldif
         default: break
         }
