@@ -16,7 +16,7 @@
 struct CardBuilder {
     private var text: [UInt8] = []
     private var lines: [Int] = []
-    private var itemCount = 0
+    private var labelled: [Labelled] = []
     private var cardLine = 0
     private var displayName: String?
     private var properties: [(line: String, source: Int)] = []
@@ -25,13 +25,13 @@ struct CardBuilder {
     /// Starts a card for the record that begins at `line` of the original file.
     mutating func begin(line: Int) {
         cardLine = line
-        itemCount = 0
+        labelled = []
         displayName = nil
         properties = []
     }
 
     /// Whether the card begun holds any property yet.
-    var isEmpty: Bool { properties.isEmpty && displayName == nil }
+    var isEmpty: Bool { properties.isEmpty && labelled.isEmpty && displayName == nil }
 
     /// Adds `N` from its parts; empty parts are fine, a name with no part at all is left out.
     mutating func addName(
@@ -65,9 +65,15 @@ struct CardBuilder {
     }
 
     /// Adds a labelled value: `TYPE` words for a label vCard has words for, an Apple item label
-    /// for any other; an empty value is left out.
+    /// for any other (and for every label of a `kind` of `nil`, such as `X-ABDATE`); an empty
+    /// value is left out.
+    ///
+    /// Labelled values are written after the other properties, in the order the exporter
+    /// writes them (phones, emails, addresses, websites, dates, related names, accounts), so
+    /// that their item groups are numbered as an export numbers them and the import has no
+    /// reason to remember how the lines were spelled.
     mutating func addLabelled(
-        _ name: String, kind: VCardValueKind, label: Label?, value: String, structured: [String]? = nil,
+        _ name: String, kind: VCardValueKind?, label: Label?, value: String, structured: [String]? = nil,
         preferred: Bool = false, line: Int
     ) {
         let rendered: String
@@ -80,22 +86,63 @@ struct CardBuilder {
             guard !value.isEmpty else { return }
             rendered = VCardText.escape(value)
         }
-        var types: [String] = []
-        var group: String?
-        if let label {
-            if let words = VCardLabels.types(for: label, kind: kind) {
-                types = words
-            } else {
-                itemCount += 1
-                group = "item\(itemCount)"
+        labelled.append(
+            Labelled(name: name, kind: kind, label: label, value: rendered, preferred: preferred, source: line))
+    }
+
+    /// A labelled value waiting for the card's end.
+    private struct Labelled {
+        var name: String
+        var kind: VCardValueKind?
+        var label: Label?
+        var value: String
+        var preferred: Bool
+        var source: Int
+
+        /// Where the exporter puts this property among the labelled ones.
+        var rank: Int {
+            let base = name.split(separator: ";").first.map(String.init) ?? name
+            return Self.exportOrder.firstIndex(of: base) ?? Self.exportOrder.count
+        }
+
+        private static let exportOrder = ["TEL", "EMAIL", "ADR", "URL", "X-ABDATE", "X-ABRELATEDNAMES", "IMPP"]
+    }
+
+    /// Writes the labelled values, item groups numbered from 1 in export order.
+    private mutating func appendLabelled() {
+        var itemCount = 0
+        let ordered = labelled.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
+        for entry in ordered.map(\.element) {
+            var types: [String] = []
+            var group: String?
+            if let label = entry.label {
+                if let kind = entry.kind, let words = VCardLabels.types(for: label, kind: kind) {
+                    types = words
+                } else {
+                    itemCount += 1
+                    group = "item\(itemCount)"
+                }
+            }
+            if entry.preferred { types.append("PREF") }
+            let parameters = types.isEmpty ? "" : ";TYPE=" + types.joined(separator: ",")
+            let head = group.map { "\($0)." } ?? ""
+            append(head + entry.name + parameters + ":" + entry.value, source: entry.source)
+            if let group, let label = entry.label {
+                append("\(group).X-ABLabel:" + VCardText.escape(VCardLabels.appleLabel(for: label)), source: entry.source)
             }
         }
-        if preferred { types.append("PREF") }
-        let parameters = types.isEmpty ? "" : ";TYPE=" + types.joined(separator: ",")
-        let head = group.map { "\($0)." } ?? ""
-        add(line: head + name + parameters + ":" + rendered, source: line)
-        if let group, let label {
-            add(line: "\(group).X-ABLabel:" + VCardText.escape(VCardLabels.appleLabel(for: label)), source: line)
+        labelled = []
+    }
+
+    /// Adds a date property as the exporter writes it: a year-less date as Apple's
+    /// `X-APPLE-OMIT-YEAR=1604` form, which vCard 3.0 readers take.
+    mutating func addDate(_ name: String, _ date: ContactDate, label: Label? = nil, line: Int) {
+        let property = VCardValues.dateProperty(name: name, date: date, version: .v3)
+        let parameters = property.parameters.map { ";\($0.name)=" + $0.values.joined(separator: ",") }.joined()
+        if let label {
+            addLabelled(name + parameters, kind: nil, label: label, value: property.rawValue, line: line)
+        } else {
+            add(line: name + parameters + ":" + property.rawValue, source: line)
         }
     }
 
@@ -141,7 +188,9 @@ struct CardBuilder {
         append("VERSION:3.0", source: cardLine)
         if let displayName { append("FN:" + VCardText.escape(displayName), source: cardLine) }
         for property in properties { append(property.line, source: property.source) }
-        append("END:VCARD", source: properties.last?.source ?? cardLine)
+        let lastSource = labelled.last?.source ?? properties.last?.source ?? cardLine
+        appendLabelled()
+        append("END:VCARD", source: lastSource)
         properties = []
         displayName = nil
     }

@@ -1,12 +1,13 @@
 import Foundation
 import PlainContacts
 
-/// `contacts import FILE... [--on-match merge|new|skip|ask]`: adds the people and groups of
-/// vCard files to the store in one save.
+/// `contacts import PATH... [--format F] [--on-match merge|new|skip|ask]`: adds the people and
+/// groups of vCard, CSV, LDIF, abook and mutt alias files, and of folders of vCards, to the
+/// store in one save.
 enum ImportCommand: Command {
     static let name = "import"
-    static let positionals = Positionals(.oneOrMore("FILE"), expected: "FILE... (or - for standard input)")
-    static let summary = "Import people and groups from vCard files (- for standard input) in one save."
+    static let positionals = Positionals(.oneOrMore("PATH"), expected: "PATH... (a file, a folder, or - for standard input)")
+    static let summary = "Import people and groups from vCard, CSV, LDIF, abook or mutt files and vCard folders in one save."
 
     /// The options of `import`.
     struct Options: OptionGroup {
@@ -28,9 +29,31 @@ enum ImportCommand: Command {
         let strict = Flag(
             "strict", help: "Refuse the input at the first problem instead of recovering from it with a warning.")
         let json = SharedOptions.json
+        /// The format of every input, instead of finding it from the content.
+        let format = Option<ContactFileFormat>(
+            "format", "vcard|csv|ldif|abook|mutt", help: "Read every input as this format instead of telling it from the content.",
+            completion: .words(ContactFileFormat.allCases.map(\.rawValue))
+        ) { text throws(CLIError) in
+            guard let format = ContactFileFormat(rawValue: text) else {
+                throw CLIError.usage("--format is vcard, csv, ldif, abook or mutt")
+            }
+            return format
+        }
     }
 
     static let discussion = """
+        Each PATH is a file, - for standard input, or a folder: every *.vcf and *.vcard file
+        under it, in its subfolders too, leaving out folders whose names begin with a dot (a
+        khard or vdirsyncer folder, a Radicale collection, a phone backup). The format of each
+        file is found from its content, the file name only settling what the content leaves
+        open; --format names it instead: vcard, csv (Google Contacts, Outlook and Outlook.com in
+        English, German, French, Spanish, Italian, Dutch or Japanese, Thunderbird, Yahoo,
+        LinkedIn, or any sheet with recognisable headers such as Name,Email,Phone), ldif
+        (Thunderbird and other mail clients), abook (~/.abook/addressbook) or mutt (alias
+        files). Text may be UTF-8, UTF-16 or, with a warning saying so, Windows-1252 or
+        Shift_JIS. A column or attribute with no place in the store stays with the person
+        (X-IMPORTED-FIELD, shown by show --json and exported back); labels are kept.
+
         vCard 2.1, 3.0 and 4.0 are read. A card matches a person with the same UID (one imported
         or exported before) or else with the same first and last name. merge fills in the
         person's values and adds the card's phones, emails and groups; new adds the card as
@@ -75,13 +98,15 @@ enum ImportCommand: Command {
             }
             terminal = device
         }
-        for name in names where name != "-" { try requireReadableFile(name) }
+        let files = try names.flatMap(expand)
         let options = VCardImportOptions(
             onMatch: policy, skipInvalid: arguments[\.skipInvalid], strict: arguments[\.strict])
+        let format = try arguments[\.format]
 
-        let (report, invalidCards) = names.count == 1 && names[0] != "-"
-            ? try importFile(names[0], options: options, terminal: terminal, context: context)
-            : try importJoined(names, options: options, terminal: terminal, context: context)
+        let streams = try files.count == 1 && files[0] != "-" && formatOf(files[0], forced: format) == .vcard
+        let (report, invalidCards) = streams
+            ? try importFile(files[0], options: options, terminal: terminal, context: context)
+            : try importJoined(files, format: format, options: options, terminal: terminal, context: context)
 
         for error in invalidCards { context.console.note(error.description) }
         for warning in report.warnings { context.console.note(warning.description) }
@@ -125,9 +150,16 @@ enum ImportCommand: Command {
     /// Imports several inputs, or standard input, read into memory and joined (see
     /// ``JoinedVCards``); errors name the input and the line in it.
     private static func importJoined(
-        _ names: [String], options: VCardImportOptions, terminal: TerminalDevice?, context: CommandContext
+        _ names: [String], format: ContactFileFormat?, options: VCardImportOptions, terminal: TerminalDevice?,
+        context: CommandContext
     ) throws -> (VCardImportReport, invalidCards: [ContactsError]) {
-        let inputs = try names.map(readInput)
+        var conversionWarnings: [ContactsError] = []
+        let inputs = try names.map { name in
+            let input = try readInput(name)
+            let (converted, warnings) = try converted(input, forced: format, strict: options.strict)
+            conversionWarnings += warnings
+            return converted
+        }
         let joined = try JoinedVCards(inputs, skipInvalid: options.skipInvalid, strict: options.strict)
         let book = try context.openBook()
         let decide = terminal.map { terminal in
@@ -138,23 +170,64 @@ enum ImportCommand: Command {
         }
         do {
             var report = try book.importVCards(from: joined.data, source: joined.source, options: options, decide: decide)
-            report.warnings = joined.warnings + report.warnings.map(joined.relocated)
+            report.warnings = conversionWarnings + joined.warnings + report.warnings.map(joined.relocated)
             return (report, joined.invalidCards)
         } catch let error as ContactsError {
             throw joined.relocated(error)
         }
     }
 
-    /// Checks that `path` names a readable file, before anything is imported.
-    private static func requireReadableFile(_ path: String) throws(CLIError) {
+    /// The files a PATH stands for: itself, or for a folder its vCard files (see
+    /// ``VCardFolder``), checked to be readable before anything is imported.
+    private static func expand(_ path: String) throws(CLIError) -> [String] {
+        guard path != "-" else { return [path] }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw CLIError.noInput("\(path): no such file")
+            throw CLIError.noInput("\(path): no such file or folder")
         }
-        guard !isFolder.boolValue else { throw CLIError.noInput("\(path) is a folder, not a vCard file") }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw CLIError.noInput("\(path): permission denied")
         }
+        guard isFolder.boolValue else { return [path] }
+        let files = try VCardFolder.files(in: path)
+        guard !files.isEmpty else {
+            throw CLIError.noInput("\(path) is a folder without .vcf or .vcard files; name the file to import")
+        }
+        return files
+    }
+
+    /// The format of a file: `forced`, else what its first bytes and name say.
+    private static func formatOf(_ name: String, forced: ContactFileFormat?) throws(CLIError) -> ContactFileFormat {
+        if let forced { return forced }
+        guard let handle = FileHandle(forReadingAtPath: name) else { throw CLIError.noInput("cannot read \(name)") }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+        return try detected(head, name: name)
+    }
+
+    /// The format the content (and the name) of an input says.
+    private static func detected(_ bytes: Data, name: String) throws(CLIError) -> ContactFileFormat {
+        guard let format = ContactFileFormat.detect(bytes, fileName: name == standardInputName ? nil : name) else {
+            throw CLIError(
+                status: .dataError,
+                message: "\(name): cannot tell the format of this file; give --format vcard, csv, ldif, abook or mutt")
+        }
+        return format
+    }
+
+    /// An input as vCard text: as it is for a vCard, converted for any other format, with the
+    /// conversion's warnings.
+    private static func converted(
+        _ input: JoinedVCards.Input, forced: ContactFileFormat?, strict: Bool
+    ) throws -> (JoinedVCards.Input, warnings: [ContactsError]) {
+        let format = try forced ?? detected(input.data, name: input.name)
+        guard format != .vcard else { return (input, []) }
+        let converted = try ContactConverter.convert(
+            Array(input.data), source: input.name, format: format, strict: strict)
+        return (
+            JoinedVCards.Input(name: input.name, data: Data(converted.vCardText), sourceLines: converted.sourceLines),
+            converted.warnings
+        )
     }
 
     /// The bytes of a file, or of standard input for `-`.

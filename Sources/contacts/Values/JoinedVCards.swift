@@ -24,6 +24,23 @@ struct JoinedVCards {
     struct Input {
         var name: String
         var data: Data
+        /// For input converted from another format, the line of the original file each line
+        /// of `data` came from (index 0 is line 1); `nil` when `data` is what the file holds.
+        var sourceLines: [Int]? = nil
+
+        /// The original file's line for line `line` of `data`.
+        func sourceLine(_ line: Int) -> Int {
+            guard let sourceLines, !sourceLines.isEmpty else { return line }
+            return sourceLines[min(max(line, 1), sourceLines.count) - 1]
+        }
+
+        /// `error` with the original file's line.
+        func relocated(_ error: ContactsError) -> ContactsError {
+            guard sourceLines != nil, let line = error.line else { return error }
+            var relocated = error
+            relocated.line = sourceLine(line)
+            return relocated
+        }
     }
 
     /// The lines of the joined text that come from one input.
@@ -33,6 +50,8 @@ struct JoinedVCards {
         var firstLine: Int
         /// How many lines of the joined text come from the input, added lines included.
         var lineCount: Int
+        /// The input, to map its lines to the original file's.
+        var input: Input
     }
 
     /// What reading one input on its own found.
@@ -83,8 +102,13 @@ struct JoinedVCards {
                         .malformedVCard, "The file is UTF-16 encoded; it was read as UTF-16.", path: input.name, line: 1))
             }
             let body = Self.body(of: input.data, strict: strict)
-            let check = try Self.check(body, name: input.name, skipInvalid: skipInvalid, strict: strict)
-            invalidCards += check.invalidCards
+            let check: Check
+            do {
+                check = try Self.check(body, name: input.name, skipInvalid: skipInvalid, strict: strict)
+            } catch let error as ContactsError {
+                throw input.relocated(error)
+            }
+            invalidCards += check.invalidCards.map(input.relocated)
             guard check.isJoinable else { continue }
             var lineCount = Self.lineCount(body)
             joined += body
@@ -95,12 +119,13 @@ struct JoinedVCards {
                 joined += Self.endLine
                 lineCount += 1
                 warnings.append(
-                    ContactsError(
-                        .malformedVCard,
-                        "The vCard that begins here has no END:VCARD; it was ended at the end of the input.",
-                        path: input.name, line: line))
+                    input.relocated(
+                        ContactsError(
+                            .malformedVCard,
+                            "The vCard that begins here has no END:VCARD; it was ended at the end of the input.",
+                            path: input.name, line: line)))
             }
-            parts.append(Part(name: input.name, firstLine: nextLine, lineCount: lineCount))
+            parts.append(Part(name: input.name, firstLine: nextLine, lineCount: lineCount, input: input))
             nextLine += lineCount
         }
         data = Data(joined)
@@ -115,7 +140,7 @@ struct JoinedVCards {
         guard let part = parts.first(where: { $0.firstLine <= line && line < $0.firstLine + $0.lineCount }) else {
             return nil
         }
-        return (part.name, line - part.firstLine + 1)
+        return (part.name, part.input.sourceLine(line - part.firstLine + 1))
     }
 
     /// `error` naming the input and its line instead of the joined text's line.

@@ -1,0 +1,51 @@
+import FoundationEssentials
+
+extension AddressBook {
+    /// Imports contacts from a file in any format ``ContactFileFormat`` names, and saves them.
+    ///
+    /// A vCard is imported as ``importVCards(from:source:options:decide:)`` does. A CSV, LDIF,
+    /// abook or mutt alias file is first turned into cards, then imported the same way (one
+    /// save, matching by UID or name, groups created); warnings and errors name `source` and
+    /// the line of the original file. A column or attribute the model has no place for stays
+    /// with the person as an `X-IMPORTED-FIELD` line, which export writes back.
+    ///
+    /// ```swift
+    /// let report = try book.importContacts(from: data, source: "google.csv")   // format found from the content
+    /// let other = try book.importContacts(from: aliases, source: "aliases", format: .mutt)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes: UTF-8, UTF-16 with a byte order mark, or (with a warning)
+    ///     Windows-1252, Shift_JIS and the other charsets the importer recognises.
+    ///   - source: The name of the input (a file name) used in warnings and errors.
+    ///   - format: The format; `nil` to find it from the content, with `source` as a hint.
+    ///   - options: What to do with matches and malformed input; with
+    ///     ``VCardImportOptions/strict`` the first problem refuses the whole input.
+    ///   - decide: Asked about each contact that matches a person.
+    /// - Throws: ``ContactsError/Code/malformedInput`` naming `source` and the line when the
+    ///   format cannot be told, the file holds no contact, or (strict) needs a recovery; the
+    ///   errors of ``importVCards(from:source:options:decide:)``.
+    public func importContacts(
+        from data: Data, source: String, format: ContactFileFormat? = nil,
+        options: VCardImportOptions = VCardImportOptions(), decide: ((VCardMatch) throws -> VCardMatchDecision)? = nil
+    ) throws -> VCardImportReport {
+        guard let format = format ?? ContactFileFormat.detect(data, fileName: source) else {
+            throw ContactsError(
+                .malformedInput, "cannot tell the format of this file; name it (vcard, csv, ldif, abook, mutt)",
+                path: source)
+        }
+        guard format != .vcard else {
+            return try importVCards(from: data, source: source, options: options, decide: decide)
+        }
+        let converted = try ContactConverter.convert(Array(data), source: source, format: format, strict: options.strict)
+        do {
+            var report = try importVCards(
+                from: Data(converted.vCardText), source: source, options: options, decide: decide)
+            report.warnings = converted.warnings + report.warnings.map(converted.relocated)
+            report.invalidCards = report.invalidCards.map(converted.relocated)
+            return report
+        } catch let error as ContactsError {
+            throw converted.relocated(error)
+        }
+    }
+}

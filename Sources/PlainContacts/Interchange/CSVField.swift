@@ -1,0 +1,38 @@
+/// What a CSV column holds, as ``CSVHeaderNames`` reads its header.
+enum CSVField: Hashable, Sendable {
+    case firstName, middleName, lastName, namePrefix, nameSuffix, nickname, displayName
+    case phoneticFirstName, phoneticMiddleName, phoneticLastName
+    case organization, department, jobTitle
+    /// Outlook's "Title" (the name prefix), or Yahoo's (the job title): the other headers tell.
+    case title
+    case birthday, birthYear, birthMonth, birthDay, anniversary
+    case note, groups
+    case email(Label?)
+    case phone(Label?)
+    case url(Label?)
+    case address(Label?, AddressPart)
+    /// An instant-messaging account, with the service when the header names it.
+    case instantMessage(String?)
+    case related(Label)
+    /// One part of Google's numbered columns, such as "E-mail 2 - Value".
+    case numbered(NumberedKind, index: Int, NumberedPart)
+
+    /// A part of a postal address spread over columns.
+    enum AddressPart: Hashable, Sendable {
+        case street, street2, street3, city, region, postalCode, country, poBox, extended, formatted
+    }
+
+    /// The kinds of Google's numbered columns.
+    enum NumberedKind: Hashable, Sendable {
+        case email, phone, address, organization, relation, website, event, customField, instantMessage
+    }
+
+    /// The parts of Google's numbered columns.
+    enum NumberedPart: Hashable, Sendable {
+        case label, value, service
+        case address(AddressPart)
+        case organizationName, organizationTitle, organizationDepartment
+        /// Any other part, kept with the person under its header.
+        case other
+    }
+}

@@ -1,0 +1,35 @@
+/// What each column of a CSV file holds, from its header row, and how its cells are written.
+struct CSVLayout {
+    /// The headers as written.
+    let headers: [String]
+    /// What each column holds; `nil` for a header ``CSVHeaderNames`` does not know.
+    let fields: [CSVField?]
+    /// Whether ambiguous dates (`3/4/1990`) are day-first: headers in English say month-first,
+    /// as American exports write them; any other language day-first.
+    let dayFirst: Bool
+    /// Whether the file is Google's: its cells may hold several values separated by ` ::: `.
+    let isGoogle: Bool
+
+    /// Whether any column is one this reader knows.
+    var knowsAnyColumn: Bool { fields.contains { $0 != nil } }
+
+    init(header: [String]) {
+        headers = header.map(CardBuilder.trimmed)
+        let read = headers.map(CSVHeaderNames.field)
+        let keys = Set(headers.map(CSVHeaderNames.key))
+        // Outlook's "Title" is the name prefix, beside its "Suffix" and "Job Title"; Yahoo's is
+        // the job title. Thunderbird's German "Geburtstag" is the day, beside the month.
+        let hasSuffixOrJob = read.contains { $0 == .nameSuffix || $0 == .jobTitle }
+        let hasBirthMonth = read.contains { $0 == .birthMonth }
+        fields = read.map { field in
+            switch field {
+            case .title?: hasSuffixOrJob ? .namePrefix : .jobTitle
+            case .birthday? where hasBirthMonth: .birthDay
+            default: field
+            }
+        }
+        let english = ["firstname", "givenname", "lastname", "name", "displayname", "emailaddress", "birthday"]
+        dayFirst = !english.contains { keys.contains($0) }
+        isGoogle = read.contains { if case .numbered? = $0 { true } else { false } }
+    }
+}
