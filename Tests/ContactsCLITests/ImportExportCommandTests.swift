@@ -208,7 +208,9 @@ extension CLISandbox {
         let sandbox = try CLISandbox()
         try sandbox.initStore()
         let good = try sandbox.file("good.vcf", card("Kim", "Lee"))
-        for arguments in [["missing.vcf"], [good, "missing.vcf"], [sandbox.root.path(percentEncoded: false)]] {
+        let emptyFolder = sandbox.root.appending(path: "no-cards")
+        try FileManager.default.createDirectory(at: emptyFolder, withIntermediateDirectories: true)
+        for arguments in [["missing.vcf"], [good, "missing.vcf"], [emptyFolder.path(percentEncoded: false)]] {
             let result = try sandbox.run(["import"] + arguments)
             #expect(result.status == 66)
             #expect(try sandbox.storeFiles(in: "people").isEmpty)

@@ -18,22 +18,20 @@ extension AddressBook {
     ///   - data: The file's bytes: UTF-8, UTF-16 with a byte order mark, or (with a warning)
     ///     Windows-1252, Shift_JIS and the other charsets the importer recognises.
     ///   - source: The name of the input (a file name) used in warnings and errors.
-    ///   - format: The format; `nil` to find it from the content, with `source` as a hint.
+    ///   - format: The format; `nil` to find it from the content, with `source` as a hint (a
+    ///     file that says nothing is read as vCard).
     ///   - options: What to do with matches and malformed input; with
     ///     ``VCardImportOptions/strict`` the first problem refuses the whole input.
     ///   - decide: Asked about each contact that matches a person.
     /// - Throws: ``ContactsError/Code/malformedInput`` naming `source` and the line when the
-    ///   format cannot be told, the file holds no contact, or (strict) needs a recovery; the
+    ///   file holds no contact, or (strict) needs a recovery; the
     ///   errors of ``importVCards(from:source:options:decide:)``.
     public func importContacts(
         from data: Data, source: String, format: ContactFileFormat? = nil,
         options: VCardImportOptions = VCardImportOptions(), decide: ((VCardMatch) throws -> VCardMatchDecision)? = nil
     ) throws -> VCardImportReport {
-        guard let format = format ?? ContactFileFormat.detect(data, fileName: source) else {
-            throw ContactsError(
-                .malformedInput, "cannot tell the format of this file; name it (vcard, csv, ldif, abook, mutt)",
-                path: source)
-        }
+        // When nothing tells, the vCard reader names the first line it cannot read.
+        let format = format ?? ContactFileFormat.detect(data, fileName: source) ?? .vcard
         guard format != .vcard else {
             return try importVCards(from: data, source: source, options: options, decide: decide)
         }

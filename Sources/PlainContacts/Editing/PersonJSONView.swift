@@ -13,7 +13,9 @@ import FoundationEssentials
 ///
 /// Unlike the record file it carries no bookkeeping (`nameHash`, `nextValueID`, unknown keys),
 /// and it adds what a reader would otherwise have to compute: the composite name, the group
-/// names and the long-term reference.
+/// names and the long-term reference. `keptLines`, when present, lists what an import had no
+/// place for, as vCard content lines that export writes back (`GENDER:F`, a CSV column as
+/// `X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Shoe size":38`).
 ///
 /// ```swift
 /// let text = CanonicalJSON.encode(PersonJSONView.json(of: katie, in: book))
@@ -42,6 +44,8 @@ package enum PersonJSONView {
         }
         fields["groups"] = .array(book.groups(containing: person).compactMap { $0.name.map(JSONValue.string) })
         fields["hasImage"] = .bool(person.hasImage)
+        let kept = VCardRecordFields.lines(of: person.state)
+        if !kept.isEmpty { fields["keptLines"] = .array(kept.map(JSONValue.string)) }
         return .object(fields)
     }
 

@@ -38,10 +38,11 @@ enum ImportedDate {
         let numbers = text.split(whereSeparator: { separators.contains($0) }).map { Int($0) }
         guard numbers.count == 3, let a = numbers[0], let b = numbers[1], let c = numbers[2] else { return nil }
         let firstWidth = text.prefix { !separators.contains($0) }.count
-        // Dashes are ISO's order, whatever the width: Google pads year 1 ("   1-01-01").
-        if firstWidth >= 3 || text.contains("-") { return date(year: a, month: b, day: c) }
-        let year = fullYear(c, written: text.split(whereSeparator: { separators.contains($0) }).last?.count ?? 4)
-        if text.contains(".") { return date(year: year, month: b, day: a) }
+        let lastWidth = text.split(whereSeparator: { separators.contains($0) }).last?.count ?? 4
+        // Dashes with a short last part are ISO's order: Google pads year 1 ("   1-01-01").
+        if firstWidth >= 3 || (text.contains("-") && lastWidth <= 2) { return date(year: a, month: b, day: c) }
+        let year = fullYear(c, written: lastWidth)
+        if text.contains(".") || text.contains("-") { return date(year: year, month: b, day: a) }
         if a > 12 { return date(year: year, month: b, day: a) }
         if b > 12 { return date(year: year, month: a, day: b) }
         return dayFirst ? date(year: year, month: b, day: a) : date(year: year, month: a, day: b)

@@ -202,17 +202,13 @@ enum ImportCommand: Command {
         guard let handle = FileHandle(forReadingAtPath: name) else { throw CLIError.noInput("cannot read \(name)") }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
-        return try detected(head, name: name)
+        return detected(head, name: name)
     }
 
-    /// The format the content (and the name) of an input says.
-    private static func detected(_ bytes: Data, name: String) throws(CLIError) -> ContactFileFormat {
-        guard let format = ContactFileFormat.detect(bytes, fileName: name == standardInputName ? nil : name) else {
-            throw CLIError(
-                status: .dataError,
-                message: "\(name): cannot tell the format of this file; give --format vcard, csv, ldif, abook or mutt")
-        }
-        return format
+    /// The format the content (and the name) of an input says; vCard when neither tells, so
+    /// that the vCard reader names the first line it cannot read.
+    private static func detected(_ bytes: Data, name: String) -> ContactFileFormat {
+        ContactFileFormat.detect(bytes, fileName: name == standardInputName ? nil : name) ?? .vcard
     }
 
     /// An input as vCard text: as it is for a vCard, converted for any other format, with the
@@ -220,7 +216,7 @@ enum ImportCommand: Command {
     private static func converted(
         _ input: JoinedVCards.Input, forced: ContactFileFormat?, strict: Bool
     ) throws -> (JoinedVCards.Input, warnings: [ContactsError]) {
-        let format = try forced ?? detected(input.data, name: input.name)
+        let format = forced ?? detected(input.data, name: input.name)
         guard format != .vcard else { return (input, []) }
         let converted = try ContactConverter.convert(
             Array(input.data), source: input.name, format: format, strict: strict)
