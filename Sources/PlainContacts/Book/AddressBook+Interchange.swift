@@ -47,3 +47,34 @@ extension AddressBook {
         }
     }
 }
+
+/// The CSV layouts ``AddressBook/exportCSV(_:layout:)`` writes.
+public enum CSVLayoutName: String, Sendable, CaseIterable {
+    /// Google Contacts' current layout, which Google, Outlook.com and iCloud import.
+    case google
+    /// Outlook's layout with English headers, which Outlook and Outlook.com import.
+    case outlook
+}
+
+extension AddressBook {
+    /// People as CSV in Google's or Outlook's layout, with their groups; importing the text
+    /// into another store gives the same people for every field the layout carries.
+    ///
+    /// ```swift
+    /// let text = try book.exportCSV(book.allPeople(sortedBy: nil), layout: .google)
+    /// ```
+    ///
+    /// - Throws: ``ContactsError/Code/recordInAnotherBook`` for a person of another book.
+    public func exportCSV(_ people: [Person], layout: CSVLayoutName = .google) throws -> String {
+        for person in people {
+            if let owner = person.book, owner !== self {
+                throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
+            }
+        }
+        let groupNames: (Person) -> [String] = { self.groups(containing: $0).compactMap(\.name) }
+        switch layout {
+        case .google: return GoogleCSVExporter.csv(for: people, groupNames: groupNames)
+        case .outlook: return OutlookCSVExporter.csv(for: people, groupNames: groupNames)
+        }
+    }
+}

@@ -110,7 +110,7 @@ enum CSVHeaderNames {
             "Nickname", "Nick", "Spitzname", "Surnom", "Apodo", "Soprannome", "Bijnaam", "ニックネーム",
         ]),
         (.displayName, [
-            "Name", "Display Name", "Full Name", "Contact Name", "Anzeigename", "Vollständiger Name", "Nom à afficher",
+            "Name", "Display Name", "Full Name", "File As", "Contact Name", "Anzeigename", "Vollständiger Name", "Nom à afficher",
             "Nom complet", "Nombre para mostrar", "Nombre completo", "Nome visualizzato", "Nome completo",
             "Weergavenaam", "Volledige naam", "表示名", "氏名", "名前",
         ]),

@@ -285,7 +285,7 @@ struct CSVRowCard {
         case .event:
             for value in values {
                 if let date = ImportedDate.parse(value, dayFirst: layout.dayFirst) {
-                    builder.addDate("X-ABDATE", date, label: label ?? .other, line: line)
+                    builder.addDate("X-ABDATE", date, label: label, line: line)
                 } else {
                     kept.append(("Event \(key.index) - \(parts[.label] ?? "Value")", value))
                 }

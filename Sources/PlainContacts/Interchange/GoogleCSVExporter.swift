@@ -1,0 +1,105 @@
+/// Writes people in Google Contacts' current CSV layout, which Google, Outlook.com and iCloud
+/// import: one row per person, one numbered group of columns per email, phone, address,
+/// relation, website, event, account and kept field ("E-mail 2 - Label", "E-mail 2 - Value"),
+/// as many as the person with the most needs.
+///
+/// Labels are Google's words for predefined labels (Home, Work, Mobile, Home Fax...) and the
+/// text of custom ones; groups go into "Labels" after Google's `* myContacts`; dates are
+/// `YYYY-MM-DD`, or `--MM-DD` without a year. Columns CSV imports kept with a person come back
+/// as custom fields.
+///
+/// ```swift
+/// let text = GoogleCSVExporter.csv(for: people, groupNames: { book.groups(containing: $0).compactMap(\.name) })
+/// ```
+enum GoogleCSVExporter {
+    private static let fixedHeaders = [
+        "First Name", "Middle Name", "Last Name", "Phonetic First Name", "Phonetic Middle Name",
+        "Phonetic Last Name", "Name Prefix", "Name Suffix", "Nickname", "File As", "Organization Name",
+        "Organization Title", "Organization Department", "Birthday", "Notes", "Photo", "Labels",
+    ]
+
+    private static let addressParts = [
+        "Formatted", "Street", "City", "PO Box", "Region", "Postal Code", "Country", "Extended Address",
+    ]
+
+    /// The CSV text for `people`, the header first.
+    static func csv(for people: [Person], groupNames: (Person) -> [String]) -> String {
+        let counts = (
+            emails: people.map(\.emails.count).max() ?? 0, phones: people.map(\.phones.count).max() ?? 0,
+            addresses: people.map(\.addresses.count).max() ?? 0,
+            relations: people.map(\.relatedNames.count).max() ?? 0, websites: people.map(\.urls.count).max() ?? 0,
+            events: people.map(\.dates.count).max() ?? 0, accounts: people.map(\.instantMessages.count).max() ?? 0,
+            custom: people.map { KeptField.fields(of: $0, format: CSVContactReader.formatName).count }.max() ?? 0
+        )
+        var header = fixedHeaders
+        func numbered(_ kind: String, _ count: Int, _ parts: [String]) {
+            guard count > 0 else { return }
+            for index in 1...count { header += parts.map { "\(kind) \(index) - \($0)" } }
+        }
+        numbered("E-mail", counts.emails, ["Label", "Value"])
+        numbered("Phone", counts.phones, ["Label", "Value"])
+        numbered("Address", counts.addresses, ["Label"] + addressParts)
+        numbered("Relation", counts.relations, ["Label", "Value"])
+        numbered("Website", counts.websites, ["Label", "Value"])
+        numbered("Event", counts.events, ["Label", "Value"])
+        numbered("IM", counts.accounts, ["Label", "Service", "Value"])
+        numbered("Custom Field", counts.custom, ["Label", "Value"])
+
+        var writer = CSVWriter()
+        writer.row(header)
+        for person in people {
+            var row = [
+                person.firstName, person.middleName, person.lastName, person.firstNamePhonetic,
+                person.middleNamePhonetic, person.lastNamePhonetic, person.prefix, person.suffix, person.nickname,
+                person.formattedName, person.organization, person.jobTitle, person.department,
+                person.birthday?.description, person.note, nil,
+                (["* myContacts"] + groupNames(person)).joined(separator: " ::: "),
+            ].map { $0 ?? "" }
+            func pad<Entry>(_ entries: [Entry], _ count: Int, width: Int, _ cells: (Entry) -> [String]) {
+                for entry in entries { row += cells(entry) }
+                row += Array(repeating: "", count: (count - entries.count) * width)
+            }
+            pad(Array(person.emails), counts.emails, width: 2) { [label($0.label), $0.value] }
+            pad(Array(person.phones), counts.phones, width: 2) { [label($0.label), $0.value] }
+            pad(Array(person.addresses), counts.addresses, width: 9) { entry in
+                let address = entry.value
+                return [label(entry.label), formatted(address)]
+                    + [address.street, address.city, address.poBox, address.state, address.zip, address.country,
+                        address.extendedAddress].map { $0 ?? "" }
+            }
+            pad(Array(person.relatedNames), counts.relations, width: 2) { [label($0.label), $0.value] }
+            pad(Array(person.urls), counts.websites, width: 2) { [label($0.label), $0.value] }
+            pad(Array(person.dates), counts.events, width: 2) { [label($0.label), $0.value.description] }
+            pad(Array(person.instantMessages), counts.accounts, width: 3) {
+                [label($0.label), $0.value.service ?? "", $0.value.username ?? ""]
+            }
+            pad(KeptField.fields(of: person, format: CSVContactReader.formatName), counts.custom, width: 2) {
+                [$0.name, $0.value]
+            }
+            writer.row(row)
+        }
+        return writer.text
+    }
+
+    /// Google's word for a label: the predefined ones as Google writes them, custom ones as is.
+    static func label(_ label: Label?) -> String {
+        guard let label else { return "" }
+        return googleWords[label] ?? label.rawValue
+    }
+
+    private static let googleWords: [Label: String] = [
+        .home: "Home", .work: "Work", .other: "Other", .mobile: "Mobile", .iPhone: "iPhone", .main: "Main",
+        .homeFax: "Home Fax", .workFax: "Work Fax", .otherFax: "Other Fax", .pager: "Pager",
+        .homePage: "Home Page", .anniversary: "Anniversary", .father: "Father", .mother: "Mother",
+        .parent: "Parent", .brother: "Brother", .sister: "Sister", .child: "Child", .friend: "Friend",
+        .spouse: "Spouse", .partner: "Partner", .assistant: "Assistant", .manager: "Manager",
+    ]
+
+    /// The address as one text, as Google's "Formatted" column holds it.
+    private static func formatted(_ address: PostalAddress) -> String {
+        let cityLine = [address.zip, address.city, address.state].compactMap { $0 }.filter { !$0.isEmpty }
+            .joined(separator: " ")
+        return [address.poBox, address.extendedAddress, address.street, cityLine, address.country]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+}
