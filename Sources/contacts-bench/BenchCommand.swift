@@ -38,6 +38,8 @@ enum BenchCommand {
             try SyncBench.run(options, source: source)
         case .serve:
             try ServeBench.run(options, source: source)
+        case .importFormats:
+            try ImportFormatsBench.run(options, source: source)
         case .serveLoad(let server):
             try ServeLoad.run(options, server: server, source: source)
         case .timeChild(let file, let program, let arguments):

@@ -29,6 +29,8 @@ struct BenchOptions {
         case sync
         /// CardDAV servers answering a sync's requests on the same cards.
         case serve
+        /// Time importing the same people from a vCard file and from Google's CSV.
+        case importFormats
         /// Many clients at once on one server for a while, then a check that nothing was lost.
         case serveLoad(server: String)
         /// Print the usage.
@@ -61,6 +63,7 @@ struct BenchOptions {
                contacts-bench --fidelity DIR [--fidelity-details] [--json]
                contacts-bench --sync [--people N] [--runs R]
                contacts-bench --serve [--people N] [--runs R]
+               contacts-bench --import-formats [--people N] [--runs R]
                contacts-bench --serve-load SERVER [--people N] [--clients C] [--seconds S]
 
         Measures PlainContacts on a generated store of N people (default 10000), or on a copy
@@ -110,6 +113,8 @@ struct BenchOptions {
                                Radicale 3.9 and Xandikos 0.4 collection of N generated cards
                                (started on 127.0.0.1 from .venv-dav): the first sync, a sync
                                after one card changed on the server, and one with no change
+          --import-formats     time importing the same people into a new store from one
+                               vCard file and from Google's CSV of them, alternating
           --serve              time CardDAV servers (Radicale 3.9, Xandikos 0.4) on the same
                                N cards: a Depth 1 PROPFIND of every ETag, a multiget of 500
                                cards, a sync-collection after one change, and a PUT
@@ -157,6 +162,7 @@ struct BenchOptions {
             case "--json": json = true
             case "--sync": mode = .sync
             case "--serve": mode = .serve
+            case "--import-formats": mode = .importFormats
             case "--serve-load": mode = .serveLoad(server: try value(argument))
             case "--clients": clients = try Self.count(try value(argument), argument)
             case "--seconds": seconds = try Self.count(try value(argument), argument)

@@ -249,7 +249,7 @@ struct CSVRowCard {
 
     private func writeAccount(service: String?, user: String, label: Label?, to builder: inout CardBuilder) {
         let service = service.flatMap { CardBuilder.trimmed($0).isEmpty ? nil : CardBuilder.trimmed($0) }
-        let parameters = service.map { ";X-SERVICE-TYPE=" + $0.filter { $0 != ";" && $0 != ":" && $0 != "," } } ?? ""
+        let parameters = service.map { ";X-SERVICE-TYPE=" + CardBuilder.parameterValue($0) } ?? ""
         builder.addLabelled(
             "IMPP" + parameters, kind: .instantMessage, label: label, value: "x-apple:" + user, line: line)
     }

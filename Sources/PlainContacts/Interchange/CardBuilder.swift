@@ -160,7 +160,7 @@ struct CardBuilder {
     mutating func addKept(format: String, field: String, value: String, line: Int) {
         let value = Self.trimmed(value)
         guard !value.isEmpty else { return }
-        let name = field.replacing("\"", with: "'").filter { $0 != "\r" && $0 != "\n" }
+        let name = field.replacing("\"", with: "'").filter { !$0.isNewline && !($0.asciiValue.map { $0 < 32 } ?? false) }
         add(
             line: "X-IMPORTED-FIELD;X-FORMAT=\(format);X-NAME=\"\(name)\":" + VCardText.escape(value), source: line)
     }
@@ -208,6 +208,15 @@ struct CardBuilder {
         text += line.utf8
         text += [13, 10]
         lines.append(source)
+    }
+
+    /// Text made safe as an unquoted parameter value: without line breaks, control characters
+    /// and the `;`, `:`, `,` and `"` that would end it.
+    static func parameterValue(_ text: String) -> String {
+        text.filter { character in
+            !character.isNewline && !(character.asciiValue.map { $0 < 32 || $0 == 127 } ?? false)
+                && character != ";" && character != ":" && character != "," && character != "\""
+        }
     }
 
     /// `text` without white space and line breaks at either end.
