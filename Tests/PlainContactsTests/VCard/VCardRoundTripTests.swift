@@ -211,4 +211,19 @@ import Testing
         #expect(contentLines(exported).filter { $0.hasPrefix("LABEL") } == [Self.labels[fixture]])
         #expect(try snapshots(reimported(exported)) == snapshots(book))
     }
+
+    @Test func aVCard21AgentCardBeginningOnTheAgentLineIsKeptWholeAndWrittenBack() throws {
+        let nested = ["BEGIN:VCARD", "VERSION:2.1", "N:Aide;Al;;;", "TEL;WORK:+1 555 0107", "END:VCARD"]
+        let text = card(["N:Boss;Bea;;;", "AGENT:" + nested.joined(separator: "\r\n"), "TEL:+1 555 0106"], version: "2.1")
+        let book = try imported(Data(text.utf8))
+        let person = try #require(book.allPeople().first)
+        #expect(book.allPeople().count == 1)
+        #expect(person.lastName == "Boss")
+        #expect(person.phones.values == ["+1 555 0106"])
+        let agent = "AGENT:" + VCardText.escape(nested.joined(separator: "\n"))
+        #expect(VCardRecordFields.lines(of: person.state) == [agent])
+        let exported = try book.exportVCards(book.allPeople(), version: .v3)
+        #expect(contentLines(exported).contains(agent))
+        #expect(try snapshots(reimported(exported)) == snapshots(book))
+    }
 }
