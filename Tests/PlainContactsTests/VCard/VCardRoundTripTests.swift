@@ -226,4 +226,18 @@ import Testing
         #expect(contentLines(exported).contains(agent))
         #expect(try snapshots(reimported(exported)) == snapshots(book))
     }
+
+    @Test(arguments: VCardVersion.allCases)
+    func aCardWithOnlyANicknameGetsNoFirstNameFromItsExport(_ version: VCardVersion) throws {
+        let book = try imported(Data(card(["NICKNAME:Kat", "TEL:+1 555 0108"], version: "3.0").utf8))
+        let person = try #require(book.allPeople().first)
+        #expect(person.firstName == nil)
+        #expect(person.nickname == "Kat")
+        let exported = try book.exportVCards(book.allPeople(), version: version)
+        #expect(contentLines(exported).contains("N:;;;;"))
+        #expect(contentLines(exported).contains("FN:Kat"))
+        let copy = try reimported(exported)
+        #expect(copy.allPeople().first?.firstName == nil)
+        #expect(try snapshots(copy) == snapshots(book))
+    }
 }
