@@ -240,4 +240,21 @@ import Testing
         #expect(copy.allPeople().first?.firstName == nil)
         #expect(try snapshots(copy) == snapshots(book))
     }
+
+    @Test(arguments: VCardVersion.allCases)
+    func anEmptyGroupCardComesBackAsAnEmptyGroup(_ version: VCardVersion) throws {
+        let text = card(["KIND:group", "FN:Book club", "UID:urn:uuid:6d3a4c2e-0b1f-4d5e-9a8b-7c6d5e4f3a2b"], version: "4.0")
+            + card(["N:Neighbours", "FN:Neighbours", "X-ADDRESSBOOKSERVER-KIND:group", "UID:neighbours-1"], version: "3.0")
+            + card(["N:Bell;Katie;;;", "CATEGORIES:Friends"], version: "3.0")
+        let book = try imported(Data(text.utf8))
+        #expect(Set(book.allGroups().compactMap(\.name)) == ["Book club", "Neighbours", "Friends"])
+        let exported = try book.exportVCards(book.allPeople(), groups: book.allGroups(), version: version)
+        // Friends travels in Katie's CATEGORIES; only the empty groups need a card of their own.
+        #expect(contentLines(exported).filter { $0 == "BEGIN:VCARD" }.count == 3)
+        let copy = try reimported(exported)
+        #expect(Set(copy.allGroups().compactMap(\.name)) == ["Book club", "Neighbours", "Friends"])
+        let club = try #require(copy.allGroups().first { $0.name == "Book club" })
+        #expect(club.members().isEmpty)
+        #expect(try snapshots(copy) == snapshots(book))
+    }
 }
