@@ -9,7 +9,9 @@ import Foundation
 /// are skipped; a line starting with a space or tab continues the one before, and so does any
 /// line after a quoted-printable value ending with `=` (2.1 soft line breaks), and so do the
 /// lines without `:` after a 2.1 `BASE64` value up to a blank line; a card ends at
-/// `END:` or where the next `BEGIN:VCARD` starts, except a 2.1 `AGENT` card nested in it.
+/// `END:` or where the next `BEGIN:VCARD` starts, except a 2.1 `AGENT` card nested in it
+/// (after `AGENT:`, or beginning on the `AGENT` line), which becomes the `AGENT` line's
+/// escaped value, as vCard 3.0 writes it.
 ///
 /// ```swift
 /// let cards = FidelityCard.cards(in: try Data(contentsOf: url))
@@ -41,38 +43,68 @@ struct FidelityCard {
     static func cards(inText text: String) -> [FidelityCard] {
         var cards: [FidelityCard] = []
         var current: (startLine: Int, lines: [FidelityLine])?
-        var depth = 0
+        // The lines of a nested AGENT card so far, and how many of its BEGIN:VCARD are open.
+        var agent: [String]?
+        var agentDepth = 0
         for (number, text) in logicalLines(text) {
             let isBegin = text.prefix(6).uppercased() == "BEGIN:"
                 && text.dropFirst(6).trimmingCharacters(in: .whitespaces).uppercased() == "VCARD"
             let isEnd = text.prefix(4).uppercased() == "END:"
-            if var card = current {
-                if isBegin, let last = card.lines.last, last.name == "AGENT", last.key.value.isEmpty {
-                    depth += 1
-                } else if isBegin {
-                    cards.append(FidelityCard(startLine: card.startLine, lines: card.lines))
-                    current = (number, [])
-                    depth = 1
-                    continue
-                } else if isEnd {
-                    depth -= 1
-                    if depth == 0 {
-                        cards.append(FidelityCard(startLine: card.startLine, lines: card.lines))
-                        current = nil
-                        continue
-                    }
-                }
-                card.lines.append(FidelityLine(text))
-                current = card
-            } else if isBegin {
-                current = (number, [])
-                depth = 1
+            guard var card = current else {
+                if isBegin { current = (number, []) }
+                continue
             }
+            if var lines = agent {
+                lines.append(text)
+                agentDepth += isBegin ? 1 : isEnd ? -1 : 0
+                agent = lines
+                if agentDepth == 0 {
+                    endAgent(lines, in: &card.lines)
+                    agent = nil
+                }
+            } else if isBegin, let last = card.lines.last, last.name == "AGENT", last.key.value.isEmpty {
+                agent = [text]
+                agentDepth = 1
+            } else if isBegin {
+                cards.append(FidelityCard(startLine: card.startLine, lines: card.lines))
+                card = (number, [])
+            } else if isEnd {
+                cards.append(FidelityCard(startLine: card.startLine, lines: card.lines))
+                current = nil
+                continue
+            } else {
+                let line = FidelityLine(text)
+                card.lines.append(line)
+                if line.name == "AGENT", line.key.value.trimmingCharacters(in: .whitespaces).uppercased() == "BEGIN:VCARD" {
+                    agent = ["BEGIN:VCARD"]
+                    agentDepth = 1
+                }
+            }
+            current = card
         }
-        if let card = current { cards.append(FidelityCard(startLine: card.startLine, lines: card.lines)) }
+        if var card = current {
+            if let lines = agent { endAgent(lines, in: &card.lines) }
+            cards.append(FidelityCard(startLine: card.startLine, lines: card.lines))
+        }
         return cards.map { card in
             FidelityCard(startLine: card.startLine, lines: card.lines.filter { !structural.contains($0.name) })
         }
+    }
+
+    /// Makes a nested 2.1 `AGENT` card's lines the value of the card's last line, its `AGENT`,
+    /// escaped as vCard 3.0 writes a card nested in `AGENT` (and as export writes it back).
+    private static func endAgent(_ lines: [String], in cardLines: inout [FidelityLine]) {
+        guard let last = cardLines.indices.last else { return }
+        var value = ""
+        for character in lines.joined(separator: "\n") {
+            switch character {
+            case "\\", ",", ";": value += "\\" + String(character)
+            case "\n": value += "\\n"
+            default: value.append(character)
+            }
+        }
+        let head = cardLines[last].head
+        cardLines[last] = FidelityLine(head + ":" + value)
     }
 
     /// The text of a file: UTF-8 or UTF-16 as a byte order mark says, else UTF-8 when valid,

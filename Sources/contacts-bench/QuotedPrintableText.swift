@@ -35,6 +35,7 @@ enum QuotedPrintableText {
         case "iso-8859-1", "latin1": .isoLatin1
         case "windows-1252", "cp1252": .windowsCP1252
         case "windows-1251": .windowsCP1251
+        case "windows-1253": .windowsCP1253
         case "shift_jis", "sjis": .shiftJIS
         default: .utf8
         }

@@ -38,11 +38,15 @@ struct FidelityCardTests {
         #expect(cards.map { texts($0) } == [["FN:a"], ["FN:b"], ["FN:c"]])
     }
 
-    @Test func keepsANestedAgentCardInsideItsCard() {
-        let text = "BEGIN:VCARD\nFN:a\nAGENT:\nBEGIN:VCARD\nFN:b\nEND:VCARD\nTEL:1\nEND:VCARD\n"
+    @Test func keepsANestedAgentCardInsideItsCardAsTheAgentValue() {
+        let text = "BEGIN:VCARD\nFN:a\nAGENT:\nBEGIN:VCARD\nN:b;c\nEND:VCARD\nTEL:1\nEND:VCARD\n"
         let cards = FidelityCard.cards(inText: text)
         #expect(cards.count == 1)
-        #expect(texts(cards.first) == ["FN:a", "AGENT:", "FN:b", "TEL:1"])
+        #expect(texts(cards.first) == ["FN:a", #"AGENT:BEGIN:VCARD\nN:b\;c\nEND:VCARD"#, "TEL:1"])
+        let sameLine = "BEGIN:VCARD\nFN:a\nAGENT:BEGIN:VCARD\nFN:b\nEND:VCARD\nTEL:1\nEND:VCARD\n"
+        #expect(FidelityCard.cards(inText: sameLine).map { texts($0) } == [
+            ["FN:a", #"AGENT:BEGIN:VCARD\nFN:b\nEND:VCARD"#, "TEL:1"],
+        ])
     }
 
     @Test func tellsGroupCards() {

@@ -287,6 +287,22 @@ extension CLISandbox {
         #expect(text.components(separatedBy: "\r\n").filter { $0.hasPrefix("FN:") } == ["FN:John Appleseed", "FN:Kim Lee"])
     }
 
+    @Test func exportOfEveryoneWritesAGroupWithoutMembersAsAGroupCardThatImportsBack() throws {
+        let sandbox = try sandboxWithPeople()
+        try sandbox.succeed(["group", "create", "Book club"])
+        let text = try sandbox.succeed(["export"]).stdout
+        expectCards(text, count: 4, version: "3.0")
+        #expect(text.contains("\r\nFN:Book club\r\nX-ADDRESSBOOKSERVER-KIND:group\r\n"))
+        #expect(!text.contains("FN:Friends"))
+        let path = try sandbox.file("all.vcf", text)
+        let environment = ["CONTACTS_DIR": sandbox.root.appending(path: "other").path(percentEncoded: false)]
+        try sandbox.succeed(["init"], environment: environment)
+        try sandbox.succeed(["import", path], environment: environment)
+        let groups = try sandbox.succeed(["group", "list"], environment: environment).stdout
+        #expect(groups.contains("Book club"))
+        #expect(groups.contains("Friends"))
+    }
+
     @Test func exportToAFileWritesWhatStandardOutputWouldAndReplacesTheFile() throws {
         let sandbox = try sandboxWithPeople()
         let expected = try sandbox.succeed(["export", "--vcard-version", "4.0"]).stdout

@@ -7,7 +7,7 @@ import FoundationEssentials
 /// | vCard | person |
 /// |---|---|
 /// | `N` (last;first;middle;prefix;suffix) | name parts |
-/// | `FN` | first name when `N` is empty (organization name for an organization card); otherwise the formatted name, when it differs from the first-name-first composite name |
+/// | `FN` | first name when `N` is empty, unless it repeats the nickname or organization (organization name for an organization card); otherwise the formatted name, when it differs from the first-name-first composite name |
 /// | `KIND:org`, `X-ABSHOWAS:COMPANY` | kind organization |
 /// | `NICKNAME` (all, comma lists joined with ", ") | nickname |
 /// | `ORG` (organization;department;more units joined with ", ") | organization, department |

@@ -105,8 +105,9 @@ extension VCardParser {
 
     // MARK: Values
 
-    /// In a vCard 2.1 card, where a backslash is literal except before `;`, the text with
-    /// those backslashes doubled, so that unescaping as in 3.0 and 4.0 gives them back.
+    /// In a vCard 2.1 card, where a backslash is literal except before `;` and in the line
+    /// break `\n` (or `\N`) that Nokia phones and gammu write in a `NOTE`, the text with the
+    /// literal backslashes doubled, so that unescaping as in 3.0 and 4.0 gives them back.
     func literalBackslashes(_ text: String) -> String {
         guard version == "2.1", text.utf8.contains(Self.backslash) else { return text }
         var out: [UInt8] = []
@@ -116,10 +117,13 @@ extension VCardParser {
         while let byte = pending {
             pending = bytes.next()
             out.append(byte)
-            if byte == Self.backslash, pending != UInt8(ascii: ";") { out.append(Self.backslash) }
+            if byte == Self.backslash, !Self.escapedIn21.contains(pending ?? 0) { out.append(Self.backslash) }
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The characters a backslash escapes in vCard 2.1: `;`, and `n` and `N` for a line break.
+    private static let escapedIn21: Set<UInt8> = [UInt8(ascii: ";"), UInt8(ascii: "n"), UInt8(ascii: "N")]
 
     /// The text of a base64 value without white space. Characters outside the base64 alphabet
     /// are refused, or removed; a `data:` URI marked base64 loses the marking parameter.

@@ -4,7 +4,8 @@
 /// one, minus that one character), joins quoted-printable soft line breaks (a quoted-printable
 /// value ending in `=` continues on the next line as written), joins vCard 2.1 base64 lines
 /// that are not indented, checks the `BEGIN:VCARD` / `END:VCARD` structure and decodes values.
-/// A card nested in an `AGENT` property (vCard 2.1) becomes that property's escaped value.
+/// A card nested in an `AGENT` property (vCard 2.1), whose lines follow the `AGENT:` line or
+/// begin on it (`AGENT:BEGIN:VCARD`), becomes that property's escaped value.
 ///
 /// Since a line can only be complete once the next one is seen, a strict parser returns a card
 /// from the call that feeds the line after its `END:VCARD`, or from ``finish()``. A lenient
@@ -241,6 +242,12 @@ struct VCardParser {
             return card
         case "VERSION" where version == nil:
             version = String(VCardText.trimmingWhitespace(Substring(String(decoding: value, as: UTF8.self))))
+            return nil
+        case "AGENT" where Self.isWord("BEGIN:VCARD", value):
+            // The nested card begins on the AGENT line itself; its other lines follow.
+            properties.append(try makeProperty(content, line: line, value: value, number: number))
+            agentDepth = 1
+            agentLines = ["BEGIN:VCARD"]
             return nil
         default:
             if value.count > Self.maximumTextValueBytes, !Self.holdsBinaryData(content) {

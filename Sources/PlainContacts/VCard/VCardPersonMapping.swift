@@ -316,10 +316,13 @@ struct VCardPersonMapping {
         person.prefix = nonEmpty(name[3])
         person.suffix = nonEmpty(name[4])
         let nameIsEmpty = name.prefix(5).allSatisfy(\.isEmpty)
+        let nickname = nicknames.isEmpty ? nil : nicknames.joined(separator: ", ")
         if nameIsEmpty, let formatted = formattedName?.text {
             if isOrganization {
                 if organization == nil { organization = formatted }
-            } else if formatted != organization {
+            } else if formatted != organization, formatted != nickname {
+                // An FN that only repeats the organization or the nickname, as export writes
+                // for a person without a name, is no first name.
                 person.firstName = formatted
                 name[1] = formatted
             }
@@ -328,7 +331,7 @@ struct VCardPersonMapping {
         person.organization = organization
         person.department = department
         person.jobTitle = jobTitle
-        person.nickname = nicknames.isEmpty ? nil : nicknames.joined(separator: ", ")
+        person.nickname = nickname
         person.note = notes.isEmpty ? nil : notes.joined(separator: "\n\n")
         person.birthday = birthday
         person.firstNamePhonetic = phonetic[.firstNamePhonetic]

@@ -27,8 +27,9 @@ enum ExportCommand: Command {
         Without IDs or --group everyone is exported, in the store's sort order; a group's
         members come in that order too, IDs in the order given. Cards end lines with CRLF and
         carry each person's groups (CATEGORIES) and UID, so that importing the file again
-        updates the same people instead of adding new ones. FILE is written whole or not at
-        all: a temporary file beside it is renamed over it.
+        updates the same people instead of adding new ones. A group without members (of
+        everyone's groups, or the --group) is written as a group card after the people. FILE
+        is written whole or not at all: a temporary file beside it is renamed over it.
         """
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
@@ -41,16 +42,20 @@ enum ExportCommand: Command {
         if output?.isEmpty == true { throw CLIError.usage("--output needs a file name") }
         let book = try context.openBook()
         let people: [Person]
+        var groups: [Group] = []
         if !ids.isEmpty {
             people = try PersonLookup.people(ids: ids, in: book)
-        } else if let group = arguments[\.group] {
-            people = book.sorted(try GroupLookup.group(group, in: book).members(), by: book.sortOrdering)
+        } else if let name = arguments[\.group] {
+            let group = try GroupLookup.group(name, in: book)
+            people = book.sorted(group.members(), by: book.sortOrdering)
+            groups = [group]
             try PersonLookup.checkReads(book)
         } else {
             people = book.allPeople(sortedBy: nil)
+            groups = book.allGroups()
             try PersonLookup.checkReads(book)
         }
-        let text = try book.exportVCards(people, version: version)
+        let text = try book.exportVCards(people, groups: groups, version: version)
         if let output {
             try OutputFile.replace(output, with: Array(text.utf8))
         } else if !FileDescriptorWriter.writeAll(Array(text.utf8), to: STDOUT_FILENO) {

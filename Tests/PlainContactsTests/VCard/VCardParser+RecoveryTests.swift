@@ -124,10 +124,10 @@ struct VCardParserRecoveryTests {
         #expect(cards.map { $0.recoveries.count } == [2, 1, 1, 1])
     }
 
-    @Test("a 2.1 backslash is literal except before ';', and 3.0 unescapes \\: and \\\"")
+    @Test("a 2.1 backslash is literal except before ';', 'n' and 'N', and 3.0 unescapes \\: and \\\"")
     func escapes() throws {
         let cards = try RecoveryFixtures.cards("escapes.vcf")
-        #expect(cards[0].first(named: "NOTE")?.text == #"C:\temp\new; done"#)
+        #expect(cards[0].first(named: "NOTE")?.text == #"C:\temp\files; done"# + "\nsecond line\nthird line")
         #expect(cards[1].first(named: "NOTE")?.text == #"http://example.com says "hi""#)
     }
 

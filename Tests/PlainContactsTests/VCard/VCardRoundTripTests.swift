@@ -143,3 +143,118 @@ import Testing
         }
     }
 }
+
+/// Cards that once lost something on the way through the store: imported, exported and
+/// imported into a fresh store, they come back as they went in.
+@Suite struct VCardCardRoundTripTests {
+    private let store: TemporaryStore
+    private let copyStore: TemporaryStore
+
+    init() throws {
+        store = try TemporaryStore()
+        copyStore = try TemporaryStore()
+    }
+
+    private func card(_ lines: [String], version: String) -> String {
+        (["BEGIN:VCARD", "VERSION:\(version)"] + lines + ["END:VCARD"]).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The unfolded content lines of vCard text.
+    private func contentLines(_ text: String) -> [String] {
+        text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    }
+
+    /// The snapshot of every person of a book, sorted, without UIDs.
+    private func snapshots(_ book: AddressBook) throws -> [String] {
+        try book.allPeople().map { person in
+            let groups = book.groups(containing: person).compactMap(\.name)
+            return try PersonSnapshot.lines(person, groupNames: groups, includeUID: false).joined(separator: "\n")
+        }.sorted()
+    }
+
+    /// A fresh book holding what `data` imports, without warnings.
+    private func imported(_ data: Data) throws -> AddressBook {
+        let book = try store.makeBook()
+        let report = try book.importVCards(from: data, source: "card.vcf")
+        #expect(report.warnings.isEmpty)
+        return book
+    }
+
+    /// Another fresh book holding what the exported text imports.
+    private func reimported(_ exported: String) throws -> AddressBook {
+        let copy = try copyStore.makeBook()
+        _ = try copy.importVCards(from: Data(exported.utf8), source: "export.vcf")
+        return copy
+    }
+
+    @Test func aVCard21NoteWithBackslashNLineBreaksComesBackAsLines() throws {
+        let text = card(["N:Moss;Nina;;;", #"NOTE:Call after 6\nGate code 42\Nkeys in C:\temp\; ask"#], version: "2.1")
+        let book = try imported(Data(text.utf8))
+        let person = try #require(book.allPeople().first)
+        #expect(person.note == "Call after 6\nGate code 42\nkeys in C:\\temp; ask")
+        let exported = try book.exportVCards(book.allPeople(), version: .v3)
+        #expect(contentLines(exported).contains(#"NOTE:Call after 6\nGate code 42\nkeys in C:\\temp\; ask"#))
+        #expect(try snapshots(reimported(exported)) == snapshots(book))
+    }
+
+    /// The 3.0 export of a fixture's quoted-printable 2.1 `LABEL`, kept with the person.
+    private static let labels = [
+        "ez-vcard/ezvcard/io/text/outlook-2003.vcf":
+            #"LABEL;WORK:TheOffice\n123 Main St\nAustin, TX 12345\nUnited States of America"#,
+        "kcontacts/vcard7.vcf.2_1ref": #"LABEL;WORK:401 Park Drive  3 West\nBoston\\, MA 02215\nUSA\nHerecomesyetanotherline"#,
+    ]
+
+    @Test(arguments: labels.keys.sorted())
+    func aQuotedPrintableLabelIsExportedAsItsDecodedText(_ fixture: String) throws {
+        let book = try imported(try VCardFixtures.data(fixture))
+        let exported = try book.exportVCards(book.allPeople(), version: .v3)
+        #expect(contentLines(exported).filter { $0.hasPrefix("LABEL") } == [Self.labels[fixture]])
+        #expect(try snapshots(reimported(exported)) == snapshots(book))
+    }
+
+    @Test func aVCard21AgentCardBeginningOnTheAgentLineIsKeptWholeAndWrittenBack() throws {
+        let nested = ["BEGIN:VCARD", "VERSION:2.1", "N:Aide;Al;;;", "TEL;WORK:+1 555 0107", "END:VCARD"]
+        let text = card(["N:Boss;Bea;;;", "AGENT:" + nested.joined(separator: "\r\n"), "TEL:+1 555 0106"], version: "2.1")
+        let book = try imported(Data(text.utf8))
+        let person = try #require(book.allPeople().first)
+        #expect(book.allPeople().count == 1)
+        #expect(person.lastName == "Boss")
+        #expect(person.phones.values == ["+1 555 0106"])
+        let agent = "AGENT:" + VCardText.escape(nested.joined(separator: "\n"))
+        #expect(VCardRecordFields.lines(of: person.state) == [agent])
+        let exported = try book.exportVCards(book.allPeople(), version: .v3)
+        #expect(contentLines(exported).contains(agent))
+        #expect(try snapshots(reimported(exported)) == snapshots(book))
+    }
+
+    @Test(arguments: VCardVersion.allCases)
+    func aCardWithOnlyANicknameGetsNoFirstNameFromItsExport(_ version: VCardVersion) throws {
+        let book = try imported(Data(card(["NICKNAME:Kat", "TEL:+1 555 0108"], version: "3.0").utf8))
+        let person = try #require(book.allPeople().first)
+        #expect(person.firstName == nil)
+        #expect(person.nickname == "Kat")
+        let exported = try book.exportVCards(book.allPeople(), version: version)
+        #expect(contentLines(exported).contains("N:;;;;"))
+        #expect(contentLines(exported).contains("FN:Kat"))
+        let copy = try reimported(exported)
+        #expect(copy.allPeople().first?.firstName == nil)
+        #expect(try snapshots(copy) == snapshots(book))
+    }
+
+    @Test(arguments: VCardVersion.allCases)
+    func anEmptyGroupCardComesBackAsAnEmptyGroup(_ version: VCardVersion) throws {
+        let text = card(["KIND:group", "FN:Book club", "UID:urn:uuid:6d3a4c2e-0b1f-4d5e-9a8b-7c6d5e4f3a2b"], version: "4.0")
+            + card(["N:Neighbours", "FN:Neighbours", "X-ADDRESSBOOKSERVER-KIND:group", "UID:neighbours-1"], version: "3.0")
+            + card(["N:Bell;Katie;;;", "CATEGORIES:Friends"], version: "3.0")
+        let book = try imported(Data(text.utf8))
+        #expect(Set(book.allGroups().compactMap(\.name)) == ["Book club", "Neighbours", "Friends"])
+        let exported = try book.exportVCards(book.allPeople(), groups: book.allGroups(), version: version)
+        // Friends travels in Katie's CATEGORIES; only the empty groups need a card of their own.
+        #expect(contentLines(exported).filter { $0 == "BEGIN:VCARD" }.count == 3)
+        let copy = try reimported(exported)
+        #expect(Set(copy.allGroups().compactMap(\.name)) == ["Book club", "Neighbours", "Friends"])
+        let club = try #require(copy.allGroups().first { $0.name == "Book club" })
+        #expect(club.members().isEmpty)
+        #expect(try snapshots(copy) == snapshots(book))
+    }
+}
