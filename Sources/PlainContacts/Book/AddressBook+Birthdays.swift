@@ -61,4 +61,35 @@ extension AddressBook {
         }
         return dates
     }
+
+    /// The birthdays and anniversaries of people as an iCalendar (RFC 5545) calendar, with CRLF
+    /// line ends: one all-day event per date, repeating yearly, to subscribe to or import in a
+    /// calendar app.
+    ///
+    /// Each event's `UID` is made from the person's UID and the kind of date (and the
+    /// anniversary's entry identifier), so importing the calendar again updates the same
+    /// events; a date without a year starts in 1604, as Apple's apps write it; a 29 February
+    /// repeats on the last day of February (`BYMONTH=2;BYMONTHDAY=-1`), the 28th in common
+    /// years. The same people give the same bytes. A person never saved and without a stored
+    /// UID has no event.
+    ///
+    /// ```swift
+    /// let text = try book.birthdayCalendar()
+    /// try Data(text.utf8).write(to: URL(filePath: "birthdays.ics"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - people: The people whose dates to write, in the events' order; `nil` for everyone in
+    ///     the book's sort ordering.
+    ///   - name: The calendar's name (`X-WR-CALNAME`), shown by calendar apps.
+    /// - Throws: ``ContactsError/Code/recordInAnotherBook`` for a person of another book.
+    public func birthdayCalendar(people: [Person]? = nil, name: String = "Birthdays") throws -> String {
+        let people = people ?? allPeople(sortedBy: nil)
+        for person in people {
+            if let owner = person.book, owner !== self {
+                throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
+            }
+        }
+        return BirthdayCalendar(name: name).text(for: people)
+    }
 }

@@ -1,15 +1,19 @@
 import Glibc
 import PlainContacts
 
-/// `contacts export [ID...] [--group GROUP]`: people as vCards, on standard output or in a file.
+/// `contacts export [ID...] [--group GROUP] [--format vcard|ics]`: people as vCards, or their
+/// birthdays as a calendar, on standard output or in a file.
 enum ExportCommand: Command {
     static let name = "export"
     static let positionals: Positionals = [.zeroOrMore("ID")]
-    static let summary = "Export people as vCards: the given IDs, a group's members, or everyone."
+    static let summary = "Export people as vCards, or their birthdays as a calendar: the given IDs, a group's members, or everyone."
 
     /// The options of `export`.
     struct Options: OptionGroup {
         let group = Option<String>("group", "GROUP", help: "Export the members of this group (ID or name).")
+        let format = Option<ExportFormat>(
+            "format", ExportFormat.words, help: "What to write: vCards (default) or an iCalendar birthday calendar.",
+            completion: .words(ExportFormat.allCases.map(\.rawValue)), parse: ExportFormat.parse)
         let vcardVersion = Option<VCardVersion>(
             "vcard-version", "3.0|4.0", help: "The vCard version to write (default 3.0).",
             completion: .words(VCardVersion.allCases.map(\.rawValue))
@@ -29,11 +33,26 @@ enum ExportCommand: Command {
         carry each person's groups (CATEGORIES) and UID, so that importing the file again
         updates the same people instead of adding new ones. FILE is written whole or not at
         all: a temporary file beside it is renamed over it.
+
+        --format ics writes an iCalendar (RFC 5545) birthday calendar instead, to import into
+        or subscribe to in a calendar app (`contacts serve` publishes it at
+        /NAME/birthdays.ics): each birthday and each date labelled anniversary is an all-day
+        event repeating yearly, "Katie Bell's birthday". A date with a year starts on that
+        date, one without in 1604, as Apple's apps write it. A 29 February repeats on the last
+        day of February, the 28th in common years, as most calendar apps and legal
+        conventions count it. Each event's UID is the person's UID followed by -birthday or
+        -anniversary-ID (the date's entry ID), so that importing the file again updates the
+        same events; the same store gives the same bytes.
         """
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         let ids = arguments.positionals
-        let version = try arguments[\.vcardVersion] ?? .v3
+        let format = try arguments[\.format] ?? .vcard
+        let requestedVersion = try arguments[\.vcardVersion]
+        if format != .vcard, requestedVersion != nil {
+            throw CLIError.usage("--vcard-version goes with --format vcard only")
+        }
+        let version = requestedVersion ?? .v3
         if !ids.isEmpty, arguments[\.group] != nil {
             throw CLIError.usage("give IDs or --group, not both")
         }
@@ -50,7 +69,11 @@ enum ExportCommand: Command {
             people = book.allPeople(sortedBy: nil)
             try PersonLookup.checkReads(book)
         }
-        let text = try book.exportVCards(people, version: version)
+        let text: String
+        switch format {
+        case .vcard: text = try book.exportVCards(people, version: version)
+        case .ics: text = try book.birthdayCalendar(people: people)
+        }
         if let output {
             try OutputFile.replace(output, with: Array(text.utf8))
         } else if !FileDescriptorWriter.writeAll(Array(text.utf8), to: STDOUT_FILENO) {
