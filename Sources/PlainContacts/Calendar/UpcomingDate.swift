@@ -1,5 +1,5 @@
 /// One coming occurrence of a person's birthday or anniversary, as
-/// ``AddressBook/upcomingDates(from:within:)`` lists them.
+/// ``AddressBook/upcomingDates(from:within:people:)`` lists them.
 ///
 /// ```swift
 /// for upcoming in try book.upcomingDates(from: .today(), within: 30) {
