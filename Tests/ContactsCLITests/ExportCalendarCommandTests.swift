@@ -20,6 +20,7 @@ private let readCalendar = #"""
         events.append({
             "uid": str(event.get("UID")),
             "summary": str(event.get("SUMMARY")),
+            "description": str(event.get("DESCRIPTION", "")),
             "start": start.isoformat(),
             "end": event.decoded("DTEND").isoformat(),
             "rrule": rule,
@@ -91,6 +92,7 @@ private let readCalendar = #"""
 
         let leapDay = try #require(byUID["\(leaUID)-birthday"])
         #expect(leapDay["summary"] as? String == "\(long)'s birthday")
+        #expect(leapDay["description"] as? String == "29 February: on 28 February in common years")
         #expect(leapDay["start"] as? String == "1604-02-29")
         #expect(leapDay["end"] as? String == "1604-03-01")
         let leapRule = try #require(leapDay["rrule"] as? String)

@@ -19,8 +19,8 @@ import FoundationEssentials
 ///   so that 29 February exists). `DTEND;VALUE=DATE` the next day: one all-day event.
 /// - `RRULE:FREQ=YEARLY`; for 29 February `RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1`, the last
 ///   day of February: the 29th in leap years and the 28th in common years, as most calendar
-///   apps and legal conventions count a leap-day birthday. Plain `FREQ=YEARLY` from a
-///   29 February would skip common years (RFC 5545 section 3.3.10).
+///   apps and legal conventions count a leap-day birthday; its `DESCRIPTION` says so. Plain
+///   `FREQ=YEARLY` from a 29 February would skip common years (RFC 5545 section 3.3.10).
 /// - `SUMMARY`: "Katie Bell's birthday" or "Katie Bell's anniversary" ("Birthday" without a
 ///   name); `CATEGORIES:Birthday` or `Anniversary`; `TRANSP:TRANSPARENT`, since a birthday
 ///   does not make anyone busy.
@@ -35,6 +35,8 @@ struct BirthdayCalendar {
     static let productID = "-//PlainContacts//Birthdays//EN"
     /// The year given to a date without one: Apple's choice, a leap year.
     static let referenceYear = 1604
+    /// The `DESCRIPTION` of a 29 February's event.
+    static let leapDayNote = "29 February: on 28 February in common years"
     /// How often subscribers should read the calendar again.
     static let refreshInterval = "P1D"
 
@@ -87,9 +89,11 @@ struct BirthdayCalendar {
         } else {
             lines.append("DURATION:P1D")
         }
-        lines.append(date.month == 2 && date.day == 29 ? "RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1" : "RRULE:FREQ=YEARLY")
+        let isLeapDay = date.month == 2 && date.day == 29
+        lines.append(isLeapDay ? "RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1" : "RRULE:FREQ=YEARLY")
+        lines.append("SUMMARY:" + ICalendarText.escape(summary))
+        if isLeapDay { lines.append("DESCRIPTION:" + ICalendarText.escape(leapDayNote)) }
         lines += [
-            "SUMMARY:" + ICalendarText.escape(summary),
             "CATEGORIES:" + title,
             "TRANSP:TRANSPARENT",
             "END:VEVENT",

@@ -78,6 +78,12 @@ import Testing
         #expect(yearless.contains("DTSTART;VALUE=DATE:16040229"))
         #expect(yearless.contains("RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1"))
         #expect(yearless.contains("SUMMARY:Birthday"))
+        #expect(yearless.contains("DESCRIPTION:29 February: on 28 February in common years"))
+        let other = BirthdayCalendar.event(
+            uid: "u", stamp: "19700101T000000Z", date: ContactDate(validYear: nil, month: 2, day: 28), kind: .birthday,
+            name: nil)
+        #expect(other.contains("RRULE:FREQ=YEARLY"))
+        #expect(!other.contains { $0.hasPrefix("DESCRIPTION") })
     }
 
     @Test func aDateWithoutAYearStartsInTheReferenceYear() {
