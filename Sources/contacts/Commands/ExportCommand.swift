@@ -6,7 +6,7 @@ import PlainContacts
 enum ExportCommand: Command {
     static let name = "export"
     static let positionals: Positionals = [.zeroOrMore("ID")]
-    static let summary = "Export people as vCards, or their birthdays as a calendar: the given IDs, a group's members, or everyone."
+    static let summary = "Export people as vCards, or their birthdays as a calendar: given IDs, a group, or everyone."
 
     /// The options of `export`.
     struct Options: OptionGroup {

@@ -26,9 +26,10 @@ enum ServeCommand: Command {
         itself is at /NAME/contacts/ for a user NAME, or /me/contacts/ on a server without
         users. Calendar apps subscribe to the birthdays and anniversaries at
         /NAME/birthdays.ics (/me/birthdays.ics without users), with the same user and
-        password: the calendar `contacts export --format ics` writes. Each request is logged on standard error as one line: the time, the method, the
-        path, the status and the time taken; never a header or a card. SIGINT (Control-C) or
-        SIGTERM stops the server after the requests in progress are answered.
+        password: the calendar `contacts export --format ics` writes. Each request is logged
+        on standard error as one line: the time, the method, the path, the status and the time
+        taken; never a header or a card. SIGINT (Control-C) or SIGTERM stops the server after
+        the requests in progress are answered.
 
         With users (contacts user add NAME), every request needs one of them (HTTP Basic
         authentication); users added or removed while the server runs count at once. Without
