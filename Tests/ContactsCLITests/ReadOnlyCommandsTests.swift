@@ -12,7 +12,7 @@ import Testing
             ["show", id], ["show", id, "--json"], ["show", "kim"], ["list"], ["list", "--json", "--sort", "first"],
             ["list", "--group", "Friends"], ["search", "lee"], ["group", "list"], ["group", "members", "Friends"],
             ["resolve", reference], ["access", "list"], ["access", "status", "x"], ["help"], ["completion", "bash"],
-            ["edit", id],
+            ["edit", id], ["birthdays"], ["birthdays", "--json", "--days", "7"], ["export", "--format", "ics"],
         ]
         for command in commands {
             try sandbox.succeed(command, environment: ["EDITOR": "true"])

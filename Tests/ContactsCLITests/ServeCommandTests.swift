@@ -134,6 +134,24 @@ import Testing
         #expect(try server.stop().stdout.contains("The address book of kim is \(server.url.absoluteString)kim/contacts/."))
     }
 
+    @Test func theBirthdayCalendarIsServedToTheUserItBelongsTo() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        try sandbox.add(["--first", "Katie", "--last", "Bell", "--birthday", "1986-04-12"])
+        let added = try sandbox.run(["user", "add", "kim"], environment: Self.testIterations, input: "secret\n")
+        try #require(added.status == 0, "\(added)")
+        let server = try ServeProcess(sandbox: sandbox, environment: Self.testIterations)
+        let connection = RawHTTPConnection(port: server.port)
+
+        let refused = try connection.send("GET", "/kim/birthdays.ics")
+        let calendar = try connection.send("GET", "/kim/birthdays.ics", headers: ["Authorization": basic("kim", "secret")])
+        #expect(refused.status == 401)
+        #expect(calendar.status == 200)
+        #expect(calendar.header("Content-Type") == "text/calendar; charset=utf-8")
+        #expect(calendar.text == (try sandbox.succeed(["export", "--format", "ics"]).stdout))
+        #expect(try server.stop().stdout.contains("The birthday calendar of kim is \(server.url.absoluteString)kim/birthdays.ics."))
+    }
+
     @Test func failedRequestsLeaveTheStoreByteIdentical() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()

@@ -38,6 +38,42 @@ public enum DAVServerInstallation {
         return program
     }
 
+    /// The environment's Python, after checking that it can import `module` (`icalendar`),
+    /// installing the environment first when it cannot.
+    ///
+    /// ```swift
+    /// let python = try DAVServerInstallation.python(importing: "icalendar")
+    /// ```
+    ///
+    /// - Throws: ``DAVTestServerError`` saying how to install it when it cannot be.
+    public static func python(importing module: String) throws -> URL {
+        let python = environment.appending(path: "bin/python")
+        if !canImport(module, with: python) {
+            installation.installOnce()
+        }
+        guard canImport(module, with: python) else {
+            throw DAVTestServerError("python module \(module): \(installHint)")
+        }
+        return python
+    }
+
+    /// Whether `python` runs and imports `module`.
+    private static func canImport(_ module: String, with python: URL) -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: python.path) else { return false }
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-c", "import \(module)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            return false
+        }
+        return process.terminationStatus == 0
+    }
+
     /// Runs the install script at most once per test process.
     // @unchecked: `attempted` is read and written under `lock`.
     private final class Installation: @unchecked Sendable {

@@ -22,6 +22,7 @@ enum CommandTable {
             ExportCommand.self,
             ResolveCommand.self,
             DuplicatesCommand.self,
+            BirthdaysCommand.self,
             MergeCommand.self,
             LogCommand.self,
             WatchCommand.self,

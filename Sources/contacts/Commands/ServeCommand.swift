@@ -24,9 +24,12 @@ enum ServeCommand: Command {
         book. Clients find the
         address book from the server's root (RFC 6764 /.well-known/carddav); the address book
         itself is at /NAME/contacts/ for a user NAME, or /me/contacts/ on a server without
-        users. Each request is logged on standard error as one line: the time, the method, the
-        path, the status and the time taken; never a header or a card. SIGINT (Control-C) or
-        SIGTERM stops the server after the requests in progress are answered.
+        users. Calendar apps subscribe to the birthdays and anniversaries at
+        /NAME/birthdays.ics (/me/birthdays.ics without users), with the same user and
+        password: the calendar `contacts export --format ics` writes. Each request is logged
+        on standard error as one line: the time, the method, the path, the status and the time
+        taken; never a header or a card. SIGINT (Control-C) or SIGTERM stops the server after
+        the requests in progress are answered.
 
         With users (contacts user add NAME), every request needs one of them (HTTP Basic
         authentication); users added or removed while the server runs count at once. Without
@@ -81,6 +84,11 @@ enum ServeCommand: Command {
             console.print("The address book of " + users.map { "\($0) is \(root)\($0)/contacts/" }.joined(separator: ", of ") + ".")
         }
         console.print("Clients that take the address book itself (vdirsyncer with collections = null) take that address.")
+        if users.isEmpty {
+            console.print("Calendar apps subscribe to the birthdays at \(root)me/birthdays.ics.")
+        } else {
+            console.print("The birthday calendar of " + users.map { "\($0) is \(root)\($0)/birthdays.ics" }.joined(separator: ", of ") + ".")
+        }
         console.print("Control-C stops the server.")
         server.waitUntilStopped()
         watch.cancel()

@@ -70,6 +70,8 @@ enum CardDAVProperty: CaseIterable, Hashable, Sendable {
         case .principal: principalProperties
         case .collection: collectionProperties
         case .card: cardProperties
+        // The calendar is answered by GET and HEAD only (CardDAVService+BirthdayCalendar).
+        case .birthdayCalendar: []
         }
     }
 

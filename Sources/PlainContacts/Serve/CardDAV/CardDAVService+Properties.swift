@@ -99,7 +99,7 @@ extension CardDAVService {
             case .collection:
                 xml.empty("d:collection")
                 xml.empty("card:addressbook")
-            case .card: break
+            case .card, .birthdayCalendar: break
             }
             xml.close(property.element)
         case .displayName:

@@ -50,6 +50,8 @@ extension CardDAVService {
             context.entry = card.entry
             context.data = asking.wantsAddressData ? card.data : nil
             Self.writeResponse(resource, asking: asking, context: context, into: &xml)
+        case .birthdayCalendar:
+            throw CardDAVFailure.notOnBirthdayCalendar
         }
         return Self.multistatus(&xml)
     }

@@ -36,6 +36,8 @@ final class CardDAVService: Sendable {
     static let collectionDisplayName = "Contacts"
     /// The methods the server answers.
     static let allowedMethods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT"
+    /// The methods the birthday calendar answers.
+    static let birthdayCalendarMethods = "OPTIONS, GET, HEAD"
     /// The `DAV` header: classes 1 and 3 of WebDAV, and CardDAV.
     static let davCompliance = "1, 3, addressbook"
 
@@ -113,6 +115,7 @@ final class CardDAVService: Sendable {
         } catch {
             throw CardDAVFailure(status: error == .malformed ? 400 : 404)
         }
+        if resource == .birthdayCalendar { return try birthdayCalendar(request) }
         if resource == .wellKnown, request.method != "OPTIONS" {
             var response = HTTPServerResponse(status: 301)
             response.headers.append("Location", space.principalHref)

@@ -12,6 +12,7 @@ import Foundation
 /// /<user>/                    the user's principal, which is also the address-book home
 /// /<user>/contacts/           the one address book: the store
 /// /<user>/contacts/<name>     a card: a person or a group of the store
+/// /<user>/birthdays.ics       the birthdays and anniversaries as an iCalendar calendar
 /// ```
 ///
 /// `<user>` is the authenticated user, or ``anonymousPrincipal`` when the server has no users.
@@ -42,6 +43,9 @@ struct CardDAVURLSpace: Sendable, Hashable {
         case collection
         /// A card of the address book, by its resource name (decoded).
         case card(String)
+        /// The birthday calendar, beside the address book rather than in it, so that no
+        /// listing or sync of the address book shows it as a card.
+        case birthdayCalendar
     }
 
     /// Why a path names nothing the server serves.
@@ -57,6 +61,8 @@ struct CardDAVURLSpace: Sendable, Hashable {
     static let anonymousPrincipal = "me"
     /// The address book's path segment.
     static let collectionSegment = "contacts"
+    /// The birthday calendar's path segment, under the principal.
+    static let birthdayCalendarSegment = "birthdays.ics"
     /// The longest resource name accepted, in UTF-8 bytes: what file systems allow for a name.
     static let maximumNameLength = 255
 
@@ -98,6 +104,8 @@ struct CardDAVURLSpace: Sendable, Hashable {
     var collectionHref: String { principalHref + Self.collectionSegment + "/" }
     /// A card's href.
     func cardHref(_ name: String) -> String { collectionHref + Self.encode(name) }
+    /// The birthday calendar's href.
+    var birthdayCalendarHref: String { principalHref + Self.birthdayCalendarSegment }
 
     /// The href of a resource.
     func href(of resource: Resource) -> String {
@@ -107,6 +115,7 @@ struct CardDAVURLSpace: Sendable, Hashable {
         case .principal: principalHref
         case .collection: collectionHref
         case .card(let name): cardHref(name)
+        case .birthdayCalendar: birthdayCalendarHref
         }
     }
 
@@ -134,6 +143,8 @@ struct CardDAVURLSpace: Sendable, Hashable {
             return .wellKnown
         case 2 where segments[0] == principal && segments[1] == Self.collectionSegment:
             return .collection
+        case 2 where segments[0] == principal && segments[1] == Self.birthdayCalendarSegment:
+            return .birthdayCalendar
         case 3 where segments[0] == principal && segments[1] == Self.collectionSegment:
             guard segments[2].utf8.count <= Self.maximumNameLength else { throw .notFound }
             return .card(segments[2])

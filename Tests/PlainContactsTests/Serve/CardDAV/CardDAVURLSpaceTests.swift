@@ -13,6 +13,8 @@ import Testing
         #expect(try space.resource(ofPath: "/alice/contacts/") == .collection)
         #expect(try space.resource(ofPath: "/alice/contacts/a%20b.vcf") == .card("a b.vcf"))
         #expect(try space.resource(ofPath: "/alice/contacts/caf%C3%A9.vcf") == .card("café.vcf"))
+        #expect(try space.resource(ofPath: "/alice/birthdays.ics") == .birthdayCalendar)
+        #expect(space.href(of: .birthdayCalendar) == "/alice/birthdays.ics")
     }
 
     @Test func pathsAreDecodedOnlyOnce() throws {
@@ -31,7 +33,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "/bob/contacts/x.vcf", "/alice/other/", "/alice/contacts/x/y", "/etc/passwd", "/people/x.json", "/store.json",
+        "/bob/contacts/x.vcf", "/bob/birthdays.ics", "/alice/other/", "/alice/contacts/x/y", "/etc/passwd", "/people/x.json", "/store.json",
     ])
     func pathsOutsideTheLayoutNameNothing(path: String) {
         #expect(throws: CardDAVURLSpace.PathError.notFound) { try space.resource(ofPath: path) }
