@@ -98,4 +98,27 @@ extension CLISandbox {
         #expect(try sandbox.succeed(["show", "1", "--json"]).stdout.contains("Shoe size"))
         #expect(try sandbox.succeed(["export"]).stdout.contains(#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Shoe size":38"#))
     }
+
+    @Test(arguments: ["csv", "outlook-csv"])
+    func exportAsCSVThenImportIntoAFreshStoreGivesTheSamePeople(format: String) throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        _ = try sandbox.add([
+            "--first", "Katie", "--last", "Bell", "--org", "Acme", "--phone", "mobile:+1 555 0100",
+            "--email", "work:katie@acme.example", "--birthday", "1980-04-12", "--group", "Friends", "--create-group",
+        ])
+        _ = try sandbox.add(["--first", "Chloé", "--last", "Dubois", "--email", "home:chloe@example.fr"])
+        let text = try sandbox.succeed(["export", "--format", format]).stdout
+        let file = try sandbox.write("export-\(format).csv", text)
+        let copy = try CLISandbox()
+        try copy.initStore()
+        let result = try copy.run(["import", file])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        #expect(try copy.names() == sandbox.names())
+        let katie = try copy.succeed(["show", "Katie", "--json"]).stdout
+        for expected in ["+1 555 0100", "katie@acme.example", "1980-04-12", "Friends", "Acme"] {
+            #expect(katie.contains(expected), "\(expected) missing from \(katie)")
+        }
+    }
 }
