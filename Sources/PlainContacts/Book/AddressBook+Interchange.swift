@@ -36,9 +36,19 @@ extension AddressBook {
             return try importVCards(from: data, source: source, options: options, decide: decide)
         }
         let converted = try ContactConverter.convert(Array(data), source: source, format: format, strict: options.strict)
+        // A match names the line of the original file, as warnings do.
+        let relocatedDecide = decide.map { decide in
+            { (match: VCardMatch) throws -> VCardMatchDecision in
+                try decide(
+                    VCardMatch(
+                        matchedBy: match.matchedBy, existingRecordID: match.existingRecordID,
+                        existingName: match.existingName, cardName: match.cardName, source: match.source,
+                        line: converted.sourceLine(ofLine: match.line), existing: match.existing, card: match.card))
+            }
+        }
         do {
             var report = try importVCards(
-                from: Data(converted.vCardText), source: source, options: options, decide: decide)
+                from: Data(converted.vCardText), source: source, options: options, decide: relocatedDecide)
             report.warnings = converted.warnings + report.warnings.map(converted.relocated)
             report.invalidCards = report.invalidCards.map(converted.relocated)
             return report

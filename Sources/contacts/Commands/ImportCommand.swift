@@ -103,10 +103,13 @@ enum ImportCommand: Command {
             onMatch: policy, skipInvalid: arguments[\.skipInvalid], strict: arguments[\.strict])
         let format = try arguments[\.format]
 
-        let streams = try files.count == 1 && files[0] != "-" && formatOf(files[0], forced: format) == .vcard
-        let (report, invalidCards) = streams
-            ? try importFile(files[0], options: options, terminal: terminal, context: context)
-            : try importJoined(files, format: format, options: options, terminal: terminal, context: context)
+        let single = try files.count == 1 && files[0] != "-" ? formatOf(files[0], forced: format) : nil
+        let (report, invalidCards) =
+            switch single {
+            case .vcard?: try importFile(files[0], options: options, terminal: terminal, context: context)
+            case let other?: try importConverted(files[0], format: other, options: options, terminal: terminal, context: context)
+            case nil: try importJoined(files, format: format, options: options, terminal: terminal, context: context)
+            }
 
         for error in invalidCards { context.console.note(error.description) }
         for warning in report.warnings { context.console.note(warning.description) }
@@ -145,6 +148,24 @@ enum ImportCommand: Command {
         } catch let error as ContactsError {
             throw named(error)
         }
+    }
+
+    /// Imports one file in another format, converted to cards in memory; warnings and errors
+    /// name the file and its own lines.
+    private static func importConverted(
+        _ name: String, format: ContactFileFormat, options: VCardImportOptions, terminal: TerminalDevice?,
+        context: CommandContext
+    ) throws -> (VCardImportReport, invalidCards: [ContactsError]) {
+        let input = try readInput(name)
+        let book = try context.openBook()
+        let decide = terminal.map { terminal in
+            { (match: VCardMatch) throws -> VCardMatchDecision in
+                try ask(match, at: "\(name):\(match.line)", in: book, terminal: terminal)
+            }
+        }
+        let report = try book.importContacts(
+            from: input.data, source: name, format: format, options: options, decide: decide)
+        return (report, report.invalidCards)
     }
 
     /// Imports several inputs, or standard input, read into memory and joined (see
