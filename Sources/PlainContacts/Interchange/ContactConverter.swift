@@ -25,7 +25,8 @@ package enum ContactConverter {
             return ConvertedContacts(
                 vCardText: Array(text.utf8), sourceLines: [], warnings: log.warnings, cardCount: 0)
         case .csv: converted = try CSVContactReader.convert(text, log: &log)
-        case .ldif, .abook, .mutt:
+        case .ldif: converted = try LDIFContactReader.convert(text, log: &log)
+        case .abook, .mutt:
             throw log.refusal("\(format.rawValue) files cannot be imported by this version", line: nil)
         }
         guard converted.cardCount > 0 else {
