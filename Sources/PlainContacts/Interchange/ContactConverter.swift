@@ -26,7 +26,8 @@ package enum ContactConverter {
                 vCardText: Array(text.utf8), sourceLines: [], warnings: log.warnings, cardCount: 0)
         case .csv: converted = try CSVContactReader.convert(text, log: &log)
         case .ldif: converted = try LDIFContactReader.convert(text, log: &log)
-        case .abook, .mutt:
+        case .abook: converted = try AbookContactReader.convert(text, log: &log)
+        case .mutt:
             throw log.refusal("\(format.rawValue) files cannot be imported by this version", line: nil)
         }
         guard converted.cardCount > 0 else {
