@@ -27,8 +27,7 @@ package enum ContactConverter {
         case .csv: converted = try CSVContactReader.convert(text, log: &log)
         case .ldif: converted = try LDIFContactReader.convert(text, log: &log)
         case .abook: converted = try AbookContactReader.convert(text, log: &log)
-        case .mutt:
-            throw log.refusal("\(format.rawValue) files cannot be imported by this version", line: nil)
+        case .mutt: converted = try MuttAliasReader.convert(text, log: &log)
         }
         guard converted.cardCount > 0 else {
             throw log.refusal("the file holds no contact to import (read as \(format.rawValue))", line: nil)
