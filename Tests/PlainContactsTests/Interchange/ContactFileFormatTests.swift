@@ -14,6 +14,7 @@ import Testing
         Detection(fixture: "horde-turba-import.ldif", format: .ldif),
         Detection(fixture: "horde-turba-bug6518.ldif", format: .ldif),
         Detection(fixture: "thunderbird-lists.ldif", format: .ldif),
+        Detection(fixture: "thunderbird-basic_ldif_addressbook.ldif", format: .ldif),
         Detection(fixture: "abook-0.6.addressbook", format: .abook),
         Detection(fixture: "neomutt.aliases", format: .mutt),
     ]

@@ -60,6 +60,35 @@ import Testing
         #expect(charlie.note == "hi mom")
     }
 
+    @Test func thunderbirdsOwnTestExportMapsToTheSameValues() throws {
+        let store = try TemporaryStore()
+        let book = try Fixtures.importIntoFreshBook(
+            Fixtures.convert(fixture: "thunderbird-basic_ldif_addressbook.ldif", format: .ldif), store: store)
+        let person = try Fixtures.person(book, email: "primaryemail@host.invalid")
+        #expect(person.firstName == "First")
+        #expect(person.lastName == "Last")
+        #expect(person.formattedName == "Display Name")
+        #expect(person.nickname == "Nickname")
+        #expect(person.emails.values == ["primaryemail@host.invalid", "secondemail@host.invalid"])
+        #expect(
+            Fixtures.pairs(person.phones) == [
+                "work=123-456-7890", "home=234-567-8901", "otherFax=345-678-9012", "pager=456-789-0123",
+                "mobile=567-890-1234",
+            ])
+        #expect(
+            person.addresses.entries.map { "\($0.label?.rawValue ?? "-"):\($0.value.street ?? "")/\($0.value.extendedAddress ?? "")" }
+                == ["home:Home Address Line 1/Home Address Line 2", "work:Work Address Line 1/Work Address Line 2"])
+        #expect(person.organization == "Organization Name")
+        #expect(person.department == "Department")
+        #expect(person.jobTitle == "Job Title")
+        #expect(Fixtures.pairs(person.urls) == ["work=http://127.0.0.1", "homePage=http://localhost"])
+        #expect(person.note == "Notes line 1\nNotes line 2\nNotes line 3\nNotes line 4")
+        #expect(person.birthday == nil)
+        let kept = VCardRecordFields.lines(of: person.state)
+        #expect(kept.contains("X-IMPORTED-FIELD;X-FORMAT=ldif;X-NAME=\"birthyear\":1900"))
+        #expect(kept.filter { $0.contains("X-NAME=\"mozillaCustom") }.count == 4)
+    }
+
     @Test func base64ValuesAreDecodedAsUTF8() throws {
         let converted = try Fixtures.convert(fixture: "horde-turba-bug6518.ldif", format: .ldif)
         let store = try TemporaryStore()
