@@ -27,8 +27,11 @@ enum AbookContactReader {
 
     /// One `key=value` line of a section.
     private struct Field {
+        /// The key before the first `=`.
         var key: String
+        /// The value after it, as written.
         var value: String
+        /// The 1-based line of the file.
         var line: Int
     }
 
@@ -50,7 +53,9 @@ enum AbookContactReader {
                 if let section { try addContact(section, fields, to: &builder, log: &log) }
                 fields = []
                 guard line.hasSuffix("]") else {
-                    try log.recover("the section header at line \(number) has no closing bracket; its lines were skipped", line: number)
+                    try log.recover(
+                        "the section header at line \(number) has no closing bracket; its lines were skipped",
+                        line: number)
                     section = nil
                     continue
                 }
@@ -80,7 +85,9 @@ enum AbookContactReader {
         if section.name.lowercased() == "format" { return }
         guard let name = fields.first(where: { $0.key == "name" && !CardBuilder.trimmed($0.value).isEmpty }) else {
             if !fields.isEmpty {
-                try log.recover("the contact [\(section.name)] at line \(section.line) has no name; it was skipped", line: section.line)
+                try log.recover(
+                    "the contact [\(section.name)] at line \(section.line) has no name; it was skipped",
+                    line: section.line)
             }
             return
         }
@@ -103,6 +110,7 @@ enum AbookContactReader {
         builder.end()
     }
 
+    /// Adds what a field other than the name and address parts maps to.
     private static func add(_ field: Field, to builder: inout CardBuilder, log: inout ConversionLog) throws {
         let line = field.line
         switch field.key {

@@ -73,15 +73,18 @@ enum LDIFContactReader {
         return builder.finish(warnings: [])
     }
 
+    /// Whether the record is a list (`groupOfNames`).
     private static func isList(_ record: LDIFRecord) -> Bool {
         listClasses.contains { record.hasObjectClass($0) }
     }
 
+    /// Whether the record is a person: a person object class or a name or email attribute.
     private static func isPerson(_ record: LDIFRecord) -> Bool {
         personClasses.contains { record.hasObjectClass($0) }
             || record.attributes.contains { personAttributes.contains($0.key) }
     }
 
+    /// The name of a list: its `cn`, else its `displayName`, else its DN.
     private static func listName(_ list: LDIFRecord) -> String {
         let names = list.values("cn") + list.values("displayname")
         if let name = names.map(CardBuilder.trimmed).first(where: { !$0.isEmpty }) { return name }
@@ -137,9 +140,13 @@ enum LDIFContactReader {
 
     /// The parts of a postal address as they are found.
     private struct AddressParts {
+        /// The `ADR` components: post office box, extended address, street, city, region,
+        /// postal code, country.
         var components = Array(repeating: "", count: 7)
+        /// The line of the first part found.
         var line: Int?
 
+        /// Sets component `index` unless an earlier attribute set it.
         mutating func set(_ index: Int, _ value: String, line: Int) {
             guard components[index].isEmpty else { return }
             components[index] = value
@@ -149,19 +156,25 @@ enum LDIFContactReader {
 
     /// What a record says that is written once the whole record has been read.
     private struct PersonParts {
+        /// `givenName`, `sn`, `cn` and `displayName` with their lines.
         var given: (String, Int)?
         var surname: (String, Int)?
         var common: (String, Int)?
         var display: (String, Int)?
+        /// `mail` and `mozillaSecondEmail` values with their lines, written primary first.
         var emails: [(String, Int)] = []
         var secondEmails: [(String, Int)] = []
+        /// The home and work address parts.
         var home = AddressParts()
         var work = AddressParts()
+        /// `o` and `ou` with their lines, written together as `ORG`.
         var organization: (String, Int)?
         var department: (String, Int)?
+        /// `birthyear`, `birthmonth` and `birthday` by lower-case name.
         var birth: [String: (String, LDIFAttribute)] = [:]
     }
 
+    /// Adds the card of a person record, in `groups`.
     private static func addPerson(
         _ record: LDIFRecord, groups: [String], to builder: inout CardBuilder, log: inout ConversionLog
     ) throws {
@@ -182,7 +195,8 @@ enum LDIFContactReader {
         }
         for (label, address) in [(Label.home, parts.home), (Label.work, parts.work)] {
             guard let line = address.line else { continue }
-            builder.addLabelled("ADR", kind: .address, label: label, value: "", structured: address.components, line: line)
+            builder.addLabelled(
+                "ADR", kind: .address, label: label, value: "", structured: address.components, line: line)
         }
         if parts.organization != nil || parts.department != nil {
             builder.addStructured(
@@ -196,7 +210,9 @@ enum LDIFContactReader {
 
     /// Adds what the attribute maps to, or keeps it in `parts` for later; `false` for an
     /// attribute with no mapping.
-    private static func add(_ attribute: LDIFAttribute, to builder: inout CardBuilder, parts: inout PersonParts) -> Bool {
+    private static func add(
+        _ attribute: LDIFAttribute, to builder: inout CardBuilder, parts: inout PersonParts
+    ) -> Bool {
         let value = attribute.text
         let line = attribute.line
         func once(_ slot: inout (String, Int)?) -> Bool {
@@ -269,7 +285,9 @@ enum LDIFContactReader {
         } else if let shown {
             InterchangeName.add(shown.0, to: &builder, line: shown.1)
         }
-        if parts.common != nil, let display = parts.display, CardBuilder.trimmed(display.0) != CardBuilder.trimmed(parts.common?.0 ?? "") {
+        if let common = parts.common, let display = parts.display,
+            CardBuilder.trimmed(display.0) != CardBuilder.trimmed(common.0)
+        {
             builder.addKept(format: format, field: "displayName", value: display.0, line: display.1)
         }
     }

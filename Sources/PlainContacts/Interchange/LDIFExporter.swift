@@ -42,7 +42,9 @@ enum LDIFExporter {
     static let lineWidth = 76
 
     /// The object classes of a person record, as Thunderbird writes them.
-    private static let personClasses = ["top", "person", "organizationalPerson", "inetOrgPerson", "mozillaAbPersonAlpha"]
+    private static let personClasses = [
+        "top", "person", "organizationalPerson", "inetOrgPerson", "mozillaAbPersonAlpha",
+    ]
 
     /// The LDIF text of `entries`: the people in order, then their groups in order of first
     /// appearance, each record followed by a blank line.
@@ -88,7 +90,8 @@ enum LDIFExporter {
     private static func escapedDNValue(_ value: String) -> String {
         var escaped = ""
         for (offset, character) in value.enumerated() {
-            let edge = (offset == 0 && (character == " " || character == "#")) || (offset == value.count - 1 && character == " ")
+            let leading = offset == 0 && (character == " " || character == "#")
+            let edge = leading || (offset == value.count - 1 && character == " ")
             if edge || ",+\"\\<>;=".contains(character) { escaped.append("\\") }
             escaped.append(character)
         }
@@ -128,6 +131,7 @@ enum LDIFExporter {
         return lines.joined() + "\n"
     }
 
+    /// `number` with a leading zero below 10, as Thunderbird writes months and days.
     private static func twoDigits(_ number: Int) -> String {
         number < 10 ? "0\(number)" : String(number)
     }
@@ -205,7 +209,9 @@ enum LDIFExporter {
     /// Whether `name` can be written as an attribute name (letters, digits, `-`, `;`).
     private static func isAttributeName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == ";") }
+        return name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-;".unicodeScalars.contains(scalar))
+        }
     }
 
     /// The folded line of an attribute with a text value; empty for no or empty text.

@@ -57,7 +57,9 @@ struct LDIFRecord: Sendable {
 enum LDIFReader {
     /// One unfolded line with the line of the file where it starts.
     private struct LogicalLine {
+        /// The line's text, continuations appended.
         var text: String
+        /// The 1-based line of the file where it starts.
         var line: Int
     }
 
@@ -153,7 +155,8 @@ enum LDIFReader {
             let encoded = rest.filter { !$0.isWhitespace }
             guard let bytes = decodeBase64(encoded) else {
                 try log.recover(
-                    "the base64 value of \(name) at line \(line.line) cannot be decoded; it was skipped", line: line.line)
+                    "the base64 value of \(name) at line \(line.line) cannot be decoded; it was skipped",
+                    line: line.line)
                 return nil
             }
             return LDIFAttribute(name: name, bytes: bytes, isURL: false, line: line.line)

@@ -21,13 +21,19 @@ struct Mailbox: Sendable, Equatable {
 enum MailboxListParser {
     /// What has been read of the mailbox being parsed.
     private struct Pending {
+        /// Words and quoted strings before `<`, or the address itself when there is no `<`.
         var words: [String] = []
+        /// The texts of `(comments)`.
         var comments: [String] = []
+        /// The text between `<` and `>`.
         var angle: String?
+        /// The word being read.
         var atom = ""
 
+        /// Whether nothing was read.
         var isEmpty: Bool { words.isEmpty && comments.isEmpty && angle == nil && atom.isEmpty }
 
+        /// Ends the word being read.
         mutating func endAtom() {
             if !atom.isEmpty { words.append(atom) }
             atom = ""

@@ -22,19 +22,29 @@
 enum MuttAliasReader {
     /// One `alias` command.
     private struct Alias {
+        /// The alias key.
         var key: String
+        /// The names of its `-group` options.
         var groups: [String]
+        /// Its addresses as written (bare words not yet expanded).
         var mailboxes: [Mailbox]
+        /// Whether it names several addresses or a group, and so is a group itself.
         var isList: Bool
+        /// The line where the command starts.
         var line: Int
     }
 
     /// One person to write, gathered from every alias naming its address.
     private struct Draft {
+        /// The display name found first, or empty.
         var name: String
+        /// The address as first written.
         var address: String
+        /// The key of the first one-address alias of the address.
         var nickname: String?
+        /// The groups of every alias naming the address.
         var groups: [String]
+        /// The line of the first alias naming the address.
         var line: Int
     }
 
@@ -53,7 +63,8 @@ enum MuttAliasReader {
             switch verb {
             case "alias":
                 guard let alias = parseAlias(rest, line: line) else {
-                    try log.recover("the alias at line \(line) has an address that cannot be read; it was skipped", line: line)
+                    try log.recover(
+                        "the alias at line \(line) has an address that cannot be read; it was skipped", line: line)
                     continue
                 }
                 aliases.removeAll { $0.key == alias.key }
@@ -159,7 +170,8 @@ enum MuttAliasReader {
             return nil
         }
         let isGroupSyntax = list.contains(":") && list.hasSuffix(";")
-        return Alias(key: key, groups: groups, mailboxes: mailboxes, isList: mailboxes.count > 1 || isGroupSyntax, line: line)
+        return Alias(
+            key: key, groups: groups, mailboxes: mailboxes, isList: mailboxes.count > 1 || isGroupSyntax, line: line)
     }
 
     /// The mailboxes of an alias with bare words naming other aliases replaced by theirs; `nil`
@@ -193,7 +205,8 @@ enum MuttAliasReader {
         for alias in aliases {
             guard let mailboxes = expanded(alias, in: byKey) else {
                 try log.recover(
-                    "the alias at line \(alias.line) has an address without a domain that names no alias; it was skipped",
+                    "the alias at line \(alias.line) has an address without a domain that names no alias; "
+                        + "it was skipped",
                     line: alias.line)
                 continue
             }
