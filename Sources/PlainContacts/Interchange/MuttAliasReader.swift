@@ -48,9 +48,6 @@ enum MuttAliasReader {
         var line: Int
     }
 
-    /// How deep alias keys inside aliases are followed, against loops.
-    private static let expansionDepth = 8
-
     /// The cards of the people and groups of `text`.
     ///
     /// - Throws: ``ContactsError/Code/malformedInput`` for the first recovery when the log is
@@ -174,27 +171,52 @@ enum MuttAliasReader {
             key: key, groups: groups, mailboxes: mailboxes, isList: mailboxes.count > 1 || isGroupSyntax, line: line)
     }
 
-    /// The mailboxes of an alias with bare words naming other aliases replaced by theirs; `nil`
-    /// when a bare word names no alias.
-    private static func expanded(_ alias: Alias, in byKey: [String: Alias], depth: Int = 0) -> [Mailbox]? {
-        var result: [Mailbox] = []
-        for mailbox in alias.mailboxes {
-            guard mailbox.isBareWord else {
-                guard mailbox.address.contains("@") else { return nil }
-                result.append(mailbox)
-                continue
-            }
-            guard depth < expansionDepth, let other = byKey[mailbox.address], other.key != alias.key,
-                let inner = expanded(other, in: byKey, depth: depth + 1)
-            else { return nil }
-            result += inner
+    /// Expands aliases that name other aliases, each alias once however often it is named.
+    private struct Expander {
+        /// The aliases by key.
+        let byKey: [String: Alias]
+        /// The expansions made so far; `nil` for an alias that cannot be expanded.
+        private var done: [String: [Mailbox]?] = [:]
+        /// The keys being expanded, to find loops.
+        private var visiting: Set<String> = []
+
+        /// An expander of the aliases `byKey`.
+        init(byKey: [String: Alias]) {
+            self.byKey = byKey
         }
-        return result
+
+        /// The mailboxes of an alias with bare words naming other aliases replaced by theirs,
+        /// each address once; `nil` when a bare word names no alias or the aliases name each
+        /// other in a loop.
+        mutating func expanded(_ alias: Alias) -> [Mailbox]? {
+            if let known = done[alias.key] { return known }
+            guard visiting.insert(alias.key).inserted else { return nil }
+            defer { visiting.remove(alias.key) }
+            var result: [Mailbox] = []
+            var seen: Set<String> = []
+            func append(_ mailbox: Mailbox) {
+                if seen.insert(mailbox.address.lowercased()).inserted { result.append(mailbox) }
+            }
+            var failed = false
+            for mailbox in alias.mailboxes {
+                if !mailbox.isBareWord, mailbox.address.contains("@") {
+                    append(mailbox)
+                } else if mailbox.isBareWord, let other = byKey[mailbox.address], let inner = expanded(other) {
+                    inner.forEach(append)
+                } else {
+                    failed = true
+                    break
+                }
+            }
+            let expansion = failed ? nil : result
+            done[alias.key] = .some(expansion)
+            return expansion
+        }
     }
 
     /// The cards of the aliases: one per address, then one per group.
     private static func cards(of aliases: [Alias], log: inout ConversionLog) throws -> ConvertedContacts {
-        let byKey = Dictionary(aliases.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        var expander = Expander(byKey: Dictionary(aliases.map { ($0.key, $0) }, uniquingKeysWith: { $1 }))
         var drafts: [Draft] = []
         var draftIndex: [String: Int] = [:]
         var groups: [(name: String, line: Int)] = []
@@ -203,9 +225,9 @@ enum MuttAliasReader {
             if groupNames.insert(name).inserted { groups.append((name, line)) }
         }
         for alias in aliases {
-            guard let mailboxes = expanded(alias, in: byKey) else {
+            guard let mailboxes = expander.expanded(alias) else {
                 try log.recover(
-                    "the alias at line \(alias.line) has an address without a domain that names no alias; "
+                    "the alias at line \(alias.line) names an alias that does not exist or names it back; "
                         + "it was skipped",
                     line: alias.line)
                 continue

@@ -124,4 +124,19 @@ import Testing
         let zoe = try Fixtures.person(book, email: "z@x.example")
         #expect(zoe.firstName == "ZëÅngström")
     }
+
+    @Test func aliasesNamingEachOtherInALoopAreSkippedWithAWarning() throws {
+        let converted = try convert("alias a b, k@x.example\nalias b a\nalias c l@x.example\n")
+        #expect(converted.cardCount == 1)
+        #expect(converted.warnings.map(\.line) == [1, 2])
+    }
+
+    @Test func aliasesNamingOthersManyTimesAreExpandedOnce() throws {
+        // Each alias names the one before twice: expanding naively would take 2^40 steps.
+        var text = "alias a0 k@x.example\n"
+        for level in 1...40 { text += "alias a\(level) a\(level - 1), a\(level - 1)\n" }
+        let converted = try convert(text)
+        #expect(converted.cardCount == 1 + 40)
+        #expect(converted.warnings.isEmpty)
+    }
 }
