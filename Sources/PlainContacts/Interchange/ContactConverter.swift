@@ -25,8 +25,9 @@ package enum ContactConverter {
             return ConvertedContacts(
                 vCardText: Array(text.utf8), sourceLines: [], warnings: log.warnings, cardCount: 0)
         case .csv: converted = try CSVContactReader.convert(text, log: &log)
-        case .ldif, .abook, .mutt:
-            throw log.refusal("\(format.rawValue) files cannot be imported by this version", line: nil)
+        case .ldif: converted = try LDIFContactReader.convert(text, log: &log)
+        case .abook: converted = try AbookContactReader.convert(text, log: &log)
+        case .mutt: converted = try MuttAliasReader.convert(text, log: &log)
         }
         guard converted.cardCount > 0 else {
             throw log.refusal("the file holds no contact to import (read as \(format.rawValue))", line: nil)

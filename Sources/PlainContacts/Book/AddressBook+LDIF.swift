@@ -1,0 +1,37 @@
+import FoundationEssentials
+
+/// Exporting LDIF.
+///
+/// LDIF (RFC 2849) is what Thunderbird, and through it many other mail clients, import and
+/// export; importing it goes through ``ContactConverter`` like the other formats.
+extension AddressBook {
+    /// The LDIF text of people, as Thunderbird imports it (see ``LDIFExporter``): a
+    /// `mozillaAbPersonAlpha` record per person, then a `groupOfNames` record for each group
+    /// that holds any of them, listing those of them it holds. Fields kept from an earlier LDIF
+    /// import are written back as their attributes.
+    ///
+    /// ```swift
+    /// let text = try book.exportLDIF(book.allPeople(sortedBy: .lastNameFirst))
+    /// try Data(text.utf8).write(to: URL(filePath: "contacts.ldif"))
+    /// ```
+    ///
+    /// - Throws: ``ContactsError/Code/recordInAnotherBook`` for a person of another book;
+    ///   ``ContactsError/Code/io`` when a saved image cannot be read.
+    public func exportLDIF(_ people: [Person]) throws -> String {
+        var groupNames: [RecordKey: [String]] = [:]
+        for group in allGroups() {
+            guard let name = group.name, let key = group.key, let members = memberships.members(of: key) else { continue }
+            for member in members { groupNames[member, default: []].append(name) }
+        }
+        var entries: [LDIFExporter.Entry] = []
+        entries.reserveCapacity(people.count)
+        for person in people {
+            if let owner = person.book, owner !== self {
+                throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
+            }
+            let names = person.key.flatMap { groupNames[$0] } ?? []
+            entries.append(LDIFExporter.Entry(person: person, groupNames: names, imageData: try person.imageData()))
+        }
+        return LDIFExporter.ldif(entries)
+    }
+}
