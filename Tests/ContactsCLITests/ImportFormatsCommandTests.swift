@@ -99,7 +99,7 @@ extension CLISandbox {
         #expect(try sandbox.succeed(["export"]).stdout.contains(#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Shoe size":38"#))
     }
 
-    @Test(arguments: ["csv", "outlook-csv"])
+    @Test(arguments: ["csv", "outlook-csv", "ldif"])
     func exportAsCSVThenImportIntoAFreshStoreGivesTheSamePeople(format: String) throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()
@@ -120,5 +120,21 @@ extension CLISandbox {
         for expected in ["+1 555 0100", "katie@acme.example", "1980-04-12", "Friends", "Acme"] {
             #expect(katie.contains(expected), "\(expected) missing from \(katie)")
         }
+    }
+
+    @Test func ldifAbookAndMuttFilesImportTogetherWithTheirGroups() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "PlainContactsTests/Fixtures/exports")
+        let files = ["thunderbird-lists.ldif", "abook-0.6.addressbook", "neomutt.aliases"]
+            .map { fixtures.appending(path: $0).path(percentEncoded: false) }
+        let result = try sandbox.run(["import", "--json"] + files)
+        #expect(result.status == 0, "\(result)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(((report["added"] as? [Int])?.count ?? 0) >= 3)
+        #expect(((report["groupsCreated"] as? [String])?.count ?? 0) >= 2)
+        let groups = try sandbox.succeed(["group", "list"]).stdout
+        #expect(!groups.isEmpty)
     }
 }

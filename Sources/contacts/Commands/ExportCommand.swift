@@ -1,7 +1,7 @@
 import Glibc
 import PlainContacts
 
-/// `contacts export [ID...] [--group GROUP] [--format vcard|csv|outlook-csv|ics]`: people as vCards, CSV, or their
+/// `contacts export [ID...] [--group GROUP] [--format vcard|csv|outlook-csv|ldif|ics]`: people as vCards, CSV, or their
 /// birthdays as a calendar, on standard output or in a file.
 enum ExportCommand: Command {
     static let name = "export"
@@ -12,7 +12,7 @@ enum ExportCommand: Command {
     struct Options: OptionGroup {
         let group = Option<String>("group", "GROUP", help: "Export the members of this group (ID or name).")
         let format = Option<ExportFormat>(
-            "format", ExportFormat.words, help: "What to write: vCards (default), Google or Outlook CSV, or an iCalendar birthday calendar.",
+            "format", ExportFormat.words, help: "What to write: vCards (default), Google or Outlook CSV, LDIF, or an iCalendar birthday calendar.",
             completion: .words(ExportFormat.allCases.map(\.rawValue)), parse: ExportFormat.parse)
         let vcardVersion = Option<VCardVersion>(
             "vcard-version", "3.0|4.0", help: "The vCard version to write (default 3.0).",
@@ -40,8 +40,9 @@ enum ExportCommand: Command {
         website, event and account, groups in "Labels", columns kept from a CSV import as
         custom fields. --format outlook-csv writes Outlook's CSV with English headers: three
         emails, one business, home and other address, one column per kind of phone; dates
-        M/D/YYYY (--MM-DD without a year). Importing either into a store gives the same people
-        for every field the format carries.
+        M/D/YYYY (--MM-DD without a year). --format ldif writes the LDIF Thunderbird imports
+        (people, then their groups as lists). Importing any of these into a store gives the
+        same people for every field the format carries.
 
         --format ics writes an iCalendar (RFC 5545) birthday calendar instead, to import into
         or subscribe to in a calendar app (`contacts serve` publishes it at
@@ -87,6 +88,7 @@ enum ExportCommand: Command {
         case .vcard: text = try book.exportVCards(people, groups: groups, version: version)
         case .csv: text = try book.exportCSV(people, layout: .google)
         case .outlookCSV: text = try book.exportCSV(people, layout: .outlook)
+        case .ldif: text = try book.exportLDIF(people)
         case .ics: text = try book.birthdayCalendar(people: people)
         }
         if let output {

@@ -9,10 +9,12 @@ enum ExportFormat: String, CaseIterable, Sendable {
     case csv
     /// Outlook's CSV with English headers.
     case outlookCSV = "outlook-csv"
+    /// LDIF as Thunderbird imports it.
+    case ldif
     /// An iCalendar birthday calendar: each birthday and anniversary as a yearly event.
     case ics
 
-    /// The words `--format` accepts, for help: `vcard|csv|outlook-csv|ics`.
+    /// The words `--format` accepts, for help: `vcard|csv|outlook-csv|ldif|ics`.
     static var words: String { allCases.map(\.rawValue).joined(separator: "|") }
 
     /// Reads the word given to `--format`.
