@@ -13,7 +13,7 @@ private func imported(
 }
 
 private func fixture(_ name: String) throws -> (AddressBook, VCardImportReport, TemporaryStore) {
-    try imported(try ExportFixtures.data("csv/" + name), source: name)
+    try imported(try InterchangeFixtures.data("csv/" + name), source: name)
 }
 
 private func person(_ book: AddressBook, last: String) throws -> Person {
@@ -30,9 +30,9 @@ private func kept(_ person: Person) -> [String] {
 }
 
 @Suite struct CSVContactReaderTests {
-    @Test(arguments: ExportFixtures.csvFiles)
+    @Test(arguments: InterchangeFixtures.csvFiles)
     func everyCSVFixtureIsDetectedAndImports(path: String) throws {
-        let data = try ExportFixtures.data(path)
+        let data = try InterchangeFixtures.data(path)
         #expect(ContactFileFormat.detect(data, fileName: path) == .csv)
         let (book, report, _) = try imported(data, source: path)
         #expect(!report.added.isEmpty)
@@ -188,7 +188,7 @@ private func kept(_ person: Person) -> [String] {
     }
 
     @Test func reimportingTheSameSheetMergesInsteadOfDuplicating() throws {
-        let data = try ExportFixtures.data("csv/handmade-outlook-fr.csv")
+        let data = try InterchangeFixtures.data("csv/handmade-outlook-fr.csv")
         let (book, _, _) = try imported(data)
         let again = try book.importContacts(from: data, source: "again.csv")
         #expect(again.added.isEmpty)

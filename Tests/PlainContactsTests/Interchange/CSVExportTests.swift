@@ -58,7 +58,7 @@ private func carried(_ person: Person, in book: AddressBook, outlook: Bool) -> C
         let book = try store.makeBook()
         for name in fixtures {
             _ = try book.importContacts(
-                from: try ExportFixtures.data("csv/" + name), source: name,
+                from: try InterchangeFixtures.data("csv/" + name), source: name,
                 options: VCardImportOptions(onMatch: .createNew))
         }
         return (book, store)

@@ -38,7 +38,7 @@ import Testing
 
     @Test func mutatedExportsAreConvertedOrRefusedNeverCrashing() throws {
         var random = SeededRandom(seed: Self.seed)
-        let originals = try ExportFixtures.csvFiles.map { Array(try ExportFixtures.data($0)) }
+        let originals = try InterchangeFixtures.csvFiles.map { Array(try InterchangeFixtures.data($0)) }
         var converted = 0
         var refused = 0
         for round in 0..<Self.rounds {
@@ -63,8 +63,8 @@ import Testing
         var random = SeededRandom(seed: Self.seed &+ 1)
         let store = try TemporaryStore()
         let book = try store.makeBook()
-        _ = try book.importContacts(from: try ExportFixtures.data("csv/roundcube-all.csv"), source: "all.csv")
-        let original = Array(try ExportFixtures.data("csv/handmade-outlook-fr.csv"))
+        _ = try book.importContacts(from: try InterchangeFixtures.data("csv/roundcube-all.csv"), source: "all.csv")
+        let original = Array(try InterchangeFixtures.data("csv/handmade-outlook-fr.csv"))
         var failures = 0
         for _ in 0..<40 {
             let before = try store.files(in: "people").map { try store.read("people/" + $0) }

@@ -18,6 +18,17 @@ enum InterchangeFixtures {
         Array(try Data(contentsOf: folder.appendingPathComponent(name)))
     }
 
+    /// The bytes of a fixture as `Data`, by its path under the folder (`csv/google.csv`).
+    static func data(_ path: String) throws -> Data {
+        try Data(contentsOf: folder.appendingPathComponent(path))
+    }
+
+    /// The CSV and tab-separated fixtures, as paths under the folder.
+    static var csvFiles: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("csv").path)) ?? []
+        return names.filter { $0.hasSuffix(".csv") || $0.hasSuffix(".tsv") }.sorted().map { "csv/\($0)" }
+    }
+
     /// The names of the fixtures ending in `suffix`, sorted.
     static func names(endingIn suffix: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
