@@ -1,0 +1,108 @@
+/// Email addresses for a mail client's address query, found from the index instead of every
+/// person's file.
+extension AddressBook {
+    /// The email addresses that match a query, best matches first: what a mail client asks
+    /// for when completing a recipient (mutt's `query_command`, aerc's `address-book-cmd`).
+    ///
+    /// An address matches when every word of the query begins a word of its person's names
+    /// (prefix, first, middle and last name, suffix, phonetic names, nickname, organization),
+    /// as ``people(matchingName:)`` requires, or appears anywhere in the address; case,
+    /// diacritics and character width are ignored on both sides. A query without any word
+    /// (empty, or only punctuation) lists every address. "nn" finds `ann@example.com` but not
+    /// Ann's other addresses: it begins no word of her names.
+    ///
+    /// The order: first the addresses whose person's names hold every query word as a whole
+    /// word, or that begin with the query; then those whose person's names have words that
+    /// the query's words begin; then those found only by the address. Within each, people
+    /// come in the book's sort ordering, and one person's addresses in their stored order.
+    ///
+    /// ```swift
+    /// for email in book.emailAddresses(matching: "ann") {
+    ///     print(email.address, email.compositeName ?? "", separator: "\t")
+    /// }
+    /// ```
+    ///
+    /// Saved people are answered from their summaries in the index, so no person's file is
+    /// read; people read or added since the book was opened are matched as they now are. A
+    /// file that cannot be read is kept in ``lastLoadError``; call ``validate()`` first to have
+    /// it thrown instead.
+    public func emailAddresses(matching query: String) -> [EmailAddressListing] {
+        ensureCatalogQuietly()
+        let query = EmailSearch.Query(query)
+        let ordering = sortOrdering
+        var rows: [EmailRow] = []
+        var names: [EmailSearch.WordMatch] = []
+        func add(
+            _ emails: [(label: String?, address: String)], id: RecordID, key: String, sortKey: @autoclosure () -> SortKey,
+            compositeName: () -> String?
+        ) {
+            var found: [(rank: EmailSearch.Rank, position: Int)] = []
+            for (position, email) in emails.enumerated() {
+                if let rank = EmailSearch.rank(query, names: names, address: email.address) {
+                    found.append((rank, position))
+                }
+            }
+            guard !found.isEmpty else { return }
+            let sortKey = sortKey()
+            let name = compositeName()
+            for (rank, position) in found {
+                let email = emails[position]
+                let listing = EmailAddressListing(
+                    address: email.address, label: email.label.map(Label.init(rawValue:)), recordID: id, compositeName: name)
+                rows.append(EmailRow(rank: rank, sortKey: sortKey, id: id, key: key, position: position, listing: listing))
+            }
+        }
+        func add(_ person: Person, key: String) {
+            let emails = person.emails.map { (label: $0.label?.rawValue, address: $0.value) }
+            guard !emails.isEmpty else { return }
+            let parts = person.state.nameParts
+            names = EmailSearch.wordMatches(query, searchWords: query.isEmpty ? [] : NameSearch.searchWords(parts))
+            add(
+                emails, id: person.recordID, key: key, sortKey: SortKey(parts, ordering: ordering),
+                compositeName: { person.compositeName })
+        }
+        for (key, person) in people.byKey {
+            add(person, key: key.rawValue)
+        }
+        let everySummary = people.byKey.isEmpty && people.removed.isEmpty
+        for (key, summary) in catalog ?? [:] where everySummary || (people.byKey[key] == nil && !people.isRemoved(key)) {
+            guard summary.emailCount > 0 else { continue }
+            summary.wordMatches(query, into: &names)
+            let id = renumbered.isEmpty ? summary.id : renumbered[key] ?? summary.id
+            add(
+                summary.emails, id: id, key: key.rawValue, sortKey: summary.sortKey(ordering),
+                compositeName: { CompositeName.make(summary.parts, format: compositeNameFormat) })
+        }
+        for person in people.added {
+            add(person, key: "")
+        }
+        rows.sort()
+        return rows.map(\.listing)
+    }
+}
+
+/// One matching address with what orders it: its rank, then its person's sort key, record ID
+/// and key (as ``AddressBook/listing(sortedBy:)`` orders people), then its place among the
+/// person's addresses.
+private struct EmailRow: Comparable {
+    var rank: EmailSearch.Rank
+    var sortKey: SortKey
+    var id: RecordID
+    var key: String
+    var position: Int
+    var listing: EmailAddressListing
+
+    static func < (a: EmailRow, b: EmailRow) -> Bool {
+        if a.rank != b.rank { return a.rank < b.rank }
+        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+        let aID = a.id.isValid ? a.id.rawValue : Int32.max
+        let bID = b.id.isValid ? b.id.rawValue : Int32.max
+        if aID != bID { return aID < bID }
+        if a.key != b.key { return a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
+        return a.position < b.position
+    }
+
+    static func == (a: EmailRow, b: EmailRow) -> Bool {
+        a.rank == b.rank && a.sortKey == b.sortKey && a.id == b.id && a.key == b.key && a.position == b.position
+    }
+}
