@@ -75,7 +75,32 @@ enum EmailSearch {
     /// (``wordMatches(_:searchWords:)``), or `nil` when it does not match.
     static func rank(_ query: Query, names: [WordMatch], address: String) -> Rank? {
         guard !query.isEmpty else { return .exact }
-        let folded = Array(NameNormalizer.normalize(address).utf8)
+        var address = address
+        return address.withUTF8 { bytes in
+            // Most addresses are ASCII without spaces, which fold to their lowercase bytes:
+            // compare those in place instead of building the folded text.
+            if bytes.allSatisfy({ $0 > 0x20 && $0 < 0x80 }) {
+                return rank(query, names: names, folded: bytes, lowercasing: true)
+            }
+            let folded = Array(NameNormalizer.normalize(String(decoding: bytes, as: UTF8.self)).utf8)
+            return folded.withUnsafeBufferPointer { rank(query, names: names, folded: $0, lowercasing: false) }
+        }
+    }
+
+    /// ``rank(_:names:address:)`` on the folded address's bytes, or on ASCII bytes that fold
+    /// to their lowercase when `lowercasing`.
+    private static func rank(
+        _ query: Query, names: [WordMatch], folded: UnsafeBufferPointer<UInt8>, lowercasing: Bool
+    ) -> Rank? {
+        func byte(_ offset: Int) -> UInt8 {
+            let byte = folded[offset]
+            return lowercasing && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        }
+        func occurs(_ needle: [UInt8], at start: Int) -> Bool {
+            guard start + needle.count <= folded.count else { return false }
+            for (offset, expected) in needle.enumerated() where byte(start + offset) != expected { return false }
+            return true
+        }
         var rank = Rank.exact
         for (word, match) in zip(query.wordBytes, names) {
             switch match {
@@ -84,19 +109,12 @@ enum EmailSearch {
             case .prefix:
                 rank = Swift.max(rank, .name)
             case .none:
-                guard contains(folded, word) else { return nil }
+                guard folded.count >= word.count,
+                    (0...(folded.count - word.count)).contains(where: { occurs(word, at: $0) })
+                else { return nil }
                 rank = .address
             }
         }
-        return folded.starts(with: query.folded) ? .exact : rank
-    }
-
-    /// Whether `needle` occurs in `haystack`, byte for byte.
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == first {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
-        }
-        return false
+        return occurs(query.folded, at: 0) ? .exact : rank
     }
 }
