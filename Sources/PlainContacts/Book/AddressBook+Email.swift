@@ -30,27 +30,27 @@ extension AddressBook {
         ensureCatalogQuietly()
         let query = EmailSearch.Query(query)
         let ordering = sortOrdering
-        var rows: [EmailRow] = []
+        // Addresses refer to their person by position in `persons`: sorting 10,000 people once
+        // and the addresses by numbers costs far less than moving rows that hold strings.
+        var persons: [PersonPlace] = []
+        var rows: [(rank: EmailSearch.Rank, person: Int, position: Int)] = []
+        var listings: [EmailAddressListing] = []
         var names: [EmailSearch.WordMatch] = []
         func add(
             _ emails: [(label: String?, address: String)], id: RecordID, key: String, sortKey: @autoclosure () -> SortKey,
             compositeName: () -> String?
         ) {
-            var found: [(rank: EmailSearch.Rank, position: Int)] = []
+            let person = persons.count
+            var name: String??
             for (position, email) in emails.enumerated() {
-                if let rank = EmailSearch.rank(query, names: names, address: email.address) {
-                    found.append((rank, position))
-                }
+                guard let rank = EmailSearch.rank(query, names: names, address: email.address) else { continue }
+                if name == nil { name = .some(compositeName()) }
+                rows.append((rank, person, position))
+                listings.append(EmailAddressListing(
+                    address: email.address, label: email.label.map(Label.init(rawValue:)), recordID: id,
+                    compositeName: name ?? nil))
             }
-            guard !found.isEmpty else { return }
-            let sortKey = sortKey()
-            let name = compositeName()
-            for (rank, position) in found {
-                let email = emails[position]
-                let listing = EmailAddressListing(
-                    address: email.address, label: email.label.map(Label.init(rawValue:)), recordID: id, compositeName: name)
-                rows.append(EmailRow(rank: rank, sortKey: sortKey, id: id, key: key, position: position, listing: listing))
-            }
+            if name != nil { persons.append(PersonPlace(sortKey: sortKey(), id: id, key: key)) }
         }
         func add(_ person: Person, key: String) {
             let emails = person.emails.map { (label: $0.label?.rawValue, address: $0.value) }
@@ -76,33 +76,28 @@ extension AddressBook {
         for person in people.added {
             add(person, key: "")
         }
-        rows.sort()
-        return rows.map(\.listing)
+        var place = [Int](repeating: 0, count: persons.count)
+        for (order, person) in persons.indices.sorted(by: { persons[$0] < persons[$1] }).enumerated() {
+            place[person] = order
+        }
+        return rows.indices.sorted { a, b in
+            (rows[a].rank, place[rows[a].person], rows[a].position) < (rows[b].rank, place[rows[b].person], rows[b].position)
+        }.map { listings[$0] }
     }
 }
 
-/// One matching address with what orders it: its rank, then its person's sort key, record ID
-/// and key (as ``AddressBook/listing(sortedBy:)`` orders people), then its place among the
-/// person's addresses.
-private struct EmailRow: Comparable {
-    var rank: EmailSearch.Rank
+/// Where a person's addresses go in the order: by sort key, then record ID and key, as
+/// ``AddressBook/listing(sortedBy:)`` orders people.
+private struct PersonPlace {
     var sortKey: SortKey
     var id: RecordID
     var key: String
-    var position: Int
-    var listing: EmailAddressListing
 
-    static func < (a: EmailRow, b: EmailRow) -> Bool {
-        if a.rank != b.rank { return a.rank < b.rank }
+    static func < (a: PersonPlace, b: PersonPlace) -> Bool {
         if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
         let aID = a.id.isValid ? a.id.rawValue : Int32.max
         let bID = b.id.isValid ? b.id.rawValue : Int32.max
         if aID != bID { return aID < bID }
-        if a.key != b.key { return a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
-        return a.position < b.position
-    }
-
-    static func == (a: EmailRow, b: EmailRow) -> Bool {
-        a.rank == b.rank && a.sortKey == b.sortKey && a.id == b.id && a.key == b.key && a.position == b.position
+        return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
     }
 }

@@ -67,9 +67,13 @@ enum EmailCommand: Command {
     /// One address as mutt reads it: address, tab, name, tab, label, each without the tabs
     /// and line breaks that would split the line.
     static func line(_ email: EmailAddressListing) -> String {
-        [email.address, email.compositeName ?? "", email.label?.localizedName ?? ""]
-            .map { field in String(field.map { $0 == "\t" || $0.isNewline ? " " : $0 }) }
-            .joined(separator: "\t")
+        [email.address, email.compositeName ?? "", email.label?.localizedName ?? ""].map(oneField).joined(separator: "\t")
+    }
+
+    /// `text` with its tabs and line breaks made spaces (most text has none, and is kept as is).
+    private static func oneField(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 >= 0xC2 }) else { return text }
+        return String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 })
     }
 
     /// One address as `--json` prints it.
