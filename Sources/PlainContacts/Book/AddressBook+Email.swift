@@ -77,7 +77,8 @@ extension AddressBook {
             add(person, key: "")
         }
         var place = [Int](repeating: 0, count: persons.count)
-        for (order, person) in persons.indices.sorted(by: { persons[$0] < persons[$1] }).enumerated() {
+        let order = persons.withUnsafeBufferPointer { persons in persons.indices.sorted { persons[$0] < persons[$1] } }
+        for (order, person) in order.enumerated() {
             place[person] = order
         }
         return rows.indices.sorted { a, b in
@@ -94,7 +95,8 @@ private struct PersonPlace {
     var key: String
 
     static func < (a: PersonPlace, b: PersonPlace) -> Bool {
-        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+        if a.sortKey < b.sortKey { return true }
+        if b.sortKey < a.sortKey { return false }
         let aID = a.id.isValid ? a.id.rawValue : Int32.max
         let bID = b.id.isValid ? b.id.rawValue : Int32.max
         if aID != bID { return aID < bID }
