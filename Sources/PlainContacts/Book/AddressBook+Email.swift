@@ -36,30 +36,34 @@ extension AddressBook {
         var rows: [(rank: EmailSearch.Rank, person: Int, position: Int)] = []
         var listings: [EmailAddressListing] = []
         var names: [EmailSearch.WordMatch] = []
-        func add(
-            _ emails: [(label: String?, address: String)], id: RecordID, key: String, sortKey: @autoclosure () -> SortKey,
-            compositeName: () -> String?
+        var found: [(rank: EmailSearch.Rank, position: Int)] = []
+        /// Keeps the addresses in `found` of one person.
+        func keep(
+            _ emails: [(label: String?, address: String)], id: RecordID, key: String, sortKey: SortKey,
+            compositeName: String?
         ) {
             let person = persons.count
-            var name: String??
-            for (position, email) in emails.enumerated() {
-                guard let rank = EmailSearch.rank(query, names: names, address: email.address) else { continue }
-                if name == nil { name = .some(compositeName()) }
+            persons.append(PersonPlace(sortKey: sortKey, id: id, key: key))
+            for (rank, position) in found where position < emails.count {
+                let email = emails[position]
                 rows.append((rank, person, position))
                 listings.append(EmailAddressListing(
                     address: email.address, label: email.label.map(Label.init(rawValue:)), recordID: id,
-                    compositeName: name ?? nil))
+                    compositeName: compositeName))
             }
-            if name != nil { persons.append(PersonPlace(sortKey: sortKey(), id: id, key: key)) }
         }
         func add(_ person: Person, key: String) {
             let emails = person.emails.map { (label: $0.label?.rawValue, address: $0.value) }
             guard !emails.isEmpty else { return }
             let parts = person.state.nameParts
             names = EmailSearch.wordMatches(query, searchWords: query.isEmpty ? [] : NameSearch.searchWords(parts))
-            add(
+            found = emails.enumerated().compactMap { position, email in
+                EmailSearch.rank(query, names: names, address: email.address).map { ($0, position) }
+            }
+            guard !found.isEmpty else { return }
+            keep(
                 emails, id: person.recordID, key: key, sortKey: SortKey(parts, ordering: ordering),
-                compositeName: { person.compositeName })
+                compositeName: person.compositeName)
         }
         for (key, person) in people.byKey {
             add(person, key: key.rawValue)
@@ -68,10 +72,16 @@ extension AddressBook {
         for (key, summary) in catalog ?? [:] where everySummary || (people.byKey[key] == nil && !people.isRemoved(key)) {
             guard summary.emailCount > 0 else { continue }
             summary.wordMatches(query, into: &names)
+            // The addresses are compared in the index's bytes; only those kept become strings.
+            found.removeAll(keepingCapacity: true)
+            summary.forEachEmailAddress { position, address in
+                if let rank = EmailSearch.rank(query, names: names, address: address) { found.append((rank, position)) }
+            }
+            guard !found.isEmpty else { continue }
             let id = renumbered.isEmpty ? summary.id : renumbered[key] ?? summary.id
-            add(
+            keep(
                 summary.emails, id: id, key: key.rawValue, sortKey: summary.sortKey(ordering),
-                compositeName: { CompositeName.make(summary.parts, format: compositeNameFormat) })
+                compositeName: CompositeName.make(summary.parts, format: compositeNameFormat))
         }
         for person in people.added {
             add(person, key: "")

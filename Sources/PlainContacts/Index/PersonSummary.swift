@@ -368,6 +368,29 @@ struct PersonSummary: Sendable, Hashable {
         return emails
     }
 
+    /// Calls `body` with the place and the UTF-8 bytes of each email address in turn, read in
+    /// place, so that a query can skip the addresses it does not keep without building them.
+    func forEachEmailAddress(_ body: (_ position: Int, _ address: UnsafeBufferPointer<UInt8>) -> Void) {
+        var reader = reader(at: Int(uint32(at: Layout.emails)))
+        let count = Int((try? reader.uint32()) ?? 0)
+        var offset = reader.offset
+        storage.withUnsafeBufferPointer { buffer in
+            let end = range.upperBound
+            for position in 0..<count {
+                // Each entry: the label (a length of 0xFFFFFFFF for none), then the address.
+                for field in 0..<2 {
+                    guard offset + 4 <= end else { return }
+                    let length = Int(UInt32(littleEndian: UnsafeRawBufferPointer(buffer).loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                    offset += 4
+                    if field == 0, length == Int(UInt32.max) { continue }
+                    guard offset + length <= end else { return }
+                    if field == 1 { body(position, UnsafeBufferPointer(rebasing: buffer[offset..<(offset + length)])) }
+                    offset += length
+                }
+            }
+        }
+    }
+
     var lastNameKey: SortKey { sortKey(.lastName) }
     var firstNameKey: SortKey { sortKey(.firstName) }
 

@@ -74,17 +74,20 @@ enum EmailSearch {
     /// How well an address matches given how the query's words meet its person's names
     /// (``wordMatches(_:searchWords:)``), or `nil` when it does not match.
     static func rank(_ query: Query, names: [WordMatch], address: String) -> Rank? {
-        guard !query.isEmpty else { return .exact }
         var address = address
-        return address.withUTF8 { bytes in
-            // Most addresses are ASCII without spaces, which fold to their lowercase bytes:
-            // compare those in place instead of building the folded text.
-            if bytes.allSatisfy({ $0 > 0x20 && $0 < 0x80 }) {
-                return rank(query, names: names, folded: bytes, lowercasing: true)
-            }
-            let folded = Array(NameNormalizer.normalize(String(decoding: bytes, as: UTF8.self)).utf8)
-            return folded.withUnsafeBufferPointer { rank(query, names: names, folded: $0, lowercasing: false) }
+        return address.withUTF8 { rank(query, names: names, address: $0) }
+    }
+
+    /// ``rank(_:names:address:)`` for an address's UTF-8 bytes.
+    static func rank(_ query: Query, names: [WordMatch], address: UnsafeBufferPointer<UInt8>) -> Rank? {
+        guard !query.isEmpty else { return .exact }
+        // Most addresses are ASCII without spaces, which fold to their lowercase bytes:
+        // compare those in place instead of building the folded text.
+        if address.allSatisfy({ $0 > 0x20 && $0 < 0x80 }) {
+            return rank(query, names: names, folded: address, lowercasing: true)
         }
+        let folded = Array(NameNormalizer.normalize(String(decoding: address, as: UTF8.self)).utf8)
+        return folded.withUnsafeBufferPointer { rank(query, names: names, folded: $0, lowercasing: false) }
     }
 
     /// ``rank(_:names:address:)`` on the folded address's bytes, or on ASCII bytes that fold

@@ -350,6 +350,11 @@ import Testing
         #expect(decodedSummary.emailCount == 2)
         #expect(decodedSummary.emails.map(\.label) == ["work", nil])
         #expect(decodedSummary.emails.map(\.address) == ["t@example.jp", "y@example.jp"])
+        var walked: [String] = []
+        decodedSummary.forEachEmailAddress { position, address in
+            walked.append("\(position) \(String(decoding: address, as: UTF8.self))")
+        }
+        #expect(walked == ["0 t@example.jp", "1 y@example.jp"])
         #expect(decodedSummary.uid == "urn:uuid:1")
         #expect(decodedSummary.mergedKeys == ["old-key"])
         #expect(decodedSummary.id == RecordID(7))
