@@ -114,6 +114,17 @@ import Testing
         #expect(result.lines == ["Searching 0 people... no matching addresses"])
     }
 
+    /// A damaged person file is a data error, never "nothing found": mutt would take exit
+    /// status 1 for an empty answer.
+    @Test func aDamagedPersonFileExits65RatherThanFindingNothing() throws {
+        let sandbox = try sandboxWithPeople()
+        let file = try #require(try sandbox.storeFiles(in: "people").first { $0.hasPrefix("carl-") })
+        try Data("{ damaged".utf8).write(to: sandbox.storeFile("people/\(file)"))
+        let result = try sandbox.run(["email", "zz"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func aMissingStoreIsNoInput() throws {
         let sandbox = try CLISandbox()
         #expect(try sandbox.run(["email", "ann"]).status == 66)
