@@ -34,11 +34,11 @@ enum EmailCommand: Command {
           bind editor <Tab> complete-query
         In aerc (aerc.conf, [compose]):
           address-book-cmd = contacts email --no-header %s
-        In alot (config):
-          [[abook]]
+        In alot (config, in the account's section; alot takes exit status 1 for an error):
+          [[[abook]]]
             type = shellcommand
-            command = contacts email --no-header
-            regexp = '^(?P<email>[^\\t]+)\\t+(?P<name>[^\\t]+)'
+            command = sh -c 'contacts email --no-header "$@"; test $? -le 1' contacts
+            regexp = '^(?P<email>[^\\t]+)\\t(?P<name>[^\\t]*)'
         """
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
