@@ -4,8 +4,9 @@ import PlainContacts
 /// The figures measured in child processes: what one `contacts` invocation costs, and the
 /// peak memory of one operation on its own.
 extension BenchSuite {
-    /// Times `contacts list` and `contacts search` as whole processes, and measures the peak
-    /// memory of `contacts list` and of an open + list in a child of this program.
+    /// Times `contacts list`, `contacts search` and `contacts email` as whole processes, and
+    /// measures the peak memory of `contacts list` and of an open + list in a child of this
+    /// program.
     ///
     /// - Throws: ``ContactsError/Code/io`` when a child cannot be started.
     func measureProcesses() throws {
@@ -47,6 +48,17 @@ extension BenchSuite {
                 record("process.search", "`contacts search \(query)` as one process (output discarded)", search)
             } else {
                 note("`contacts search` is not available (exit status \(check.status)); its figure is skipped")
+            }
+            // `email` exits 1 when nothing matches, as mail clients expect: time a query that
+            // matches, and the empty query, which lists every address.
+            for (id, words) in [("process.email", [query]), ("process.emailAll", [])] {
+                let emailArguments = ["--store", store.url.path, "email"] + words
+                let shown = (["email"] + words).joined(separator: " ")
+                if let email = try processTime(contacts, emailArguments) {
+                    record(id, "`contacts \(shown)` as one process (output discarded)", email)
+                } else {
+                    note("`contacts \(shown)` found nothing or failed; its figure is skipped")
+                }
             }
         }
         if let memory = try peakMemory(probe, contacts, listArguments) {

@@ -98,6 +98,14 @@ final class BenchSuite {
             }
             record("search.open.\(query)", "open + search \"\(query)\" + composite names", sample)
         }
+        for query in options.queries {
+            var addresses = 0
+            let sample = Sample.time(runs) { _ in addresses = book.emailAddresses(matching: query).count }
+            checksum += addresses
+            record(
+                "email.book.\(query)", "email addresses for \"\(query)\" on an open book", sample,
+                detail: "\(Format.count(addresses)) \(addresses == 1 ? "address" : "addresses")")
+        }
     }
 
     private func measureList() throws {

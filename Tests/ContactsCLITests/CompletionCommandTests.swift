@@ -6,11 +6,11 @@ import Testing
     func scriptsCoverEveryCommandAndItsOptions(shell: String) throws {
         let sandbox = try CLISandbox()
         let offered = Self.offeredWords(in: try sandbox.succeed(["completion", shell]).stdout, shell: shell)
-        for word in ["init", "git-setup", "add", "new", "show", "list", "search", "pick", "set", "edit", "rm", "group",
+        for word in ["init", "git-setup", "add", "new", "show", "list", "search", "email", "pick", "set", "edit", "rm", "group",
                      "members", "resolve", "access", "grant", "completion"] {
             #expect(offered.commands.contains(word), "\(word) missing")
         }
-        for option in ["first", "phone", "create-group", "json", "sort", "property", "store", "lock-timeout"] {
+        for option in ["first", "phone", "create-group", "json", "sort", "no-header", "property", "store", "lock-timeout"] {
             #expect(offered.options.contains(option), "--\(option) missing")
         }
     }

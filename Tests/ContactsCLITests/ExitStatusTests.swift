@@ -134,7 +134,7 @@ import Testing
         let people = sandbox.storeFile("people")
         try FileManager.default.removeItem(at: people)
         try Data("not a folder\n".utf8).write(to: people)
-        for command in [["list"], ["search", "katie"], ["doctor"]] {
+        for command in [["list"], ["search", "katie"], ["email", "katie"], ["doctor"]] {
             let result = try sandbox.run(command)
             #expect(result.status == 65, "\(command): \(result)")
             #expect(result.stdout.isEmpty)

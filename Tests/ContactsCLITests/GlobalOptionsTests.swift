@@ -15,14 +15,14 @@ import Testing
             let result = try sandbox.run(arguments)
             #expect(result.status == 0)
             #expect(result.stderr.isEmpty)
-            for command in ["init", "add", "new", "show", "list", "search", "pick", "set", "edit", "rm", "group", "import", "export", "resolve", "duplicates", "merge", "log", "watch", "doctor", "merge-driver", "textconv", "access", "completion"] {
+            for command in ["init", "add", "new", "show", "list", "search", "email", "pick", "set", "edit", "rm", "group", "import", "export", "resolve", "duplicates", "merge", "log", "watch", "doctor", "merge-driver", "textconv", "access", "completion"] {
                 #expect(result.stdout.contains("\n  \(command) "), "\(command) missing from help")
             }
         }
     }
 
     static let commandPaths: [[String]] = [
-        ["init"], ["git-setup"], ["add"], ["new"], ["show"], ["list"], ["search"], ["pick"], ["set"], ["edit"], ["rm"],
+        ["init"], ["git-setup"], ["add"], ["new"], ["show"], ["list"], ["search"], ["email"], ["pick"], ["set"], ["edit"], ["rm"],
         ["group"], ["group", "list"], ["group", "create"], ["group", "rename"], ["group", "rm"], ["group", "add"],
         ["group", "remove"], ["group", "members"], ["import"], ["export"], ["resolve"], ["duplicates"], ["merge"], ["log"], ["watch"],
         ["doctor"], ["merge-driver"], ["textconv"], ["access"], ["access", "status"], ["access", "list"],

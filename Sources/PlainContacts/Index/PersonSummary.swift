@@ -2,8 +2,8 @@ import FoundationEssentials
 import Glibc
 
 /// What the hot paths need to know about a person without reading its file: the record ID,
-/// the names (with their search words and sort keys), the first phone and email, and the
-/// vCard UID. Kept in the index, one per person file.
+/// the names (with their search words and sort keys), the first phone and email, the vCard
+/// UID, and every email address with its label. Kept in the index, one per person file.
 ///
 /// A summary is a view over its bytes in the index: only the key is decoded up front, every
 /// other field when asked for, so that searching 100,000 people compares bytes instead of
@@ -39,14 +39,16 @@ struct PersonSummary: Sendable, Hashable {
     }
 
     /// Where the fixed fields lie in an entry's body: the ID, the file's signature, the
-    /// creation time, the offsets of the search words and sort keys, then the key.
+    /// creation time, the offsets of the search words, sort keys and email addresses, then the
+    /// key.
     private enum Layout {
         static let id = 0
         static let signature = 4
         static let created = 36
         static let searchWords = 44
         static let sortKeys = 48
-        static let key = 52
+        static let emails = 52
+        static let key = 56
     }
 
     /// A summary of a decoded person file.
@@ -56,13 +58,18 @@ struct PersonSummary: Sendable, Hashable {
         var firstPhone: String?
         var firstEmail: String?
         var uid: String?
+        var emails: [MultiValue<String>.Entry] = []
         if case .multiString(let phones)? = state.values[.phones] { firstPhone = phones.first?.value }
-        if case .multiString(let emails)? = state.values[.emails] { firstEmail = emails.first?.value }
+        if case .multiString(let values)? = state.values[.emails] {
+            firstEmail = values.first?.value
+            emails = values.entries
+        }
         if case .string(let text)? = state.unknownFields["uid"] { uid = text }
         var body = IndexWriter()
         body.int32(decoded.id.rawValue)
         body.signature(signature)
         body.int64(state.creationDate.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? .min)
+        body.uint32(0)
         body.uint32(0)
         body.uint32(0)
         body.string(key.rawValue)
@@ -85,9 +92,16 @@ struct PersonSummary: Sendable, Hashable {
             body.string(sortKey.primary)
             body.string(sortKey.secondary)
         }
+        let emailsOffset = body.bytes.count
+        body.uint32(UInt32(emails.count))
+        for email in emails {
+            body.string(email.label?.rawValue)
+            body.string(email.value)
+        }
         var bytes = body.bytes
         IndexWriter.store(UInt32(searchWords), at: Layout.searchWords, in: &bytes)
         IndexWriter.store(UInt32(sortKeys), at: Layout.sortKeys, in: &bytes)
+        IndexWriter.store(UInt32(emailsOffset), at: Layout.emails, in: &bytes)
         self.init(key: key, storage: bytes, range: 0..<bytes.count)
     }
 
@@ -119,6 +133,7 @@ struct PersonSummary: Sendable, Hashable {
         var fixed = IndexReader(bytes, offset: body.lowerBound + Layout.searchWords)
         let searchWords = Int(try fixed.uint32())
         let sortKeys = Int(try fixed.uint32())
+        let emails = Int(try fixed.uint32())
         var reader = IndexReader(bytes, offset: body.lowerBound + Layout.key)
         func string(optional: Bool) throws {
             let length = try reader.uint32()
@@ -143,6 +158,13 @@ struct PersonSummary: Sendable, Hashable {
             try reader.skip(1)
             try string(optional: false)
             try string(optional: false)
+        }
+        guard reader.offset == body.lowerBound + emails else { throw IndexReader.Damaged() }
+        let emailCount = try reader.uint32()
+        guard Int(emailCount) <= body.upperBound - reader.offset else { throw IndexReader.Damaged() }
+        for _ in 0..<emailCount {
+            try string(optional: true)  // the label
+            try string(optional: false)  // the address
         }
         guard reader.offset == body.upperBound else { throw IndexReader.Damaged() }
     }
@@ -280,6 +302,37 @@ struct PersonSummary: Sendable, Hashable {
         }
     }
 
+    /// How each query word meets the search words, comparing bytes in place (the same rule
+    /// as ``EmailSearch/wordMatches(_:searchWords:)``), written into `matches`.
+    func wordMatches(_ query: EmailSearch.Query, into matches: inout [EmailSearch.WordMatch]) {
+        matches.removeAll(keepingCapacity: true)
+        let listStart = range.lowerBound + Int(uint32(at: Layout.searchWords))
+        storage.withUnsafeBytes { buffer in
+            let end = range.upperBound
+            guard let base = buffer.baseAddress, listStart + 4 <= end else {
+                matches.append(contentsOf: repeatElement(.none, count: query.wordBytes.count))
+                return
+            }
+            let count = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: listStart, as: UInt32.self)))
+            for word in query.wordBytes {
+                var best = EmailSearch.WordMatch.none
+                var offset = listStart + 4
+                for _ in 0..<count {
+                    guard offset + 4 <= end else { break }
+                    let length = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                    offset += 4
+                    guard length != Int(UInt32.max), offset + length <= end else { break }
+                    if length >= word.count, memcmp(base + offset, word, word.count) == 0 {
+                        best = length == word.count ? .exact : .prefix
+                        if best == .exact { break }
+                    }
+                    offset += length
+                }
+                matches.append(best)
+            }
+        }
+    }
+
     func sortKey(_ ordering: SortOrdering) -> SortKey {
         var reader = reader(at: Int(uint32(at: Layout.sortKeys)))
         // Skip the keys stored before this ordering's: a flag and two strings each.
@@ -292,6 +345,50 @@ struct PersonSummary: Sendable, Hashable {
         let primary = ((try? reader.string()) ?? nil) ?? ""
         let secondary = ((try? reader.string()) ?? nil) ?? ""
         return SortKey(storedHasName: hasName, primary: primary, secondary: secondary)
+    }
+
+    /// How many email addresses the person has, read without decoding them.
+    var emailCount: Int {
+        var reader = reader(at: Int(uint32(at: Layout.emails)))
+        return Int((try? reader.uint32()) ?? 0)
+    }
+
+    /// Every email address with its label (the stored word or custom text), in the person's
+    /// order.
+    var emails: [(label: String?, address: String)] {
+        var reader = reader(at: Int(uint32(at: Layout.emails)))
+        let count = (try? reader.uint32()) ?? 0
+        var emails: [(label: String?, address: String)] = []
+        do {
+            for _ in 0..<count {
+                let label = try reader.string()
+                emails.append((label, try reader.requiredString()))
+            }
+        } catch {}
+        return emails
+    }
+
+    /// Calls `body` with the place and the UTF-8 bytes of each email address in turn, read in
+    /// place, so that a query can skip the addresses it does not keep without building them.
+    func forEachEmailAddress(_ body: (_ position: Int, _ address: UnsafeBufferPointer<UInt8>) -> Void) {
+        var reader = reader(at: Int(uint32(at: Layout.emails)))
+        let count = Int((try? reader.uint32()) ?? 0)
+        var offset = reader.offset
+        storage.withUnsafeBufferPointer { buffer in
+            let end = range.upperBound
+            for position in 0..<count {
+                // Each entry: the label (a length of 0xFFFFFFFF for none), then the address.
+                for field in 0..<2 {
+                    guard offset + 4 <= end else { return }
+                    let length = Int(UInt32(littleEndian: UnsafeRawBufferPointer(buffer).loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                    offset += 4
+                    if field == 0, length == Int(UInt32.max) { continue }
+                    guard offset + length <= end else { return }
+                    if field == 1 { body(position, UnsafeBufferPointer(rebasing: buffer[offset..<(offset + length)])) }
+                    offset += length
+                }
+            }
+        }
     }
 
     var lastNameKey: SortKey { sortKey(.lastName) }

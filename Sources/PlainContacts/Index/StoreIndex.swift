@@ -31,8 +31,9 @@ struct StoreIndex: Sendable {
     static let logMagic: [UInt8] = Array("PCINDLG1".utf8)
     /// Bumped whenever summaries would be computed differently (normalization, sort keys) or
     /// the layout changes. Version 2 added the ID table and per-section checksums; version 3
-    /// leaves settled duplicate IDs out of the highest ID.
-    static let version: UInt32 = 3
+    /// leaves settled duplicate IDs out of the highest ID; version 4 keeps every email address
+    /// and its label in the summaries. An index of another version is ignored and rebuilt.
+    static let version: UInt32 = 4
     /// The fixed header: magic, version, generation, build time, two folder signatures,
     /// count, highest ID, duplicate flag, and the length and checksum of both sections;
     /// followed by the header's own checksum.

@@ -13,6 +13,7 @@ enum CommandTable {
             ShowCommand.self,
             ListCommand.self,
             SearchCommand.self,
+            EmailCommand.self,
             PickCommand.self,
             SetCommand.self,
             EditCommand.self,

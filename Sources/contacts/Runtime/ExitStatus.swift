@@ -4,7 +4,8 @@ import PlainContacts
 enum ExitStatus: Int32, Sendable {
     /// Success.
     case success = 0
-    /// Anything not covered below, and a cancelled interactive command.
+    /// Anything not covered below, a cancelled interactive command, and `email` finding no
+    /// address (mail clients take it for an empty answer).
     case failure = 1
     /// The command line is wrong, or adds a remote or a user whose name is taken (`EX_USAGE`).
     case usage = 64

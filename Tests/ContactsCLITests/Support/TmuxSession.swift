@@ -6,8 +6,8 @@ let tmuxAvailable = installed("tmux")
 
 /// A command running in a real terminal: a detached tmux session on a private server.
 ///
-/// The command's standard output goes to a file and its exit status to another, so that the
-/// test reads what a script capturing `$(contacts pick)` would.
+/// The exit status of the command goes to a file, and so does the standard output of
+/// `contacts`, so that the test reads what a script capturing `$(contacts pick)` would.
 final class TmuxSession {
     let socket: String
     let outputFile: URL
@@ -19,8 +19,19 @@ final class TmuxSession {
         var description: String { "timed out waiting for \(waitingFor); the screen shows:\n\(screen)" }
     }
 
-    /// Starts `arguments` (the `contacts` binary first) with `environment` in a 100 × 30 terminal.
-    init(sandbox: CLISandbox, arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `contacts` with `arguments` and `environment` in a 100 × 30 terminal.
+    convenience init(sandbox: CLISandbox, arguments: [String], environment: [String: String] = [:]) throws {
+        try self.init(
+            sandbox: sandbox, program: [try ContactsBinary.url().path(percentEncoded: false)] + arguments,
+            environment: environment, capturingOutput: true)
+    }
+
+    /// Starts any program (`["neomutt", "-F", muttrc]`, the program first) with the sandbox's
+    /// environment and `environment` in a 100 × 30 terminal. With `capturingOutput`, its
+    /// standard output goes to ``outputFile`` instead of the terminal.
+    init(
+        sandbox: CLISandbox, program: [String], environment: [String: String] = [:], capturingOutput: Bool = false
+    ) throws {
         socket = sandbox.root.appending(path: "tmux.sock").path(percentEncoded: false)
         outputFile = sandbox.root.appending(path: "tmux-out.txt")
         statusFile = sandbox.root.appending(path: "tmux-status.txt")
@@ -28,8 +39,8 @@ final class TmuxSession {
         for (key, value) in environment { variables[key] = value }
         let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\(TmuxSession.quote($0.value))" }
         let command = "env -i " + assignments.joined(separator: " ") + " "
-            + (try [ContactsBinary.url().path(percentEncoded: false)] + arguments).map(TmuxSession.quote).joined(separator: " ")
-            + " > " + TmuxSession.quote(outputFile.path(percentEncoded: false))
+            + program.map(TmuxSession.quote).joined(separator: " ")
+            + (capturingOutput ? " > " + TmuxSession.quote(outputFile.path(percentEncoded: false)) : "")
             + "; echo $? > " + TmuxSession.quote(statusFile.path(percentEncoded: false)) + "; sleep 60"
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", command])
     }

@@ -333,6 +333,7 @@ import Testing
         decoded.state.values[.lastName] = .string("山田")
         decoded.state.values[.lastNamePhonetic] = .string("やまだ")
         decoded.state.values[.phones] = .multiString(MultiValue([(value: "555", label: .mobile)]))
+        decoded.state.values[.emails] = .multiString(MultiValue([(value: "t@example.jp", label: .work), (value: "y@example.jp", label: nil)]))
         decoded.state.unknownFields["uid"] = .string("urn:uuid:1")
         decoded.state.mergedKeys = ["old-key"]
         let key = try #require(RecordKey(rawValue: "tarou-yamada-abc123"))
@@ -345,6 +346,15 @@ import Testing
         #expect(decodedSummary == summary)
         #expect(decodedSummary.parts.lastNamePhonetic == "やまだ")
         #expect(decodedSummary.firstPhone == "555")
+        #expect(decodedSummary.firstEmail == "t@example.jp")
+        #expect(decodedSummary.emailCount == 2)
+        #expect(decodedSummary.emails.map(\.label) == ["work", nil])
+        #expect(decodedSummary.emails.map(\.address) == ["t@example.jp", "y@example.jp"])
+        var walked: [String] = []
+        decodedSummary.forEachEmailAddress { position, address in
+            walked.append("\(position) \(String(decoding: address, as: UTF8.self))")
+        }
+        #expect(walked == ["0 t@example.jp", "1 y@example.jp"])
         #expect(decodedSummary.uid == "urn:uuid:1")
         #expect(decodedSummary.mergedKeys == ["old-key"])
         #expect(decodedSummary.id == RecordID(7))
