@@ -37,7 +37,7 @@ enum CSVHeaderNames {
         case "private", "privat", "prive", "privado", "privato", "priv":
             return value == "false" || value == "falsch" || value == "aus" || value == "faux" || value == "falso" || value == "onwaar"
         case "gender", "geschlecht", "sexe", "genero", "sesso", "geslacht":
-            return value == "unspecified" || value == "nicht angegeben" || value == "non spécifié"
+            return value == "unspecified" || value == "nicht angegeben" || value == "keine angabe" || value == "non spécifié"
                 || value == "no especificado" || value == "non specificato" || value == "niet opgegeven"
         case "emailtype", "email2type", "email3type", "emailtyp", "email2typ", "email3typ":
             return value == "smtp"
@@ -175,7 +175,7 @@ enum CSVHeaderNames {
             "Phone", "Phone Number", "Telephone", "Telefon", "Téléphone", "Teléfono", "Telefono", "Telefoon", "電話番号",
         ]),
         (.phone(.mobile), [
-            "Mobile Phone", "Mobile", "Mobile Number", "Cell", "Cell Phone", "Home Mobile", "Mobiltelefon",
+            "Mobile Phone", "Mobile", "Mobile Number", "Cell", "Cell Phone", "Home Mobile", "Mobiltelefon", "Mobiltelefon 2",
             "Mobil-Tel.-Nr.", "Tél. mobile", "Téléphone mobile", "Portable", "Teléfono móvil", "Móvil", "Cellulare",
             "Telefono cellulare", "Numero cellulare", "Mobiele telefoon", "携帯電話",
         ]),
@@ -237,7 +237,7 @@ enum CSVHeaderNames {
         (.url(.other), ["Website Other"]),
         // People
         (.related(.spouse), ["Spouse", "Ehepartner", "Partner", "Conjoint(e)", "Cónyuge", "Coniuge", "Echtgenoot/partner", "配偶者"]),
-        (.related(.manager), ["Manager's Name", "Manager", "Vorgesetzte(r)", "Name des Vorgesetzten", "Nom du supérieur", "Nombre del jefe", "Nome del responsabile", "Naam manager", "上司名"]),
+        (.related(.manager), ["Manager's Name", "Manager", "Vorgesetzte(r)", "Name des Vorgesetzten", "Name des/r Vorgesetzten", "Nom du supérieur", "Nombre del jefe", "Nome del responsabile", "Naam manager", "上司名"]),
         (.related(.assistant), ["Assistant's Name", "Assistent(in)", "Name Assistent", "Nom de l'assistant(e)", "Nombre del ayudante", "Nome dell'assistente", "Naam assistent", "アシスタント名"]),
         (.related(.child), ["Children", "Kinder", "Enfants", "Hijos", "Figli", "Kinderen", "子供"]),
         // Instant messaging
@@ -338,7 +338,7 @@ enum CSVHeaderNames {
             (.street3, ["Other Street 3", "Weitere Straße 3", "Rue (autre) 3", "Otra calle 3", "Altra via 3", "Ander adres straat 3"]),
             (.city, ["Other City", "Weiterer Ort", "Ville (autre)", "Otra ciudad", "Altra città", "Città Altro", "Ander adres plaats", "市区町村 (その他)"]),
             (.region, [
-                "Other State", "Weitere Region", "Weiteres Bundesland/Kanton", "Dép/Région (autre)",
+                "Other State", "Weitere Region", "Weiteres Bundesland/Kanton", "Weiteres/r Bundesland/Kanton", "Dép/Région (autre)",
                 "Otra provincia o estado", "Altra provincia", "Ander adres provincie", "都道府県 (その他)",
             ]),
             (.postalCode, [
@@ -346,14 +346,14 @@ enum CSVHeaderNames {
                 "Ander adres postcode", "郵便番号 (その他)",
             ]),
             (.country, [
-                "Other Country/Region", "Weiteres Land/Region", "Weiteres Land", "Pays/Région (autre)",
+                "Other Country/Region", "Weiteres Land/Region", "Weiteres/e Land/Region", "Weiteres Land", "Pays/Région (autre)",
                 "Otro país o región", "Altro paese/area geografica", "Ander adres land/regio", "国/地域 (その他)",
             ]),
             (.poBox, ["Other Address PO Box", "Weiteres Postfach", "B.P. (autre)", "Otro apartado postal", "Altra casella postale", "Postbus overig"]),
         ]
         let generic: [(CSVField.AddressPart, [String])] = [
             (.formatted, ["Address", "Adresse", "Anschrift", "Dirección", "Indirizzo", "Adres", "住所"]),
-            (.city, ["City", "Ort", "Stadt", "Ville", "Ciudad", "Città", "Plaats", "市区町村"]),
+            (.city, ["City", "Stadt", "Ville", "Ciudad", "Città", "Plaats", "市区町村"]),
             (.region, ["State", "Region", "Province", "Bundesland", "Provincia", "Provincie", "都道府県"]),
             (.postalCode, ["Postal Code", "Zip", "ZIP Code", "Postcode", "PLZ", "Postleitzahl", "Code postal", "Código postal", "CAP", "郵便番号"]),
             (.country, ["Country", "Land", "Pays", "País", "Paese", "国"]),

@@ -196,3 +196,23 @@ private func kept(_ person: Person) -> [String] {
         #expect(try person(book, last: "Dubois").phones.count == 2)
     }
 }
+
+@Suite struct TineFixtureTests {
+    @Test func germanOutlook2013LeavesOutItsDefaultsAndReadsItsPhones() throws {
+        let (book, report, _) = try fixture("tine20-outlook2013-de.csv")
+        #expect(report.warnings.count == 1)
+        let cornelius = try person(book, last: "Weiß")
+        #expect(cornelius.phones.map(\.label) == [.work, .home, .mobile])
+        #expect(cornelius.birthday == nil)
+        #expect(cornelius.dates.isEmpty)
+        #expect(!kept(cornelius).contains { $0.contains("Keine Angabe") || $0.contains("Normal") || $0.contains("SMTP") })
+        #expect(try person(book, last: "Baumann").addresses.first?.value.city == "Hamburg")
+    }
+
+    @Test func oldGoogleGroupsBesideMyContactsAreKept() throws {
+        let (book, _, _) = try fixture("tine20-google.csv")
+        let axel = try person(book, last: "gert")
+        #expect(groupNames(book, axel) == ["kunden"])
+        #expect(axel.note == "rutan")
+    }
+}
