@@ -3,9 +3,15 @@ import Foundation
 import Glibc
 import Testing
 
+/// Debian's vdirsyncer, 0.19 in Debian 12, which `.ci/run` installs beside `.venv-dav`'s 0.21.
+let debianVdirsyncer = URL(filePath: "/usr/bin/vdirsyncer")
+
+/// Whether Debian's vdirsyncer is installed.
+let debianVdirsyncerAvailable = FileManager.default.isExecutableFile(atPath: debianVdirsyncer.path(percentEncoded: false))
+
 /// `contacts serve` end to end: the built binary serving a store on 127.0.0.1, with vdirsyncer
-/// 0.21 (a client nobody here wrote) syncing a vdir with it both ways, and raw HTTP requests
-/// for what a client must not get away with.
+/// 0.21 and Debian's 0.19 (clients nobody here wrote) syncing a vdir with it both ways, and raw
+/// HTTP requests for what a client must not get away with.
 @Suite(.serialized) struct ServeCommandTests {
     /// A cheap password hash for the debug binary's accounts.
     private static let testIterations = ["CONTACTS_TEST_PASSWORD_ITERATIONS": "1000"]
@@ -44,70 +50,149 @@ import Testing
 
     // MARK: vdirsyncer
 
-    @Test func vdirsyncerSyncsAVdirWithTheStoreBothWays() throws {
+    @Test func vdirsyncer021SyncsAVdirWithTheStoreBothWays() throws {
+        try syncAVdirWithTheStoreBothWays(program: try DAVServerInstallation.executable("vdirsyncer"), version: "0.21.0")
+    }
+
+    /// Skipped on a machine without Debian's vdirsyncer, except under CI (`CI` set), where its
+    /// absence fails the test: `.ci/run` installs it.
+    @Test(
+        .enabled(
+            if: debianVdirsyncerAvailable || ProcessInfo.processInfo.environment["CI"] != nil,
+            "Debian's vdirsyncer (/usr/bin/vdirsyncer) is not installed: apt-get install vdirsyncer"))
+    func debianVdirsyncerSyncsAVdirWithTheStoreBothWays() throws {
+        try #require(debianVdirsyncerAvailable, "Debian's vdirsyncer (/usr/bin/vdirsyncer) is not installed: apt-get install vdirsyncer")
+        try syncAVdirWithTheStoreBothWays(program: debianVdirsyncer, version: nil)
+    }
+
+    /// An image the store keeps as a `.png`: PNG's signature, then 200 bytes counting up from
+    /// `seed`, long enough for a folded `PHOTO` line.
+    private static func image(_ seed: UInt8) -> Data {
+        Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<200).map { seed &+ UInt8($0) })
+    }
+
+    private static func photoLine(_ image: Data) -> String {
+        "PHOTO;ENCODING=b;TYPE=PNG:" + image.base64EncodedString()
+    }
+
+    /// The image of a card's `PHOTO`, in 3.0's form or 4.0's `data:` URI.
+    private func image(in card: String) -> Data? {
+        guard let value = CardLines.first("PHOTO", in: CardLines.lines(card)) else { return nil }
+        return Data(base64Encoded: value.components(separatedBy: "base64,").last ?? value)
+    }
+
+    /// The commits `contacts serve --commit` made, newest first.
+    private func serveCommits(_ git: GitRepositories, in repository: URL) throws -> [String] {
+        try git.git(["log", "--format=%s"], in: repository).lines.filter { $0.hasPrefix("contacts: serve: ") }
+    }
+
+    /// One vdirsyncer against `contacts serve --commit`: the store's cards into an empty vdir,
+    /// then a round of changes on each side (two cards added, one edited, one removed), a group,
+    /// images and names beyond ASCII carried both ways, each client change one commit, and a
+    /// last sync that changes nothing.
+    private func syncAVdirWithTheStoreBothWays(program: URL, version: String?) throws {
         let sandbox = try CLISandbox()
-        try sandbox.initStore()
-        let cards = sandbox.root.appending(path: "cards.vcf")
-        try Data((Self.card("kept", "Kept", "Lines", ["X-UNKNOWN;X-P=1:kept", "item1.X-ABLabel:Lab"])
-            + Self.card("leaver", "Local", "Leaver")).utf8).write(to: cards)
-        try sandbox.succeed(["import", cards.path])
-        try sandbox.add(["Katie Bell", "--email", "katie@example.com"])
-        try sandbox.succeed(["group", "create", "Friends"])
-        try sandbox.succeed(["group", "add", "Friends", try id("Katie Bell", in: sandbox)])
-        let server = try ServeProcess(sandbox: sandbox)
+        let git = GitRepositories(sandbox: sandbox)
+        try git.git(["init", "--quiet", "--initial-branch=main"], in: sandbox.root)
+        try seedTheStore(sandbox)
+        try git.git(["add", "book"], in: sandbox.root)
+        try git.git(["commit", "--quiet", "-m", "Seed the store"], in: sandbox.root)
+        let server = try ServeProcess(sandbox: sandbox, arguments: ["--commit"], environment: try git.environment)
         let pair = try VdirsyncerPair(
             folder: sandbox.root.appending(path: "vdirsyncer"), addressBook: server.url.appending(path: "me/contacts/"),
-            user: "any", password: "any")
+            user: "any", password: "any", program: program)
+        let printed = try pair.run(["--version"]).output
+        if let version { try #require(printed.contains("version \(version)"), "\(program.path): \(printed)") }
 
         try sync(pair)
 
-        var vdir = try vdirCards(pair)
-        #expect(vdir.count == 4)
+        let vdir = try vdirCards(pair)
+        #expect(vdir.count == 5)
         let kept = try #require(vdir.first { $0.value.contains("UID:kept") })
         #expect(kept.value.contains("X-UNKNOWN;X-P=1:kept") && kept.value.contains("item1.X-ABLabel:Lab"))
         let friends = try #require(vdir.values.first { $0.contains("FN:Friends") })
         #expect(friends.contains("X-ADDRESSBOOKSERVER-KIND:group") && friends.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:"))
+        let zoe = try #require(vdir.values.first { $0.contains("FN:Zoë Ångström") })
+        #expect(zoe.contains("N:Ångström;Zoë;;;") && image(in: zoe) == Self.image(1))
 
-        // On the client: one edited, one added (with a line the store does not model), one
-        // removed, and a group in RFC 6350's form.
-        let keptFile = pair.vdir.appending(path: kept.key)
-        try Data(kept.value.replacingOccurrences(of: "END:VCARD", with: "NOTE:edited on the phone\r\nEND:VCARD").utf8)
-            .write(to: keptFile)
-        try Data(Self.card("phone-1", "New", "Phone", ["X-PHONE-ONLY;TYPE=a:still here"]).utf8)
-            .write(to: pair.vdir.appending(path: "phone-1.vcf"))
-        let leaver = try #require(vdir.first { $0.value.contains("UID:leaver") })
-        try FileManager.default.removeItem(at: pair.vdir.appending(path: leaver.key))
-        let team = "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:team\r\nFN:Team\r\nKIND:group\r\nMEMBER:urn:uuid:phone-1\r\nEND:VCARD\r\n"
-        try Data(team.utf8).write(to: pair.vdir.appending(path: "team.vcf"))
+        try changeTheVdir(pair, syncedFirst: vdir)
         try sync(pair)
 
-        #expect(try names(sandbox) == ["Katie Bell", "Kept Lines", "New Phone"])
+        #expect(try names(sandbox) == ["Katie Bell", "Kept Lines", "Zoë Ångström", "Åsa Nyström"])
         #expect(try sandbox.succeed(["show", try id("Kept Lines", in: sandbox)]).stdout.contains("edited on the phone"))
-        #expect(try sandbox.succeed(["group", "members", "Team"]).stdout.contains("New Phone"))
+        #expect(try sandbox.succeed(["group", "members", "Team"]).stdout.contains("Åsa Nyström"))
+        let images = try sandbox.storeFiles(in: "people").filter { $0.hasSuffix(".png") }
+            .map { try Data(contentsOf: sandbox.storeFile("people/\($0)")) }
+        #expect(Set(images) == [Self.image(1), Self.image(2)])
+        let clientCommits = try serveCommits(git, in: sandbox.root)
+        #expect(clientCommits.count == 4, "\(clientCommits)")
+        #expect(clientCommits.allSatisfy { $0.contains(" with vdirsyncer/") }, "\(clientCommits)")
 
-        // In the store: one edited, one added, one removed, a member added.
-        try sandbox.succeed(["set", try id("New Phone", in: sandbox), "note=edited here"])
-        try sandbox.add(["New Local"])
-        try sandbox.succeed(["rm", try id("Katie Bell", in: sandbox)])
-        try sandbox.succeed(["group", "add", "Team", try id("New Local", in: sandbox)])
+        try changeTheStore(sandbox, environment: try git.environment)
         try sync(pair)
 
-        vdir = try vdirCards(pair)
-        let phone = try #require(vdir["phone-1.vcf"])
-        #expect(phone.contains("NOTE:edited here") && phone.contains("X-PHONE-ONLY;TYPE=a:still here"))
-        #expect(vdir.values.contains { $0.contains("FN:New Local") })
-        #expect(!vdir.values.contains { $0.contains("Katie Bell") })
-        let teamCard = try #require(vdir["team.vcf"])
-        #expect(teamCard.contains("KIND:group") && !teamCard.contains("X-ADDRESSBOOKSERVER"))
-        #expect(teamCard.components(separatedBy: "MEMBER:urn:uuid:").count == 3)
+        try expectTheStoresChanges(in: try vdirCards(pair))
+        #expect(try serveCommits(git, in: sandbox.root) == clientCommits)
 
-        // A second sync with nothing changed rewrites nothing on either side.
+        // A last sync with nothing changed rewrites nothing on either side and commits nothing.
         let storeFiles = try sandbox.snapshot()
         let vdirFiles = try vdirCards(pair)
         try sync(pair)
         #expect(try sandbox.snapshot() == storeFiles)
         #expect(try vdirCards(pair) == vdirFiles)
+        #expect(try serveCommits(git, in: sandbox.root) == clientCommits)
+        #expect(try git.git(["status", "--porcelain", "--", "book"], in: sandbox.root).stdout.isEmpty)
         #expect(try server.stop().status == 0)
+    }
+
+    /// Cards with a line the store does not model and a label, one to be removed on the phone,
+    /// one with an image and a name beyond ASCII, and a person in a group.
+    private func seedTheStore(_ sandbox: CLISandbox) throws {
+        try sandbox.initStore()
+        let cards = sandbox.temporary.appending(path: "cards.vcf")
+        try Data((Self.card("kept", "Kept", "Lines", ["X-UNKNOWN;X-P=1:kept", "item1.X-ABLabel:Lab"])
+            + Self.card("leaver", "Local", "Leaver") + Self.card("zoe", "Zoë", "Ångström", [Self.photoLine(Self.image(1))])).utf8)
+            .write(to: cards)
+        try sandbox.succeed(["import", cards.path])
+        try sandbox.add(["Katie Bell", "--email", "katie@example.com"])
+        try sandbox.succeed(["group", "create", "Friends"])
+        try sandbox.succeed(["group", "add", "Friends", try id("Katie Bell", in: sandbox)])
+    }
+
+    /// On the client: one edited, two added (one with a line the store does not model, an image
+    /// and a name beyond ASCII; a group in RFC 6350's form), one removed.
+    private func changeTheVdir(_ pair: VdirsyncerPair, syncedFirst vdir: [String: String]) throws {
+        let kept = try #require(vdir.first { $0.value.contains("UID:kept") })
+        try Data(kept.value.replacingOccurrences(of: "END:VCARD", with: "NOTE:edited on the phone\r\nEND:VCARD").utf8)
+            .write(to: pair.vdir.appending(path: kept.key))
+        let phone = Self.card("phone-1", "Åsa", "Nyström", ["X-PHONE-ONLY;TYPE=a:still here", Self.photoLine(Self.image(2))])
+        try Data(phone.utf8).write(to: pair.vdir.appending(path: "phone-1.vcf"))
+        let leaver = try #require(vdir.first { $0.value.contains("UID:leaver") })
+        try FileManager.default.removeItem(at: pair.vdir.appending(path: leaver.key))
+        let team = "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:team\r\nFN:Team\r\nKIND:group\r\nMEMBER:urn:uuid:phone-1\r\nEND:VCARD\r\n"
+        try Data(team.utf8).write(to: pair.vdir.appending(path: "team.vcf"))
+    }
+
+    /// In the store, each change committed: one edited, one added, one removed, a member added.
+    private func changeTheStore(_ sandbox: CLISandbox, environment: [String: String]) throws {
+        try sandbox.succeed(["set", try id("Åsa Nyström", in: sandbox), "note=edited here", "--commit"], environment: environment)
+        try sandbox.succeed(["add", "New Local", "--commit"], environment: environment)
+        try sandbox.succeed(["rm", try id("Katie Bell", in: sandbox), "--commit"], environment: environment)
+        try sandbox.succeed(["group", "add", "Team", try id("New Local", in: sandbox), "--commit"], environment: environment)
+    }
+
+    /// The store's changes as the vdir must have them, beside what the phone added and the
+    /// card that stayed untouched.
+    private func expectTheStoresChanges(in vdir: [String: String]) throws {
+        let phone = try #require(vdir["phone-1.vcf"])
+        #expect(phone.contains("NOTE:edited here") && phone.contains("X-PHONE-ONLY;TYPE=a:still here"))
+        #expect(phone.contains("FN:Åsa Nyström") && image(in: phone) == Self.image(2))
+        #expect(vdir.values.contains { $0.contains("FN:New Local") })
+        #expect(!vdir.values.contains { $0.contains("Katie Bell") })
+        #expect(vdir.values.contains { $0.contains("FN:Zoë Ångström") && image(in: $0) == Self.image(1) })
+        let teamCard = try #require(vdir["team.vcf"])
+        #expect(teamCard.contains("KIND:group") && !teamCard.contains("X-ADDRESSBOOKSERVER"))
+        #expect(teamCard.components(separatedBy: "MEMBER:urn:uuid:").count == 3)
     }
 
     // MARK: Raw HTTP

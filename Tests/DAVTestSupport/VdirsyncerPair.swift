@@ -1,13 +1,16 @@
 import Foundation
 
-/// vdirsyncer 0.21 (from `.venv-dav`) pairing a vdir (a folder of `.vcf` files) with one
-/// CardDAV address book: its configuration written into a folder of its own, then `discover`
-/// and `sync` run as a user runs them.
+/// vdirsyncer 0.21 (from `.venv-dav`), or another vdirsyncer such as Debian's 0.19, pairing a
+/// vdir (a folder of `.vcf` files) with one CardDAV address book: its configuration written
+/// into a folder of its own, then `discover` and `sync` run as a user runs them. Both versions
+/// read the same configuration.
 ///
 /// ```swift
 /// let pair = try VdirsyncerPair(folder: folder, addressBook: url, user: "user", password: "secret")
 /// try pair.sync()
 /// let names = try FileManager.default.contentsOfDirectory(atPath: pair.vdir.path)
+/// let debian = try VdirsyncerPair(
+///     folder: other, addressBook: url, user: "user", password: "secret", program: URL(filePath: "/usr/bin/vdirsyncer"))
 /// ```
 public struct VdirsyncerPair: Sendable {
     /// The vdir: one `.vcf` file per card.
@@ -28,11 +31,11 @@ public struct VdirsyncerPair: Sendable {
     }
 
     /// Writes the configuration under `folder` (the vdir, the status folder and the file) and
-    /// runs `vdirsyncer discover`.
+    /// runs `vdirsyncer discover` with `program`, `.venv-dav`'s vdirsyncer when it is `nil`.
     ///
     /// - Throws: ``DAVTestServerError`` when vdirsyncer is missing or `discover` fails.
-    public init(folder: URL, addressBook: URL, user: String, password: String) throws {
-        program = try DAVServerInstallation.executable("vdirsyncer")
+    public init(folder: URL, addressBook: URL, user: String, password: String, program: URL? = nil) throws {
+        self.program = try program ?? DAVServerInstallation.executable("vdirsyncer")
         vdir = folder.appending(path: "vdir", directoryHint: .isDirectory)
         let status = folder.appending(path: "vdirsyncer-status", directoryHint: .isDirectory)
         for created in [vdir, status] { try FileManager.default.createDirectory(at: created, withIntermediateDirectories: true) }
