@@ -65,22 +65,37 @@ extension CardDAVService {
     /// try CardDAVService.propertyRequest(ofPropfind: body)   // .named([DAV: getetag])
     /// ```
     ///
-    /// - Throws: a 400 failure for a body that is not a `DAV:propfind`, that holds other
-    ///   elements but not exactly one of `prop`, `propname` and `allprop` (or `include` without
-    ///   `allprop`), or that has text where only elements belong (in `propfind`, `prop` or
-    ///   `include`).
+    /// - Throws: a 400 failure for a body that is not a `DAV:propfind`, or one that holds
+    ///   elements but not exactly one of `prop`, `propname` and `allprop`, or what
+    ///   ``propertyRequest(in:required:)`` refuses.
     static func propertyRequest(ofPropfind body: WebDAVElement?) throws -> CardDAVPropertyRequest {
         guard let body else { return CardDAVPropertyRequest(nil) }
         guard body.name == .dav("propfind") else { throw CardDAVFailure(status: 400, text: "the body is not a DAV propfind") }
-        try requireElementsOnly(body)
-        let kinds = body.children.filter { [.dav("prop"), .dav("propname"), .dav("allprop")].contains($0.name) }
-        let include = body.child(.dav("include"))
-        guard body.children.isEmpty || kinds.count == 1, include == nil || kinds.first?.name == .dav("allprop") else {
-            throw CardDAVFailure(status: 400, text: "the propfind asks for other than one of prop, propname and allprop")
+        return try propertyRequest(in: body, required: !body.children.isEmpty)
+    }
+
+    /// What a `propfind` element, or the body of a report (which holds the same children),
+    /// asks for; `allprop` when it holds none of `prop`, `propname` and `allprop`.
+    ///
+    /// ```swift
+    /// // <card:addressbook-multiget …><d:prop><d:getetag/></d:prop><d:href>…</d:href>…
+    /// try CardDAVService.propertyRequest(in: body, required: false)   // .named([DAV: getetag])
+    /// ```
+    ///
+    /// - Throws: a 400 failure for an element that holds more than one of `prop`, `propname`
+    ///   and `allprop` (none, when they are `required`), or `include` without `allprop`, or
+    ///   that has text where only elements belong (in the element itself, `prop` or
+    ///   `include`).
+    static func propertyRequest(in element: WebDAVElement, required: Bool) throws -> CardDAVPropertyRequest {
+        try requireElementsOnly(element)
+        let kinds = element.children.filter { [.dav("prop"), .dav("propname"), .dav("allprop")].contains($0.name) }
+        let include = element.child(.dav("include"))
+        guard kinds.count == 1 || (kinds.isEmpty && !required), include == nil || kinds.first?.name == .dav("allprop") else {
+            throw CardDAVFailure(status: 400, text: "the body asks for other than one of prop, propname and allprop")
         }
-        if let prop = body.child(.dav("prop")) { try requireElementsOnly(prop) }
+        if let prop = element.child(.dav("prop")) { try requireElementsOnly(prop) }
         if let include { try requireElementsOnly(include) }
-        return CardDAVPropertyRequest(body)
+        return CardDAVPropertyRequest(element)
     }
 
     /// Checks that an element holds only elements (and the white space between them), as a
