@@ -12,9 +12,10 @@ import Synchronization
 ///
 /// Every request is authenticated first when the store has users (HTTP Basic; 401 with
 /// `WWW-Authenticate` otherwise, 429 when a client failed too often), then answered by the
-/// CardDAV service. Without users, a request that came through a reverse proxy (it carries
-/// `Forwarded`, `X-Forwarded-For` or `X-Script-Name`) is refused with 403: a proxy makes a
-/// loopback server public, and a public server needs accounts.
+/// CardDAV service; only `/.well-known/carddav` redirects without credentials (RFC 6764).
+/// Without users, a request that came through a reverse proxy (it carries `Forwarded`,
+/// `X-Forwarded-For` or `X-Script-Name`) is refused with 403: a proxy makes a loopback server
+/// public, and a public server needs accounts.
 ///
 /// ```swift
 /// let server = try ContactsServer(storeURL: store, host: "127.0.0.1", port: 5232) { line in print(line) }
@@ -138,7 +139,16 @@ package final class ContactsServer: Sendable {
 
     // MARK: Requests
 
-    private static func respond(
+    /// Answers one request: authenticates it, then lets the service answer it.
+    ///
+    /// A request without credentials on a server that requires them is 401 with
+    /// `WWW-Authenticate`, except what ``CardDAVService/unauthenticatedResponse(to:)`` answers
+    /// (the redirect of `/.well-known/carddav`).
+    ///
+    /// ```swift
+    /// let response = ContactsServer.respond(to: request, service: service, authenticator: authenticator) { _ in }
+    /// ```
+    static func respond(
         to request: HTTPServerRequest, service: CardDAVService, authenticator: ServerAuthenticator,
         log: @Sendable (String) -> Void
     ) -> HTTPServerResponse {
@@ -161,16 +171,24 @@ package final class ContactsServer: Sendable {
             user = nil
         case .authenticated(let name):
             user = name.rawValue
-        case .missing, .refused(.malformed), .refused(.wrongCredentials):
-            var response = HTTPServerResponse.refusal(401)
-            response.headers.append("WWW-Authenticate", ServerAuthenticator.challenge)
-            return response
+        case .missing:
+            if let redirect = CardDAVService.unauthenticatedResponse(to: request) { return redirect }
+            return challengeResponse
+        case .refused(.malformed), .refused(.wrongCredentials):
+            return challengeResponse
         case .refused(.throttled):
             var response = HTTPServerResponse.refusal(429)
             response.headers.append("Retry-After", String(throttledRetryAfterSeconds))
             return response
         }
         return service.respond(to: request, user: user)
+    }
+
+    /// The 401 that asks for credentials.
+    private static var challengeResponse: HTTPServerResponse {
+        var response = HTTPServerResponse.refusal(401)
+        response.headers.append("WWW-Authenticate", ServerAuthenticator.challenge)
+        return response
     }
 
     private static func contactsError(_ error: HTTPServerError, host: String) -> ContactsError {

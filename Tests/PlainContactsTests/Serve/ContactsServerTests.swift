@@ -57,6 +57,43 @@ import Testing
         try withExtendedLifetime(Self.server(server.store)) {}
     }
 
+    @Test func wellKnownRedirectsWithoutCredentialsWhileEverythingElseAsksForThem() throws {
+        let server = try CardDAVTestStore()
+        let authenticator = ServerAuthenticator(
+            passwordHashes: [try ServerUserName("kim"): try PasswordHash.make(password: "engine", iterations: 1_000)])
+        func send(_ method: String, _ target: String, headers: [(String, String)] = []) -> HTTPServerResponse {
+            ContactsServer.respond(
+                to: HTTPServerRequest(method: method, target: target, headers: HTTPHeaderFields(headers)),
+                service: server.service, authenticator: authenticator) { _ in }
+        }
+
+        for method in ["GET", "PROPFIND"] {
+            let response = send(method, "/.well-known/carddav")
+            #expect(response.status == 301)
+            #expect(response.headers["Location"] == "/")
+            #expect(response.headers["WWW-Authenticate"] == nil)
+        }
+        let proxied = send("PROPFIND", "/.well-known/carddav", headers: [("X-Script-Name", "/dav")])
+        #expect(proxied.status == 301)
+        #expect(proxied.headers["Location"] == "/dav/")
+        let guarded = [
+            ("PROPFIND", "/"), ("GET", "/"), ("PROPFIND", "/kim/"), ("PROPFIND", "/kim/contacts/"),
+            ("OPTIONS", "/.well-known/carddav"),
+        ]
+        for (method, target) in guarded {
+            let response = send(method, target)
+            #expect(response.status == 401, "\(method) \(target) gave \(response.status)")
+            #expect(response.headers["WWW-Authenticate"] == ServerAuthenticator.challenge)
+        }
+        let wrong = send("GET", "/.well-known/carddav", headers: [("Authorization", basicHeader("kim", "cobol"))])
+        #expect(wrong.status == 401)
+        let signedIn = send("GET", "/.well-known/carddav", headers: [("Authorization", basicHeader("kim", "engine"))])
+        #expect(signedIn.status == 301)
+        #expect(signedIn.headers["Location"] == "/kim/")
+        let root = send("PROPFIND", "/", headers: [("Authorization", basicHeader("kim", "engine")), ("Depth", "0")])
+        #expect(root.status == 207)
+    }
+
     @Test func serversOfDifferentStoresRunSideBySide() throws {
         let one = try TemporaryStore()
         _ = try one.makeBook()

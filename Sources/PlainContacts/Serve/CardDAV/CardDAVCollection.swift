@@ -201,28 +201,29 @@ final class CardDAVCollection: Sendable {
     /// Runs one write of the store for the card at `name`, serialized with the server's other
     /// writes: `body` is given the card as it is now (`nil` when there is none) and returns the
     /// record it saved or removed (`nil` when it changed nothing). A new record that a UID
-    /// `uid` names takes `name`. The card is then brought up to date and returned (`nil` once
-    /// removed).
+    /// `uid` names takes `name`. The card is then brought up to date and returned with the
+    /// bytes a `GET` now serves (`nil` once removed; bytes `nil` when the record's files cannot
+    /// be read now).
     ///
     /// - Throws: what `body` throws (the collection is then left as the store is), and the
     ///   errors of ``listing()``.
     func write(
         name: String, uid: String?, _ body: (CardDAVEntry?) throws -> CardDAVEntry.Record?
-    ) throws -> CardDAVEntry? {
+    ) throws -> (entry: CardDAVEntry, data: Data?)? {
         try writer.withLock { _ in
-            let current = try card(named: name)?.entry
+            let current = try card(named: name)
             if let uid { state.withLock { $0.pending[uid] = name } }
             defer {
                 if let uid { state.withLock { _ = $0.pending.removeValue(forKey: uid) } }
             }
-            guard let record = try body(current) else { return current }
+            guard let record = try body(current?.entry) else { return current.map { ($0.entry, $0.data) } }
             return try state.withLock { state in
                 var changes = Changes()
                 var uidChanged = false
-                _ = update(record, in: &state, changes: &changes, uidChanged: &uidChanged)
+                let data = update(record, in: &state, changes: &changes, uidChanged: &uidChanged)
                 try persist(changes, in: &state)
                 if uidChanged { try refreshAll(&state, regroup: true) }
-                return state.names[record].flatMap { state.file.entries[$0] }
+                return state.names[record].flatMap { state.file.entries[$0] }.map { ($0, data) }
             }
         }
     }

@@ -9,7 +9,7 @@ extension CardDAVService {
         guard resource == .collection || resource.isCard else {
             throw CardDAVFailure(status: 403, condition: "d:supported-report")
         }
-        let asking = CardDAVPropertyRequest(body)
+        let asking = try Self.propertyRequest(in: body, required: false)
         let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
         var names: [(href: String, name: String?)] = []
         for element in body.children where element.name == .dav("href") {

@@ -16,15 +16,15 @@ extension CardDAVService {
     /// ```
     ///
     /// - Throws: a 400 failure for a body that is not well-formed XML, not a
-    ///   `DAV:propertyupdate`, or names no property; a 404 failure for a card that does not
-    ///   exist.
+    ///   `DAV:propertyupdate`, malformed (see ``propertyNames(in:)``) or names no property; a
+    ///   404 failure for a card that does not exist.
     func proppatch(
         _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace
     ) throws -> HTTPServerResponse {
         guard let body = try Self.xmlBody(of: request), body.name == .dav("propertyupdate") else {
             throw CardDAVFailure(status: 400, text: "the body is not a DAV propertyupdate")
         }
-        let names = Self.propertyNames(in: body)
+        let names = try Self.propertyNames(in: body)
         guard !names.isEmpty else {
             throw CardDAVFailure(status: 400, text: "the propertyupdate sets or removes no property")
         }
@@ -50,14 +50,23 @@ extension CardDAVService {
     /// The properties in the `prop` elements of a `propertyupdate`'s `set` and `remove`
     /// instructions, in the order given, each once; other elements are ignored, as RFC 4918
     /// asks of elements a server does not know.
-    static func propertyNames(in update: WebDAVElement) -> [WebDAVElement.Name] {
+    ///
+    /// - Throws: a 400 failure for a `set` or `remove` that does not hold exactly one `prop`
+    ///   (RFC 4918 section 14.19), or for text where only elements belong (in `propertyupdate`,
+    ///   `set`, `remove` or `prop`).
+    static func propertyNames(in update: WebDAVElement) throws -> [WebDAVElement.Name] {
+        try requireElementsOnly(update)
         var names: [WebDAVElement.Name] = []
         var seen: Set<WebDAVElement.Name> = []
         for instruction in update.children where instruction.name == .dav("set") || instruction.name == .dav("remove") {
-            for prop in instruction.children where prop.name == .dav("prop") {
-                for property in prop.children where seen.insert(property.name).inserted {
-                    names.append(property.name)
-                }
+            try requireElementsOnly(instruction)
+            let props = instruction.children.filter { $0.name == .dav("prop") }
+            guard props.count == 1 else {
+                throw CardDAVFailure(status: 400, text: "a set or remove of the propertyupdate holds other than one prop")
+            }
+            try requireElementsOnly(props[0])
+            for property in props[0].children where seen.insert(property.name).inserted {
+                names.append(property.name)
             }
         }
         return names

@@ -19,7 +19,9 @@ extension CardDAVService {
     /// has 409 (`CARDDAV:no-uid-conflict`, naming it). Over an existing person the card wins
     /// property by property while what the card cannot carry is kept (``SyncMerge``), so that
     /// lines of the card the model has no place for, kept before, stay. A new card keeps its UID
-    /// and its href. Answers 201 for a new card, 204 for a replaced one, with the new ETag.
+    /// and its href. Answers 201 for a new card, 204 for a replaced one; with the new ETag only
+    /// when the card now served is the body byte for byte (RFC 7231 section 4.3.4, RFC 4791
+    /// section 5.3.4), so that a client whose card the store wrote otherwise reads it back.
     func put(
         _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, user: String?
     ) throws -> HTTPServerResponse {
@@ -53,7 +55,9 @@ extension CardDAVService {
         }
         guard let written else { throw CardDAVFailure(status: 500) }
         var response = HTTPServerResponse(status: created ? 201 : 204)
-        response.headers.append("ETag", written.quotedETag)
+        // An ETag would tell the client that the card it sent is the card served (RFC 9110
+        // section 9.3.4): only then is it given, else the client reads the card back.
+        if written.data == request.body { response.headers.append("ETag", written.entry.quotedETag) }
         return response
     }
 

@@ -10,7 +10,7 @@ extension CardDAVService {
     /// ``CardDAVQueryFilter``), in the order of their names. With a `limit`, the first cards are
     /// answered and a 507 response for the collection says the answer was cut.
     func query(_ body: WebDAVElement, space: CardDAVURLSpace) throws -> HTTPServerResponse {
-        let asking = CardDAVPropertyRequest(body)
+        let asking = try Self.propertyRequest(in: body, required: false)
         let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
         let filter = try CardDAVQueryFilter(body.child(.cardDAV("filter")))
         let limit = try Self.resultLimit(of: body, namespace: .cardDAV("limit"))

@@ -2,7 +2,8 @@
 extension CardDAVService {
     /// Answers a report by its body's root element: `addressbook-multiget` and
     /// `addressbook-query` (RFC 6352 section 8), `sync-collection` (RFC 6578). Another report
-    /// is 403 with `DAV:supported-report`.
+    /// is 403 with `DAV:supported-report`; a body that is not well-formed XML, or asks for
+    /// properties in a malformed way (see ``propertyRequest(in:required:)``), is 400.
     func report(
         _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace
     ) throws -> HTTPServerResponse {

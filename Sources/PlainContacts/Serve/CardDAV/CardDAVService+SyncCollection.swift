@@ -8,7 +8,7 @@ extension CardDAVService {
     /// client syncs afresh. With a `limit`, the first changes are answered with the token of the
     /// last one answered and a 507 response for the collection, so the client asks again.
     func syncCollection(_ body: WebDAVElement, space: CardDAVURLSpace) throws -> HTTPServerResponse {
-        let asking = CardDAVPropertyRequest(body)
+        let asking = try Self.propertyRequest(in: body, required: false)
         let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
         let limit = try Self.resultLimit(of: body, namespace: .dav("limit"))
         let tokenText = body.child(.dav("sync-token"))?.text.trimmingWhitespaceAndNewlines ?? ""

@@ -133,6 +133,24 @@ final class CardDAVService: Sendable {
         }
     }
 
+    /// The answer to a request that came without credentials to a server that requires them,
+    /// when it needs none: `/.well-known/carddav` redirects to the context path, the root, as
+    /// RFC 6764 section 5 has it (iOS and macOS ask there without credentials and expect the
+    /// redirect; the root then asks for them). `nil` for every other request, which is 401.
+    ///
+    /// ```swift
+    /// CardDAVService.unauthenticatedResponse(to: HTTPServerRequest(method: "GET", target: "/.well-known/carddav"))
+    /// // 301, Location: /
+    /// ```
+    static func unauthenticatedResponse(to request: HTTPServerRequest) -> HTTPServerResponse? {
+        guard request.method != "OPTIONS", let space = try? CardDAVURLSpace(request: request, user: nil),
+            (try? space.resource(ofPath: request.path)) == .wellKnown
+        else { return nil }
+        var response = HTTPServerResponse(status: 301)
+        response.headers.append("Location", space.rootHref)
+        return response
+    }
+
     /// The answer to `OPTIONS`: the WebDAV classes and the methods.
     private func optionsResponse() -> HTTPServerResponse {
         HTTPServerResponse(status: 200, headers: ["DAV": Self.davCompliance, "Allow": Self.allowedMethods])

@@ -30,15 +30,16 @@ import Testing
         let text = String(decoding: server.send("GET", server.cardPath("g.vcf")).body, as: UTF8.self)
         #expect(text.contains("X-ADDRESSBOOKSERVER-KIND:group"))
         for member in ["a", "k", "not-here"] { #expect(text.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(member)")) }
-        #expect(response.headers["ETag"] == server.send("GET", server.cardPath("g.vcf")).headers["ETag"])
+        // The store serves the card with its own key line: no ETag, so that the client reads it back.
+        #expect(response.headers["ETag"] == nil)
     }
 
     @Test func changingMembersAndDeletingTheGroup() throws {
         let server = try CardDAVTestStore()
         server.put("a.vcf", CardDAVTestStore.card(uid: "a", first: "Alicia", last: "Spinnet"))
         server.put("k.vcf", CardDAVTestStore.card(uid: "k", first: "Katie", last: "Bell"))
-        let created = server.put("g.vcf", Self.appleGroup(uid: "g", name: "Chasers", members: ["a"]))
-        let etag = try #require(created.headers["ETag"])
+        #expect(server.put("g.vcf", Self.appleGroup(uid: "g", name: "Chasers", members: ["a"])).status == 201)
+        let etag = try #require(server.send("GET", server.cardPath("g.vcf")).headers["ETag"])
         let changed = server.put("g.vcf", Self.appleGroup(uid: "g", name: "Chasers", members: ["k"]), headers: [("If-Match", etag)])
         #expect(changed.status == 204)
         #expect(try memberNames(server, group: "Chasers") == ["Katie"])

@@ -90,6 +90,50 @@ import Testing
         #expect(book.properties[.calendarServer("getctag")] != nil)
     }
 
+    @Test(arguments: [
+        "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/></d:prop>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag></d:prop></d:propfind>",
+        "getetag",
+        "<d:propfind xmlns:d=\"DAV:\"><d:prop>getetag</d:prop></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/>displayname</d:prop></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:prop><![CDATA[getetag]]></d:prop></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\">allprop</d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:getetag/></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/></d:prop><d:allprop/></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:propname/><d:include><d:getetag/></d:include></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:allprop/><d:include>getetag</d:include></d:propfind>",
+        "<propfind><prop><getetag/></prop></propfind>",
+        "<x:propfind xmlns:x=\"urn:example\"><x:prop/></x:propfind>",
+        "<d:propertyupdate xmlns:d=\"DAV:\"/>",
+    ])
+    func aMalformedBodyIs400(body: String) throws {
+        let server = try CardDAVTestStore()
+        try server.addPerson("Katie", "Bell", uid: "k")
+        for (path, depth) in [("/", "0"), (server.collectionPath, "0"), (server.collectionPath, "1"), (server.cardPath("k.vcf"), "0")] {
+            let response = server.send("PROPFIND", path, headers: [("Depth", depth)], body: body)
+            #expect(response.status == 400, "\(path) at depth \(depth) gave \(response.status)")
+        }
+    }
+
+    @Test(arguments: [
+        "<d:propfind xmlns:d=\"DAV:\"><d:allprop/></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:allprop/><d:include><d:sync-token/></d:include></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:propname/></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/><d:displayname/></d:prop></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"><d:prop/></d:propfind>",
+        "<d:propfind xmlns:d=\"DAV:\"/>",
+        "<?xml version=\"1.0\"?>\n<propfind xmlns=\"DAV:\">\n  <prop>\n    <getetag/>\n  </prop>\n</propfind>\n",
+        " \r\n",
+    ])
+    func aWellFormedBodyIs207(body: String) throws {
+        let server = try CardDAVTestStore()
+        try server.addPerson("Katie", "Bell", uid: "k")
+        for (path, depth) in [("/", "0"), (server.collectionPath, "0"), (server.collectionPath, "1"), (server.cardPath("k.vcf"), "0")] {
+            let response = server.send("PROPFIND", path, headers: [("Depth", depth)], body: body)
+            #expect(response.status == 207, "\(path) at depth \(depth) gave \(response.status)")
+        }
+    }
+
     @Test func datesAreHTTPDates() {
         #expect(CardDAVService.httpDate(nanoseconds: 784_111_777_000_000_000) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(CardDAVService.httpDate(nanoseconds: 1_764_115_200_500_000_000) == "Wed, 26 Nov 2025 00:00:00 GMT")

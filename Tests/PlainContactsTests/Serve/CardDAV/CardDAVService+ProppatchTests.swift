@@ -101,6 +101,13 @@ import Testing
             "<d:propfind xmlns:d=\"DAV:\"><d:prop><d:displayname/></d:prop></d:propfind>",
             Self.update("<d:set><d:prop/></d:set>"),
             Self.update(""),
+            Self.update("<d:set><d:prop>displayname</d:prop></d:set>"),
+            Self.update("<d:set><d:prop>junk<d:displayname>X</d:displayname></d:prop></d:set>"),
+            Self.update("junk<d:set><d:prop><d:displayname>X</d:displayname></d:prop></d:set>"),
+            Self.update("<d:set>junk<d:prop><d:displayname>X</d:displayname></d:prop></d:set>"),
+            Self.update("<d:set><d:displayname>X</d:displayname></d:set>"),
+            Self.update("<d:set><d:prop><d:displayname>X</d:displayname></d:prop></d:set><d:remove/>"),
+            Self.update("<d:remove><d:prop><d:displayname/></d:prop><d:prop><d:owner/></d:prop></d:remove>"),
             """
             <?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>\
             <d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>&x;</d:displayname></d:prop></d:set>\

@@ -10,7 +10,7 @@ import Testing
             uid: "F00D-1", first: "Katie", last: "Bell", extra: ["EMAIL;TYPE=HOME:katie@example.com", "X-UNKNOWN:kept"])
         let response = server.put("client-chosen name.vcf", card, headers: [("If-None-Match", "*")])
         #expect(response.status == 201)
-        let etag = try #require(response.headers["ETag"])
+        let etag = try #require(server.send("GET", server.cardPath("client-chosen name.vcf")).headers["ETag"])
         let people = try server.store.openBook().allPeople()
         #expect(people.count == 1)
         #expect(people.first?.firstName == "Katie")
@@ -24,8 +24,8 @@ import Testing
         let server = try CardDAVTestStore()
         let original = CardDAVTestStore.card(
             uid: "k", first: "Katie", last: "Bell", extra: ["ROLE:Chaser", "X-SIP:katie@sip.example", "TEL;TYPE=CELL:555 0100"])
-        let created = server.put("k.vcf", original)
-        let etag = try #require(created.headers["ETag"])
+        #expect(server.put("k.vcf", original).status == 201)
+        let etag = try #require(server.send("GET", server.cardPath("k.vcf")).headers["ETag"])
         // The client edits what it got and sends it back.
         var text = String(decoding: server.send("GET", server.cardPath("k.vcf")).body, as: UTF8.self)
         text = text.replacingOccurrences(of: "555 0100", with: "555 0199")
@@ -46,6 +46,44 @@ import Testing
         let book = try server.store.openBook()
         #expect(book.person(withID: id)?.lastName == "Weasley")
         #expect(book.allPeople().count == 1)
+    }
+
+    @Test func aCardStoredAsSentIsAnsweredWithItsETag() throws {
+        let server = try CardDAVTestStore()
+        server.put("k.vcf", CardDAVTestStore.card(uid: "k", first: "Katie", last: "Bell", extra: ["TEL;TYPE=CELL:555 0100"]))
+        let read = server.send("GET", server.cardPath("k.vcf"))
+        let etag = try #require(read.headers["ETag"])
+        // The client sends back the card it read: the store serves it as sent.
+        let replaced = server.send(
+            "PUT", server.cardPath("k.vcf"), headers: [("Content-Type", "text/vcard"), ("If-Match", etag)],
+            body: String(decoding: read.body, as: UTF8.self))
+        #expect(replaced.status == 204)
+        #expect(replaced.headers["ETag"] == etag)
+        #expect(server.send("GET", server.cardPath("k.vcf")).body == read.body)
+    }
+
+    @Test(arguments: [
+        // Another property order than the store's.
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Katie Bell\r\nUID:k\r\nN:Bell;Katie;;;\r\nEND:VCARD\r\n",
+        // Bare line feeds.
+        "BEGIN:VCARD\nVERSION:3.0\nUID:k\nN:Bell;Katie;;;\nFN:Katie Bell\nEND:VCARD\n",
+        // A folded line the store writes unfolded.
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:k\r\nN:Bell;Katie;;;\r\nFN:Katie\r\n  Bell\r\nEND:VCARD\r\n",
+        // A revision the store replaces with the time of its save.
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:k\r\nN:Bell;Katie;;;\r\nFN:Katie Bell\r\nREV:2020-01-01T00:00:00Z\r\nEND:VCARD\r\n",
+    ])
+    func aCardTheStoreWritesOtherwiseIsAnsweredWithoutAnETag(card: String) throws {
+        let server = try CardDAVTestStore()
+        let created = server.put("k.vcf", card)
+        #expect(created.status == 201)
+        #expect(created.headers["ETag"] == nil)
+        let served = server.send("GET", server.cardPath("k.vcf"))
+        #expect(served.body != Data(card.utf8))
+        let etag = try #require(served.headers["ETag"])
+        let replaced = server.put("k.vcf", card, headers: [("If-Match", etag)])
+        #expect(replaced.status == 204)
+        #expect(replaced.headers["ETag"] == nil)
+        #expect(server.send("GET", server.cardPath("k.vcf")).headers["ETag"] == etag)
     }
 
     @Test func preconditionsThatFailAre412AndWriteNothing() throws {
@@ -127,8 +165,8 @@ import Testing
 
     @Test func deleteRemovesThePersonAndTheCard() throws {
         let server = try CardDAVTestStore()
-        let created = server.put("k.vcf", CardDAVTestStore.card(uid: "k", first: "Katie", last: "Bell"))
-        let etag = try #require(created.headers["ETag"])
+        #expect(server.put("k.vcf", CardDAVTestStore.card(uid: "k", first: "Katie", last: "Bell")).status == 201)
+        let etag = try #require(server.send("GET", server.cardPath("k.vcf")).headers["ETag"])
         #expect(server.send("DELETE", server.cardPath("k.vcf"), headers: [("If-Match", etag)]).status == 204)
         #expect(try server.store.openBook().allPeople().isEmpty)
         #expect(server.send("GET", server.cardPath("k.vcf")).status == 404)

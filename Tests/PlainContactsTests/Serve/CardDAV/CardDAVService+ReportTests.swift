@@ -109,6 +109,45 @@ import Testing
         #expect(server.send("REPORT", server.collectionPath, body: body).status == 403)
     }
 
+    @Test(arguments: [
+        "<d:prop><d:getetag/>",
+        "<d:prop>getetag</d:prop>",
+        "<d:prop><d:getetag/>address-data</d:prop>",
+        "<d:prop><d:getetag/></d:prop><d:allprop/>",
+        "<d:prop><d:getetag/></d:prop><d:prop><d:getetag/></d:prop>",
+        "junk<d:prop><d:getetag/></d:prop>",
+    ])
+    func aMalformedReportBodyIs400(properties: String) throws {
+        let server = try CardDAVTestStore()
+        addTeam(server)
+        let href = "<d:href>\(server.cardPath("k.vcf"))</d:href>"
+        let bodies = [
+            "<card:addressbook-multiget \(Self.namespaces)>\(properties)\(href)</card:addressbook-multiget>",
+            "<card:addressbook-query \(Self.namespaces)>\(properties)<card:filter/></card:addressbook-query>",
+            "<d:sync-collection \(Self.namespaces)><d:sync-token/><d:sync-level>1</d:sync-level>\(properties)</d:sync-collection>",
+        ]
+        for body in bodies {
+            let response = server.send("REPORT", server.collectionPath, headers: [("Depth", "1")], body: body)
+            #expect(response.status == 400, "\(body.prefix(40)) gave \(response.status)")
+        }
+    }
+
+    @Test(arguments: ["<d:prop><d:getetag/><card:address-data/></d:prop>", "<d:prop/>", "<d:allprop/>", "<d:propname/>", ""])
+    func aWellFormedReportBodyIs207(properties: String) throws {
+        let server = try CardDAVTestStore()
+        addTeam(server)
+        let href = "\n  <d:href>\(server.cardPath("k.vcf"))</d:href>\n"
+        let bodies = [
+            "<card:addressbook-multiget \(Self.namespaces)>\n  \(properties)\(href)</card:addressbook-multiget>",
+            "<card:addressbook-query \(Self.namespaces)>\(properties)<card:filter/></card:addressbook-query>",
+            "<d:sync-collection \(Self.namespaces)><d:sync-token/><d:sync-level>1</d:sync-level>\(properties)</d:sync-collection>",
+        ]
+        for body in bodies {
+            let response = server.send("REPORT", server.collectionPath, headers: [("Depth", "1")], body: body)
+            #expect(response.status == 207, "\(body.prefix(40)) gave \(response.status)")
+        }
+    }
+
     @Test func anUnknownReportIsRefusedWithSupportedReport() throws {
         let server = try CardDAVTestStore()
         let response = server.send("REPORT", server.collectionPath, body: "<d:expand-property xmlns:d=\"DAV:\"/>")
