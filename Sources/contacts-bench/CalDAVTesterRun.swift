@@ -186,9 +186,9 @@ struct CalDAVTesterRun {
     /// the first server.
     static func table(_ columns: [Column]) -> String {
         var lines = [
-            "CalDAVTester's CardDAV scripts, each test counted once (a test holds one or more requests and checks):",
+            "CalDAVTester's CardDAV scripts; a check is one of its tests (one or more requests, each verified):",
             "",
-            "| script | tests | " + columns.map { "passed by \($0.server)" }.joined(separator: " | ") + " |",
+            "| script | checks | " + columns.map { "passed by \($0.server)" }.joined(separator: " | ") + " |",
             "|---|---:|" + columns.map { _ in "---:|" }.joined(),
         ]
         var totals = Array(repeating: 0, count: columns.count)
