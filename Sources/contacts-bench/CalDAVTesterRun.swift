@@ -8,9 +8,10 @@ import PlainContacts
 ///
 /// Each server starts on 127.0.0.1 on a free port with users `user01`… (passwords `user01`…)
 /// and their address books `/<user>/contacts/`: `contacts serve` on a fresh store, Radicale
-/// from `.venv-dav` with an htpasswd file. Each script runs on its own, from a fresh copy of
-/// the CalDAVTester folder, after the address books are created again (a script may delete
-/// one, as CalendarServer makes a new one by itself). Failing tests are the figure, not an
+/// from `.venv-dav` with an htpasswd file. Each server gets its own copy of the CalDAVTester
+/// folder (a run writes into it); each script runs on its own, after the address books are
+/// created again where one is missing (a script may delete one, as CalendarServer makes a new
+/// one by itself). Failing tests are the figure, not an
 /// error: the run exits 0 unless a server or Python 2.7 is missing.
 struct CalDAVTesterRun {
     /// The scripts run, in `scripts/tests/CardDAV/`.
@@ -38,6 +39,10 @@ struct CalDAVTesterRun {
         var results: [String: CalDAVTesterOutput]
     }
 
+    /// Runs every script against both servers and prints the table.
+    ///
+    /// - Throws: ``ContactsError/Code/io`` when the `contacts` tool, Python 2.7 or
+    ///   `testcaldav.py` is missing or a server does not start; the store's errors.
     static func run(_ options: BenchOptions, folder: URL) throws {
         guard let contacts = BenchSuite.contactsTool(options.contactsPath) else {
             throw ContactsError(.io, "the contacts tool was not found; build it or pass --contacts PATH")
