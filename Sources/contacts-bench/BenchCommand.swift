@@ -42,6 +42,8 @@ enum BenchCommand {
             try ImportFormatsBench.run(options, source: source)
         case .serveLoad(let server):
             try ServeLoad.run(options, server: server, source: source)
+        case .caldavtester(let folder):
+            try CalDAVTesterRun.run(options, folder: folder)
         case .timeChild(let file, let program, let arguments):
             exit(try PeakMemoryProbe.timeChild(writingTo: file, program, arguments))
         case .measure:

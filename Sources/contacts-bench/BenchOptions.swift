@@ -33,6 +33,9 @@ struct BenchOptions {
         case importFormats
         /// Many clients at once on one server for a while, then a check that nothing was lost.
         case serveLoad(server: String)
+        /// CalDAVTester's CardDAV scripts against `contacts serve` and Radicale, from the
+        /// CalDAVTester folder given.
+        case caldavtester(URL)
         /// Print the usage.
         case help
     }
@@ -65,6 +68,7 @@ struct BenchOptions {
                contacts-bench --serve [--people N] [--runs R]
                contacts-bench --import-formats [--people N] [--runs R]
                contacts-bench --serve-load SERVER [--people N] [--clients C] [--seconds S]
+               contacts-bench --caldavtester [--caldavtester-dir DIR]
 
         Measures PlainContacts on a generated store of N people (default 10000), or on a copy
         of an existing store, and prints a Markdown table (median, min and max of R runs, and
@@ -124,6 +128,14 @@ struct BenchOptions {
                                radicale; xandikos) holding N cards; reports requests/s, p50
                                and p99, and exits 1 on any 5xx, failed request, acknowledged
                                write or command-line edit lost, or record ID listed twice
+          --caldavtester       run Apple's CardDAV conformance scripts (CalDAVTester, Python
+                               2.7) against contacts serve and Radicale 3.9, each with users
+                               user01 and user02, and print the tests each passes per script
+                               and the failed ones; exits 0 whatever fails, 1 when Python 2.7
+                               or a server is missing
+          --caldavtester-dir DIR
+                               the CalDAVTester copy to run (default ../shared/caldavtester
+                               beside the package); it is copied, never written
           --child-list DIR, --time-child FILE PROGRAM ARGS...
                                used by the memory figures: open and list DIR; run PROGRAM
                                and write its peak memory (kB) to FILE, as /usr/bin/time -o
@@ -141,6 +153,7 @@ struct BenchOptions {
         var peopleGiven = false
         var fidelityDetails = false
         var fixtures: URL?
+        var caldavtesterFolder: URL?
         func value(_ option: String) throws -> String {
             guard let next = iterator.next() else { throw UsageError("\(option) needs a value") }
             return next
@@ -164,6 +177,8 @@ struct BenchOptions {
             case "--serve": mode = .serve
             case "--import-formats": mode = .importFormats
             case "--serve-load": mode = .serveLoad(server: try value(argument))
+            case "--caldavtester": mode = .caldavtester(CalDAVTesterRun.defaultFolder)
+            case "--caldavtester-dir": caldavtesterFolder = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--clients": clients = try Self.count(try value(argument), argument)
             case "--seconds": seconds = try Self.count(try value(argument), argument)
             case "--save-json": saveJSON = URL(fileURLWithPath: try value(argument))
@@ -208,6 +223,10 @@ struct BenchOptions {
         if let fixtures {
             guard case .fuzzVCard(let cases, _) = mode else { throw UsageError("--fixtures goes with --fuzz-vcard") }
             mode = .fuzzVCard(cases: cases, fixtures: fixtures)
+        }
+        if let caldavtesterFolder {
+            guard case .caldavtester = mode else { throw UsageError("--caldavtester-dir goes with --caldavtester") }
+            mode = .caldavtester(caldavtesterFolder)
         }
         switch (createStore, fromFile) {
         case let (store?, file?): mode = .createStore(store, from: file)

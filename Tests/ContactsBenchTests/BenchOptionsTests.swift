@@ -15,6 +15,19 @@ struct BenchOptionsTests {
         #expect(options.json)
     }
 
+    @Test func readsTheCalDAVTesterModeWithItsFolder() throws {
+        let options = try BenchOptions(arguments: ["--caldavtester-dir", "ct", "--caldavtester"])
+        guard case .caldavtester(let folder) = options.mode else {
+            Issue.record("not the CalDAVTester mode")
+            return
+        }
+        #expect(folder.lastPathComponent == "ct")
+    }
+
+    @Test func refusesACalDAVTesterFolderWithoutTheCalDAVTesterMode() {
+        #expect(throws: UsageError.self) { try BenchOptions(arguments: ["--caldavtester-dir", "ct"]) }
+    }
+
     @Test func refusesFidelityDetailsWithoutTheFidelityMode() {
         #expect(throws: UsageError.self) { try BenchOptions(arguments: ["--fidelity-details"]) }
     }

@@ -44,13 +44,19 @@ public final class DAVTestServer {
     public private(set) var port: Int = 0
     /// The folder of the server's configuration, data and log.
     public let folder: URL
+    /// More users of Radicale's htpasswd file, by name, with their passwords.
+    public let additionalUsers: [String: String]
     private var process: Process?
 
-    /// Starts a server and, on Radicale, creates the address book collection.
+    /// Starts a server and, on Radicale, creates the address book collection of ``user``.
+    ///
+    /// `additionalUsers` go into Radicale's htpasswd file beside ``user``, without address
+    /// books; they need a `.radicale` kind with a password.
     ///
     /// - Throws: ``DAVTestServerError`` when the server is not installed or does not start.
-    public init(_ kind: Kind) throws {
+    public init(_ kind: Kind, additionalUsers: [String: String] = [:]) throws {
         self.kind = kind
+        self.additionalUsers = additionalUsers
         if case .radicale(let password?) = kind { self.password = password } else { self.password = "any-password" }
         folder = FileManager.default.temporaryDirectory
             .appending(path: "DAVTestServer-\(UUID().uuidString)", directoryHint: .isDirectory)
@@ -171,7 +177,8 @@ public final class DAVTestServer {
             var auth = "type = none"
             if let password {
                 let htpasswd = folder.appending(path: "htpasswd")
-                try Data("\(user):\(password)\n".utf8).write(to: htpasswd)
+                let others = additionalUsers.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)\n" }
+                try Data(("\(user):\(password)\n" + others.joined()).utf8).write(to: htpasswd)
                 auth = "type = htpasswd\nhtpasswd_filename = \(htpasswd.path)\nhtpasswd_encryption = plain"
             }
             let config = """
