@@ -8,14 +8,21 @@ import Foundation
 extension CardDAVService {
     /// Answers the properties of the cards that pass the query's filter (see
     /// ``CardDAVQueryFilter``), in the order of their names. With a `limit`, the first cards are
-    /// answered and a 507 response for the collection says the answer was cut.
-    func query(_ body: WebDAVElement, space: CardDAVURLSpace) throws -> HTTPServerResponse {
+    /// answered and a 507 response for the collection says the answer was cut. With `only`, the
+    /// query is on that card alone (404 when the address book has none of that name).
+    func query(_ body: WebDAVElement, space: CardDAVURLSpace, card only: String? = nil) throws -> HTTPServerResponse {
         let asking = try Self.propertyRequest(in: body, required: false)
         let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
         let filter = try CardDAVQueryFilter(body.child(.cardDAV("filter")))
         let limit = try Self.resultLimit(of: body, namespace: .cardDAV("limit"))
-        let listing = try collection.listing()
-        let cards = try collection.cards(named: listing.entries.keys.sorted())
+        let names: [String]
+        if let only {
+            names = [only]
+        } else {
+            names = try collection.listing().entries.keys.sorted()
+        }
+        let cards = try collection.cards(named: names)
+        if let only, cards[only] == nil { throw CardDAVFailure(status: 404, text: "no card has this name") }
         var matched: [(name: String, card: (entry: CardDAVEntry, data: Data))] = []
         var truncated = false
         for name in cards.keys.sorted() {

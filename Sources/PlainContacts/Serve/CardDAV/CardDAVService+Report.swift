@@ -1,7 +1,8 @@
 /// `REPORT` (RFC 3253 section 3.6): the CardDAV reports and `sync-collection`.
 extension CardDAVService {
     /// Answers a report by its body's root element: `addressbook-multiget` and
-    /// `addressbook-query` (RFC 6352 section 8), `sync-collection` (RFC 6578). Another report
+    /// `addressbook-query` (RFC 6352 section 8; on the address book, or on one card to test that
+    /// card), `sync-collection` (RFC 6578). Another report, or one on another resource,
     /// is 403 with `DAV:supported-report`; a body that is not well-formed XML, or asks for
     /// properties in a malformed way (see ``propertyRequest(in:required:)``), is 400.
     func report(
@@ -12,8 +13,12 @@ extension CardDAVService {
         case .cardDAV("addressbook-multiget"):
             return try multiget(body, resource: resource, space: space)
         case .cardDAV("addressbook-query"):
-            guard resource == .collection else { throw CardDAVFailure(status: 403, condition: "d:supported-report") }
-            return try query(body, space: space)
+            switch resource {
+            case .collection: return try query(body, space: space)
+            // A query on one card tests that card alone (RFC 6352 section 8.6).
+            case .card(let name): return try query(body, space: space, card: name)
+            default: throw CardDAVFailure(status: 403, condition: "d:supported-report")
+            }
         case .dav("sync-collection"):
             guard resource == .collection else { throw CardDAVFailure(status: 403, condition: "d:supported-report") }
             return try syncCollection(body, space: space)

@@ -155,4 +155,21 @@ import Testing
         #expect(String(decoding: response.body, as: UTF8.self).contains("supported-report"))
         #expect(server.send("REPORT", server.collectionPath).status == 400)
     }
+
+    @Test func aQueryOnOneCardTestsThatCardAlone() throws {
+        let server = try CardDAVTestStore()
+        addTeam(server)
+        func query(_ card: String, _ text: String) -> HTTPServerResponse {
+            let body = "<card:addressbook-query \(Self.namespaces)><d:prop><d:getetag/></d:prop><card:filter>"
+                + "<card:prop-filter name=\"FN\"><card:text-match>\(text)</card:text-match></card:prop-filter>"
+                + "</card:filter></card:addressbook-query>"
+            return server.send("REPORT", server.cardPath(card), headers: [("Depth", "0")], body: body)
+        }
+        let match = try server.multistatus(query("k.vcf", "katie"))
+        #expect(match.responses.map(\.href) == [server.cardPath("k.vcf")])
+        #expect(try server.multistatus(query("a.vcf", "katie")).responses.isEmpty)
+        #expect(query("missing.vcf", "katie").status == 404)
+        let sync = server.send("REPORT", server.cardPath("k.vcf"), body: "<d:sync-collection xmlns:d=\"DAV:\"><d:sync-token/><d:prop><d:getetag/></d:prop></d:sync-collection>")
+        #expect(sync.status == 403)
+    }
 }
