@@ -40,14 +40,36 @@ extension HTTPServer {
     }
 
     /// Serves a new connection on a thread of its own, or refuses it with 503 when
-    /// ``HTTPServerLimits/maxConnections`` are being served or no thread can be started.
+    /// ``HTTPServerLimits/maxConnections`` are being served, or
+    /// ``HTTPServerLimits/maxConnectionsPerAddress`` from its address, or no thread can be
+    /// started.
     private func admit(_ socket: HTTPServerSocket, peerAddress: String, stopSignal: HTTPServerStopSignal) {
+        let counted = !limits.unlimitedAddresses.contains(peerAddress)
+        if counted {
+            let admitted = connectionsByAddress.withLock { counts in
+                guard counts[peerAddress, default: 0] < limits.maxConnectionsPerAddress else { return false }
+                counts[peerAddress, default: 0] += 1
+                return true
+            }
+            guard admitted else {
+                refuseBusy(socket, reason: "too many connections from one address")
+                return
+            }
+        }
+        let release: @Sendable () -> Void = { [self] in
+            guard counted else { return }
+            connectionsByAddress.withLock { counts in
+                let remaining = counts[peerAddress, default: 1] - 1
+                counts[peerAddress] = remaining > 0 ? remaining : nil
+            }
+        }
         let admitted = connectionCount.withLock { count in
             guard count < limits.maxConnections else { return false }
             count += 1
             return true
         }
         guard admitted else {
+            release()
             refuseBusy(socket, reason: "too many connections")
             return
         }
@@ -59,10 +81,12 @@ extension HTTPServer {
                 var serving = connection
                 serving.run()
                 connectionCount.withLock { $0 -= 1 }
+                release()
                 activity.leave()
             }
         } catch {
             connectionCount.withLock { $0 -= 1 }
+            release()
             activity.leave()
             refuseBusy(socket, reason: "no thread for the connection")
         }

@@ -66,6 +66,9 @@ final class HTTPServer: Sendable {
     private let boundPort = Atomic<UInt16>(0)
     /// The connections being served.
     let connectionCount = Mutex(0)
+    /// The connections served at once from each client address counted per address (see
+    /// ``HTTPServerLimits/maxConnectionsPerAddress``).
+    let connectionsByAddress = Mutex<[String: Int]>([:])
     /// The refused connections being read before they close.
     let lingeringRefusals = Mutex(0)
     /// Entered by the accept loop and by every connection; empty once all have finished.

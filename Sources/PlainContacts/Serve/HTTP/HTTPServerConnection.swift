@@ -58,9 +58,10 @@ struct HTTPServerConnection: Sendable {
         let limits = settings.limits
         var idleSince = ContinuousClock.now
         var requestStart: ContinuousClock.Instant?
+        var hasAnswered = false
         while true {
             guard let event = parser.next() else {
-                switch receive(idleSince: idleSince, requestStart: requestStart) {
+                switch receive(idleSince: idleSince, requestStart: requestStart, hasAnswered: hasAnswered) {
                 case .received:
                     if requestStart == nil { requestStart = .now }
                 case .timedOut where requestStart != nil && parser.isPartway:
@@ -88,25 +89,28 @@ struct HTTPServerConnection: Sendable {
             case .request(var request):
                 request.peerAddress = peerAddress
                 guard respond(to: request, since: requestStart ?? .now) else { return }
+                hasAnswered = true
                 idleSince = .now
                 requestStart = parser.isPartway ? idleSince : nil
             }
         }
     }
 
-    /// Waits for the next bytes of a request, until the idle deadline (between requests) or
-    /// the request's read deadline (once it has begun).
+    /// Waits for the next bytes of a request, until the idle deadline (between requests; the
+    /// shorter first-request deadline before the first) or the request's read deadline (once it
+    /// has begun).
     ///
     /// While the server runs, a stop ends the wait. Once it is stopping, a request already
     /// begun is read on to its read deadline, so that it can be finished, and between
     /// requests only bytes that have already arrived are taken: a connection with none is
     /// idle, and its wait ends at once.
-    private mutating func receive(idleSince: ContinuousClock.Instant, requestStart: ContinuousClock.Instant?)
-        -> HTTPServerSocket.ReceiveOutcome
-    {
+    private mutating func receive(
+        idleSince: ContinuousClock.Instant, requestStart: ContinuousClock.Instant?, hasAnswered: Bool
+    ) -> HTTPServerSocket.ReceiveOutcome {
         let limits = settings.limits
         guard stopSignal.isRaised else {
-            let deadline = requestStart.map { $0 + limits.requestReadTimeout } ?? idleSince + limits.idleTimeout
+            let idle = hasAnswered ? limits.idleTimeout : min(limits.firstRequestTimeout, limits.idleTimeout)
+            let deadline = requestStart.map { $0 + limits.requestReadTimeout } ?? idleSince + idle
             return socket.receive(into: &parser, deadline: deadline, stopDescriptor: stopSignal.readDescriptor)
         }
         guard let requestStart, parser.isPartway else {

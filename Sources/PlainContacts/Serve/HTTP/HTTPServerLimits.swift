@@ -27,6 +27,17 @@ struct HTTPServerLimits: Sendable, Hashable {
     /// connections, while capping threads (one per connection) and memory
     /// (at most 64 × ``defaultMaxBodySize`` of bodies).
     static let defaultMaxConnections = 64
+    /// The default ``maxConnectionsPerAddress``: 16 is more than a phone, a mail client and a
+    /// sync tool of one person open at once, and leaves most of ``defaultMaxConnections`` to
+    /// the other clients when one address opens connections and leaves them idle.
+    static let defaultMaxConnectionsPerAddress = 16
+    /// The default ``unlimitedAddresses``: the loopback addresses, where a reverse proxy
+    /// connects from with every client's requests, so that one address is many clients there.
+    static let defaultUnlimitedAddresses: Set<String> = ["127.0.0.1", "::1"]
+    /// The default ``firstRequestTimeout``: 10 s is ample for a client that opened a connection
+    /// to send its request, and frees a connection opened and left silent three times sooner
+    /// than an idle keep-alive one.
+    static let defaultFirstRequestTimeout = Duration.seconds(10)
     /// The default ``idleTimeout``: 30 s keeps a connection open across a sync's bursts of
     /// requests, and frees its thread soon after the client has gone quiet.
     static let defaultIdleTimeout = Duration.seconds(30)
@@ -57,8 +68,20 @@ struct HTTPServerLimits: Sendable, Hashable {
     /// The most connections served at once; the server accepts one more, answers it with 503
     /// (Service Unavailable, with `Retry-After`) and closes it.
     var maxConnections = Self.defaultMaxConnections
-    /// How long a connection may wait for the first byte of its next request (or of its first)
-    /// before the server closes it without an answer.
+    /// The most connections served at once from one client address; one more is answered with
+    /// 503 like one beyond ``maxConnections``, so that one client holding connections open
+    /// cannot shut out the others. Addresses in ``unlimitedAddresses`` count only towards
+    /// ``maxConnections``.
+    var maxConnectionsPerAddress = Self.defaultMaxConnectionsPerAddress
+    /// The client addresses ``maxConnectionsPerAddress`` does not apply to: a reverse proxy's,
+    /// whose connections carry many clients.
+    var unlimitedAddresses = Self.defaultUnlimitedAddresses
+    /// How long a new connection may wait for the first byte of its first request before the
+    /// server closes it without an answer: a connection that has not yet sent a request gets
+    /// less time than ``idleTimeout`` gives one between requests.
+    var firstRequestTimeout = Self.defaultFirstRequestTimeout
+    /// How long a connection may wait for the first byte of its next request, once it has sent
+    /// one, before the server closes it without an answer.
     var idleTimeout = Self.defaultIdleTimeout
     /// How long a request may take to arrive, header block and body together, from its first
     /// byte; a slower one is answered with 408 (Request Timeout) and its connection closed.

@@ -70,6 +70,71 @@ import Testing
         #expect(try admitted[0].readResponse().status == 200)
     }
 
+    @Test func oneAddressHoldingConnectionsOpenCannotShutOutTheOthers() throws {
+        var limits = HTTPServerLimits.small
+        limits.maxConnections = 4
+        limits.maxConnectionsPerAddress = 2
+        // The tests' clients all come from loopback: count it as one client here.
+        limits.unlimitedAddresses = []
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        var held: [HTTPTestClient] = []
+        for _ in 0..<limits.maxConnectionsPerAddress {
+            let client = try HTTPTestClient(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            held.append(client)
+        }
+        let beyond = try HTTPTestClient(port: server.port)
+        try beyond.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try beyond.readResponse().status == 503)
+        // Once one closes, the address may open another.
+        try held[0].send("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+        #expect(try held[0].readResponse().status == 200)
+        #expect(held[0].waitForClose())
+        var status = 0
+        for _ in 0..<200 where status != 200 {
+            let next = try HTTPTestClient(port: server.port)
+            try next.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+            status = try next.readResponse().status
+            if status != 200 { usleep(10_000) }
+        }
+        #expect(status == 200)
+    }
+
+    @Test func loopbackIsNotCountedPerAddressByDefault() throws {
+        var limits = HTTPServerLimits.small
+        limits.maxConnections = 4
+        limits.maxConnectionsPerAddress = 1
+        #expect(limits.unlimitedAddresses.contains("127.0.0.1"))
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        var clients: [HTTPTestClient] = []
+        for _ in 0..<3 {
+            let client = try HTTPTestClient(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            clients.append(client)
+        }
+    }
+
+    @Test func aConnectionThatSendsNothingIsClosedSoonerThanAnIdleOne() throws {
+        var limits = HTTPServerLimits.small
+        limits.firstRequestTimeout = .milliseconds(200)
+        limits.idleTimeout = .seconds(10)
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        let silent = try HTTPTestClient(port: server.port)
+        let talking = try HTTPTestClient(port: server.port)
+        try talking.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try talking.readResponse().status == 200)
+        #expect(silent.waitForClose(timeout: .seconds(2)))
+        // The connection that sent a request is still open after the first-request timeout.
+        usleep(400_000)
+        try talking.send("GET /again HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try talking.readResponse().status == 200)
+    }
+
     @Test func connectionIsServedOnceAnotherHasClosed() throws {
         var limits = HTTPServerLimits.small
         limits.maxConnections = 1
