@@ -85,11 +85,7 @@ extension AddressBook {
     /// - Throws: ``ContactsError/Code/recordInAnotherBook`` for a person of another book.
     public func birthdayCalendar(people: [Person]? = nil, name: String = "Birthdays") throws -> String {
         let people = people ?? allPeople(sortedBy: nil)
-        for person in people {
-            if let owner = person.book, owner !== self {
-                throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
-            }
-        }
+        try requireOwnPeople(people)
         return BirthdayCalendar(name: name).text(for: people)
     }
 }

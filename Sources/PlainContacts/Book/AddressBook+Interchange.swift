@@ -76,12 +76,9 @@ extension AddressBook {
     ///
     /// - Throws: ``ContactsError/Code/recordInAnotherBook`` for a person of another book.
     public func exportCSV(_ people: [Person], layout: CSVLayoutName = .google) throws -> String {
-        for person in people {
-            if let owner = person.book, owner !== self {
-                throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
-            }
-        }
-        let groupNames: (Person) -> [String] = { self.groups(containing: $0).compactMap(\.name) }
+        try requireOwnPeople(people)
+        let byMember = groupNamesByMember()
+        let groupNames: (Person) -> [String] = { person in person.key.flatMap { byMember[$0] } ?? [] }
         switch layout {
         case .google: return GoogleCSVExporter.csv(for: people, groupNames: groupNames)
         case .outlook: return OutlookCSVExporter.csv(for: people, groupNames: groupNames)

@@ -18,17 +18,11 @@ extension AddressBook {
     /// - Throws: ``ContactsError/Code/recordInAnotherBook`` for a person of another book;
     ///   ``ContactsError/Code/io`` when a saved image cannot be read.
     public func exportLDIF(_ people: [Person]) throws -> String {
-        var groupNames: [RecordKey: [String]] = [:]
-        for group in allGroups() {
-            guard let name = group.name, let key = group.key, let members = memberships.members(of: key) else { continue }
-            for member in members { groupNames[member, default: []].append(name) }
-        }
+        let groupNames = groupNamesByMember()
+        try requireOwnPeople(people)
         var entries: [LDIFExporter.Entry] = []
         entries.reserveCapacity(people.count)
         for person in people {
-            if let owner = person.book, owner !== self {
-                throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
-            }
             let names = person.key.flatMap { groupNames[$0] } ?? []
             entries.append(LDIFExporter.Entry(person: person, groupNames: names, imageData: try person.imageData()))
         }

@@ -105,17 +105,11 @@ extension AddressBook {
     /// - Throws: ``ContactsError/Code/recordInAnotherBook`` for a person or group of another
     ///   book; ``ContactsError/Code/io`` when a saved image cannot be read.
     public func exportVCards(_ people: [Person], groups: [Group] = [], version: VCardVersion = .v3) throws -> String {
-        var groupNames: [RecordKey: [String]] = [:]
-        for group in allGroups() {
-            guard let name = group.name, let key = group.key, let members = memberships.members(of: key) else { continue }
-            for member in members { groupNames[member, default: []].append(name) }
-        }
+        let groupNames = groupNamesByMember()
+        try requireOwnPeople(people)
         var cards: [VCard] = []
         cards.reserveCapacity(people.count)
         for person in people {
-            if let owner = person.book, owner !== self {
-                throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
-            }
             let names = person.key.flatMap { groupNames[$0] } ?? []
             cards.append(
                 VCardExporter.card(for: person, groupNames: names, imageData: try person.imageData(), version: version))

@@ -132,8 +132,7 @@ enum AbookContactReader {
                 builder.addKept(format: format, field: field.key, value: field.value, line: line)
                 return
             }
-            // No vCard TYPE word names an anniversary, so it is written as an Apple item label.
-            builder.addLabelled("X-ABDATE", kind: .phone, label: .anniversary, value: date.description, line: line)
+            builder.addDate("X-ABDATE", date, label: .anniversary, line: line)
         default:
             builder.addKept(format: format, field: field.key, value: field.value, line: line)
         }

@@ -169,13 +169,14 @@ struct CSVRowCard {
         let hasParts = [CSVField.firstName, .middleName, .lastName, .namePrefix, .nameSuffix].contains {
             nameParts[$0]?.isEmpty == false
         }
+        var shown = displayName
         if !hasParts, !displayName.isEmpty, organization.isEmpty || displayName != organization {
-            (first, last) = Self.split(displayName)
+            (first, last, shown) = InterchangeName.parts(of: displayName)
         }
         builder.addName(
             last: last, first: first, middle: nameParts[.middleName] ?? "",
             prefix: nameParts[.namePrefix] ?? "", suffix: nameParts[.nameSuffix] ?? "", line: line)
-        builder.setDisplayName(displayName)
+        builder.setDisplayName(shown)
         if let nickname = nameParts[.nickname] { builder.addText("NICKNAME", nickname, line: line) }
         for (field, property) in [
             (CSVField.phoneticFirstName, "X-PHONETIC-FIRST-NAME"), (.phoneticMiddleName, "X-PHONETIC-MIDDLE-NAME"),
@@ -210,18 +211,6 @@ struct CSVRowCard {
             builder.addKept(format: CSVContactReader.formatName, field: field, value: value, line: line)
         }
         builder.end()
-    }
-
-    /// A whole name cut into first and last name, as sheets with one name column need:
-    /// "Bell, Katie" is last name first; otherwise the last word is the last name
-    /// ("John Appleseed"); one word, or a name without spaces (山田太郎), is the first name.
-    static func split(_ name: String) -> (first: String, last: String) {
-        if let comma = name.firstIndex(of: ","), name.filter({ $0 == "," }).count == 1 {
-            return (CardBuilder.trimmed(String(name[name.index(after: comma)...])), CardBuilder.trimmed(String(name[..<comma])))
-        }
-        let words = name.split(separator: " ")
-        guard words.count >= 2, let last = words.last else { return (name, "") }
-        return (words.dropLast().joined(separator: " "), String(last))
     }
 
     /// The birthday from separate year, month and day columns (Thunderbird's).
@@ -321,14 +310,6 @@ struct CSVRowCard {
             text = CardBuilder.trimmed(String(text.dropFirst()))
         }
         guard !text.isEmpty else { return (nil, preferred) }
-        return (googleLabels[text.lowercased()] ?? Label(text), preferred)
+        return (GoogleCSVExporter.label(googleWord: text) ?? Label(text), preferred)
     }
-
-    private static let googleLabels: [String: Label] = [
-        "home": .home, "work": .work, "other": .other, "mobile": .mobile, "main": .main, "home fax": .homeFax,
-        "work fax": .workFax, "other fax": .otherFax, "pager": .pager, "home page": .homePage, "homepage": .homePage,
-        "anniversary": .anniversary, "spouse": .spouse, "child": .child, "mother": .mother, "father": .father,
-        "parent": .parent, "brother": .brother, "sister": .sister, "friend": .friend, "manager": .manager,
-        "assistant": .assistant, "partner": .partner, "iphone": .iPhone,
-    ]
 }

@@ -162,7 +162,8 @@ struct CardBuilder {
         guard !value.isEmpty else { return }
         let name = field.replacing("\"", with: "'").filter { !$0.isNewline && !($0.asciiValue.map { $0 < 32 } ?? false) }
         add(
-            line: "X-IMPORTED-FIELD;X-FORMAT=\(format);X-NAME=\"\(name)\":" + VCardText.escape(value), source: line)
+            line: KeptField.propertyName + ";X-FORMAT=\(format);X-NAME=\"\(name)\":" + VCardText.escape(value),
+            source: line)
     }
 
     /// Adds a group card (`X-ADDRESSBOOKSERVER-KIND:group`), so that a list is created even

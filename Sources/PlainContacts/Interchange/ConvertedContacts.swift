@@ -25,6 +25,12 @@ package struct ConvertedContacts: Sendable {
     /// The line of the original file that line `line` (1-based) of ``vCardText`` came from;
     /// the last known line for a line past the end.
     package func sourceLine(ofLine line: Int) -> Int {
+        Self.sourceLine(ofLine: line, in: sourceLines)
+    }
+
+    /// The original file's line for line `line` of converted text with these `sourceLines`;
+    /// `line` itself when there are none.
+    package static func sourceLine(ofLine line: Int, in sourceLines: [Int]) -> Int {
         guard !sourceLines.isEmpty else { return line }
         return sourceLines[min(max(line, 1), sourceLines.count) - 1]
     }

@@ -87,6 +87,16 @@ enum GoogleCSVExporter {
         return googleWords[label] ?? label.rawValue
     }
 
+    /// The label one of Google's words stands for, compared without case ("Home Fax",
+    /// "homepage"); `nil` for a custom label.
+    static func label(googleWord word: String) -> Label? {
+        labelsByWord[word.lowercased()]
+    }
+
+    private static let labelsByWord: [String: Label] = Dictionary(
+        uniqueKeysWithValues: googleWords.map { ($0.value.lowercased(), $0.key) }
+    ).merging(["homepage": .homePage]) { first, _ in first }
+
     private static let googleWords: [Label: String] = [
         .home: "Home", .work: "Work", .other: "Other", .mobile: "Mobile", .iPhone: "iPhone", .main: "Main",
         .homeFax: "Home Fax", .workFax: "Work Fax", .otherFax: "Other Fax", .pager: "Pager",

@@ -2,7 +2,7 @@
 /// (`12.12.1975`, `20/01/1991`), month-first (`1/20/1991`), year-first with slashes
 /// (`1975/12/12`), with or without a time after them.
 ///
-/// A year of 0, 1 or 1604 (the placeholder years of Google's and Apple's year-less dates) is
+/// A year of 0, 1 or 1604 (the years Google and Apple write for a date without one) is
 /// no year. `0.0.00` and the like, Outlook's "no date", is no date at all. When both the
 /// first and second numbers could be the month (`3/4/1990`), `dayFirst` decides.
 ///

@@ -304,7 +304,7 @@ enum LDIFContactReader {
             let date = try? ContactDate(year: number("birthyear"), month: month, day: day),
             birth["birthyear"] == nil || number("birthyear") != nil
         {
-            builder.addText("BDAY", date.description, line: line)
+            builder.addDate("BDAY", date, line: line)
             return
         }
         if birth["birthmonth"] != nil || birth["birthday"] != nil {

@@ -197,12 +197,8 @@ enum LDIFExporter {
 
     /// The fields kept from an LDIF import, as their attributes.
     private static func keptLines(of person: Person) -> [String] {
-        VCardExporter.keptProperties(VCardRecordFields.lines(of: person.state)).compactMap { property in
-            guard property.name == "X-IMPORTED-FIELD",
-                property.parameter(named: "X-FORMAT").first?.lowercased() == LDIFContactReader.format,
-                let name = property.parameter(named: "X-NAME").first, isAttributeName(name)
-            else { return nil }
-            return line(name, property.text)
+        KeptField.fields(of: person, format: LDIFContactReader.format).compactMap { field in
+            isAttributeName(field.name) ? line(field.name, field.value) : nil
         }
     }
 

@@ -30,8 +30,7 @@ struct JoinedVCards {
 
         /// The original file's line for line `line` of `data`.
         func sourceLine(_ line: Int) -> Int {
-            guard let sourceLines, !sourceLines.isEmpty else { return line }
-            return sourceLines[min(max(line, 1), sourceLines.count) - 1]
+            sourceLines.map { ConvertedContacts.sourceLine(ofLine: line, in: $0) } ?? line
         }
 
         /// `error` with the original file's line.
