@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// Evolution's address book, as Evolution-Data-Server 3.46 (Debian 12) keeps it, syncing with
+/// `contacts serve --commit`: `Clients/evolution.py` creates a CardDAV source in a private
+/// home, starts EDS's registry and address-book factory on a private D-Bus session bus, answers
+/// the password request and drives the book through EDS's own library (`EBook.BookClient`).
+@Suite(.serialized) struct EvolutionClientTests {
+    /// The driver script.
+    static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Clients/evolution.py")
+
+    /// Whether what the script needs is installed: dbus-run-session, EDS's registry and
+    /// address-book factory, and Debian's python3 with the GObject bindings of EDS's libraries.
+    static let available: Bool = {
+        let programs = ["/usr/bin/dbus-run-session", "/usr/libexec/evolution-source-registry", "/usr/libexec/evolution-addressbook-factory"]
+        guard programs.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0) }) else { return false }
+        let imports = "import gi\nfor name in ('EDataServer', 'EBook', 'EBookContacts'): gi.require_version(name, '1.2')\n"
+            + "from gi.repository import EBook, EBookContacts, EDataServer\n"
+        return (try? ChildProcess.run(["/usr/bin/python3", "-c", imports], environment: ["PATH": "/usr/bin:/bin"])) == 0
+    }()
+
+    static let installHint =
+        "Evolution-Data-Server is not installed: apt-get install evolution-data-server gir1.2-ebook-1.2 gir1.2-edataserver-1.2 python3-gi dbus-daemon"
+
+    /// One run of the driver with `steps`; it must succeed and leave no process running.
+    @discardableResult
+    private func evolution(_ home: ClientHome, _ book: ServedBook, _ steps: [String]) throws -> CLIResult {
+        let run = try home.run(
+            ["/usr/bin/python3", Self.script.path(percentEncoded: false), book.addressBook.absoluteString, ServedBook.user] + steps,
+            environment: ["EDS_PASSWORD": ServedBook.password])
+        try #require(run.status == 0, "evolution.py \(steps.joined(separator: " ")) failed: \(run)")
+        let left = home.endLeftoverProcesses()
+        try #require(left.isEmpty, "evolution.py left processes running: \(left)")
+        return run
+    }
+
+    /// Syncs and returns EDS's cards by UID.
+    private func sync(_ home: ClientHome, _ book: ServedBook, changing steps: [String] = []) throws -> [String: String] {
+        let folder = home.folder("cards-\(UUID().uuidString)")
+        try evolution(home, book, steps + ["sync", folder.path(percentEncoded: false)])
+        var cards: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)) {
+            let card = try String(contentsOf: folder.appending(path: name), encoding: .utf8)
+            cards[try #require(CardLines.first("UID", in: CardLines.lines(card)))] = card
+        }
+        return cards
+    }
+
+    private func card(named name: String, in cards: [String: String]) throws -> String {
+        try #require(cards.values.first { CardLines.first("FN", in: CardLines.lines($0)) == name }, "no card \(name)")
+    }
+
+    /// Skipped on a machine without EDS, except under CI (`CI` set), where its absence fails
+    /// the test: `.ci/run` installs it.
+    @Test(
+        .tags(.slow), .slowTestsEnabled,
+        .enabled(if: available || ProcessInfo.processInfo.environment["CI"] != nil, "\(installHint)"))
+    func evolutionSyncsItsAddressBookWithTheStoreBothWays() throws {
+        try #require(Self.available, "\(Self.installHint)")
+        let book = try ServedBook()
+        let home = try ClientHome(sandbox: book.sandbox, name: "evolution")
+
+        // The first sync brings every card, the image and the names beyond ASCII. EDS keeps
+        // the group card as an ordinary contact, its Apple lines untouched.
+        let first = try sync(home, book)
+        #expect(first.count == 5)
+        let kept = try #require(first["kept"])
+        #expect(kept.contains("X-UNKNOWN;X-P=1:kept") && kept.contains("item1.X-ABLabel:Lab"))
+        let zoe = try #require(first["zoe"])
+        #expect(zoe.contains("FN:Zoë Ångström") && zoe.contains("N:Ångström;Zoë;;;"))
+        #expect(ServedBook.image(in: zoe) == ServedBook.image(1))
+        let friends = try card(named: "Friends", in: first)
+        #expect(friends.contains("X-ADDRESSBOOKSERVER-KIND:group"))
+        #expect(friends.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("Katie Bell"))"))
+
+        // In Evolution: two added (one with a line the store does not model, an image and a
+        // name beyond ASCII), one edited, one removed, and a note on the group card; each goes
+        // to the server at once.
+        let added = [
+            ServedBook.card("evolution-1", "Åsa", "Nyström", ["X-EVOLUTION-ONLY;TYPE=a:still here", ServedBook.photoLine(ServedBook.image(2))]),
+            ServedBook.card("evolution-2", "Olivia", "Wood", ["EMAIL;TYPE=INTERNET:olivia@example.com"]),
+        ]
+        var steps: [String] = []
+        for (index, card) in added.enumerated() {
+            let file = home.root.appending(path: "added-\(index).vcf")
+            try Data(card.utf8).write(to: file)
+            steps += ["add", file.path(percentEncoded: false)]
+        }
+        let friendsUID = try #require(CardLines.first("UID", in: CardLines.lines(friends)))
+        steps += ["note", "kept", "edited in Evolution", "remove", "leaver", "note", friendsUID, "a group note"]
+        let second = try sync(home, book, changing: steps)
+
+        #expect(second.count == 6 && second["leaver"] == nil)
+        #expect(try book.names() == ["Katie Bell", "Kept Lines", "Olivia Wood", "Zoë Ångström", "Åsa Nyström"])
+        #expect(try book.sandbox.succeed(["show", try book.id("Kept Lines")]).stdout.contains("edited in Evolution"))
+        #expect(try book.unmodelledLines("Kept Lines") == ["X-UNKNOWN;X-P=1:kept", "item1.X-ABLabel:Lab"])
+        #expect(try book.unmodelledLines("Åsa Nyström").contains("X-EVOLUTION-ONLY;TYPE=a:still here"))
+        #expect(try book.images() == [ServedBook.image(1), ServedBook.image(2)])
+        // The group card edited in Evolution is still the group, with its member and the note.
+        #expect(try book.sandbox.succeed(["group", "members", "Friends"]).stdout.contains("Katie Bell"))
+        #expect(try card(named: "Friends", in: second).contains("NOTE:a group note"))
+        let clientCommits = try book.serveCommits()
+        #expect(clientCommits.count == 5, "\(clientCommits)")
+        #expect(clientCommits.allSatisfy { $0.contains(" with Evolution/3.") }, "\(clientCommits)")
+
+        // In the store, each change committed; the next sync brings them to Evolution.
+        try book.changeTheStore(editing: "Åsa Nyström")
+        let third = try sync(home, book)
+
+        let asa = try #require(third["evolution-1"])
+        #expect(asa.contains("NOTE:edited here") && asa.contains("X-EVOLUTION-ONLY;TYPE=a:still here"))
+        #expect(asa.contains("FN:Åsa Nyström") && ServedBook.image(in: asa) == ServedBook.image(2))
+        #expect(third[try book.uid("New Local")] != nil)
+        #expect(!third.values.contains { $0.contains("Katie Bell") })
+        #expect(ServedBook.image(in: try #require(third["zoe"])) == ServedBook.image(1))
+        let members = CardLines.lines(try card(named: "Friends", in: third)).filter { CardLines.name(of: $0) == "X-ADDRESSBOOKSERVER-MEMBER" }
+        #expect(members == ["X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("New Local"))"])
+        #expect(try card(named: "Friends", in: third).contains("NOTE:a group note"))
+        #expect(try book.serveCommits() == clientCommits)
+
+        // A last sync with nothing changed rewrites nothing on either side and commits nothing.
+        let storeFiles = try book.sandbox.snapshot()
+        #expect(try sync(home, book) == third)
+        #expect(try book.sandbox.snapshot() == storeFiles)
+        #expect(try book.serveCommits() == clientCommits)
+        #expect(try !book.hasUncommittedChanges())
+        #expect(try book.server.stop().status == 0)
+    }
+}
