@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// SyncEvolution 2.0 (Debian 12) syncing a folder of vCards (its `file` backend) with
+/// `contacts serve --commit` through its CardDAV backend, configured and run from the command
+/// line by `Clients/syncevolution.sh` in a private home: a slow sync first, two-way syncs then.
+@Suite(.serialized) struct SyncEvolutionClientTests {
+    /// The driver script.
+    static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Clients/syncevolution.sh")
+
+    static let program = "/usr/bin/syncevolution"
+
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: program) }
+
+    static let installHint = "SyncEvolution (/usr/bin/syncevolution) is not installed: apt-get install syncevolution"
+
+    /// Syncs in `mode` and returns the folder's cards by file name; the run must succeed and
+    /// leave no process running.
+    private func sync(_ home: ClientHome, _ book: ServedBook, _ mode: String) throws -> [String: String] {
+        let run = try home.run(
+            ["/bin/sh", Self.script.path(percentEncoded: false), book.addressBook.absoluteString, ServedBook.user, cards(home).path(percentEncoded: false), mode],
+            environment: ["SYNCEVOLUTION_PASSWORD": ServedBook.password])
+        try #require(run.status == 0, "syncevolution.sh \(mode) failed: \(run)")
+        let left = home.endLeftoverProcesses()
+        try #require(left.isEmpty, "syncevolution.sh left processes running: \(left)")
+        var files: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: cards(home).path(percentEncoded: false)) {
+            files[name] = try String(contentsOf: cards(home).appending(path: name), encoding: .utf8)
+        }
+        return files
+    }
+
+    /// SyncEvolution's folder of cards.
+    private func cards(_ home: ClientHome) -> URL {
+        home.folder("cards")
+    }
+
+    private func file(named name: String, in files: [String: String]) throws -> (name: String, card: String) {
+        let found = try #require(files.first { CardLines.first("FN", in: CardLines.lines($0.value)) == name }, "no card \(name)")
+        return (found.key, found.value)
+    }
+
+    /// Writes a card file again with `text` as its `NOTE`.
+    private func note(_ text: String, on file: (name: String, card: String), in home: ClientHome) throws {
+        var lines = CardLines.lines(file.card).filter { CardLines.name(of: $0) != "NOTE" }
+        lines.insert("NOTE:\(text)", at: lines.count - 1)
+        try CardLines.data(lines).write(to: cards(home).appending(path: file.name))
+    }
+
+    /// Skipped on a machine without SyncEvolution, except under CI (`CI` set), where its
+    /// absence fails the test: `.ci/run` installs it.
+    @Test(
+        .tags(.slow), .slowTestsEnabled,
+        .enabled(if: available || ProcessInfo.processInfo.environment["CI"] != nil, "\(installHint)"))
+    func syncEvolutionSyncsAFolderWithTheStoreBothWays() throws {
+        try #require(Self.available, "\(Self.installHint)")
+        let book = try ServedBook()
+        let home = try ClientHome(sandbox: book.sandbox, name: "syncevolution")
+
+        // The slow sync brings every card, the image and the names beyond ASCII. SyncEvolution
+        // keeps the group card as an ordinary contact, its Apple lines untouched; it keeps
+        // unknown X- lines but drops a label (`item1.X-ABLabel`) that labels no other line.
+        let first = try sync(home, book, "slow")
+        #expect(first.count == 5)
+        let kept = try file(named: "Kept Lines", in: first)
+        #expect(kept.card.contains("X-UNKNOWN;X-P=1:kept") && !kept.card.contains("X-ABLabel"))
+        let zoe = try file(named: "Zoë Ångström", in: first).card
+        #expect(zoe.contains("N:Ångström;Zoë;;;") && ServedBook.image(in: zoe) == ServedBook.image(1))
+        let friends = try file(named: "Friends", in: first).card
+        #expect(friends.contains("X-ADDRESSBOOKSERVER-KIND:group"))
+        #expect(friends.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("Katie Bell"))"))
+
+        // In the folder: one edited, two added (one with a line the store does not model, an
+        // image and a name beyond ASCII), one removed, and a note on the group card.
+        try note("edited in the file", on: kept, in: home)
+        try note("a group note", on: try file(named: "Friends", in: first), in: home)
+        try Data(ServedBook.card("file-1", "Åsa", "Nyström", ["X-FILE-ONLY;TYPE=a:still here", ServedBook.photoLine(ServedBook.image(2))]).utf8)
+            .write(to: cards(home).appending(path: "added-1"))
+        try Data(ServedBook.card("file-2", "Olivia", "Wood", ["EMAIL;TYPE=INTERNET:olivia@example.com"]).utf8)
+            .write(to: cards(home).appending(path: "added-2"))
+        try FileManager.default.removeItem(at: cards(home).appending(path: try file(named: "Local Leaver", in: first).name))
+        _ = try sync(home, book, "two-way")
+
+        #expect(try book.names() == ["Katie Bell", "Kept Lines", "Olivia Wood", "Zoë Ångström", "Åsa Nyström"])
+        #expect(try book.sandbox.succeed(["show", try book.id("Kept Lines")]).stdout.contains("edited in the file"))
+        // What SyncEvolution sends back is all the store can keep: the label it dropped is gone.
+        #expect(try book.unmodelledLines("Kept Lines") == ["X-UNKNOWN;X-P=1:kept"])
+        #expect(try book.unmodelledLines("Åsa Nyström").contains("X-FILE-ONLY;TYPE=a:still here"))
+        #expect(try book.images() == [ServedBook.image(1), ServedBook.image(2)])
+        // The group card edited in the folder is still the group, with its member.
+        #expect(try book.sandbox.succeed(["group", "members", "Friends"]).stdout.contains("Katie Bell"))
+        let clientCommits = try book.serveCommits()
+        #expect(clientCommits.count == 5, "\(clientCommits)")
+        #expect(clientCommits.allSatisfy { $0.contains(" with SyncEvolution") }, "\(clientCommits)")
+
+        // In the store, each change committed; the next sync brings them to the folder.
+        try book.changeTheStore(editing: "Åsa Nyström")
+        let third = try sync(home, book, "two-way")
+
+        let asa = try file(named: "Åsa Nyström", in: third).card
+        #expect(asa.contains("NOTE:edited here") && asa.contains("X-FILE-ONLY;TYPE=a:still here"))
+        #expect(ServedBook.image(in: asa) == ServedBook.image(2))
+        #expect(try file(named: "New Local", in: third).card.contains("N:Local;New;;;"))
+        #expect(!third.values.contains { $0.contains("Katie Bell") })
+        #expect(ServedBook.image(in: try file(named: "Zoë Ångström", in: third).card) == ServedBook.image(1))
+        let members = CardLines.lines(try file(named: "Friends", in: third).card)
+            .filter { CardLines.name(of: $0) == "X-ADDRESSBOOKSERVER-MEMBER" }
+        #expect(members == ["X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("New Local"))"])
+        #expect(try file(named: "Friends", in: third).card.contains("NOTE:a group note"))
+        #expect(try book.serveCommits() == clientCommits)
+
+        // A last sync with nothing changed rewrites nothing on either side and commits nothing.
+        let storeFiles = try book.sandbox.snapshot()
+        #expect(try sync(home, book, "two-way") == third)
+        #expect(try book.sandbox.snapshot() == storeFiles)
+        #expect(try book.serveCommits() == clientCommits)
+        #expect(try !book.hasUncommittedChanges())
+        #expect(try book.server.stop().status == 0)
+    }
+}
