@@ -74,11 +74,15 @@ import Testing
         #expect(friends.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("Katie Bell"))"))
 
         // In Evolution: two added (one with a line the store does not model, an image and a
-        // name beyond ASCII), one edited, one removed, and a note on the group card; each goes
-        // to the server at once.
+        // name beyond ASCII), one edited, one removed, a note on the group card, and one of
+        // Evolution's own contact lists; each goes to the server at once.
+        let katie = try book.uid("Katie Bell")
+        let listMember = "EMAIL;X-EVOLUTION-DEST-CONTACT-UID=\(katie);X-EVOLUTION-DEST-EMAIL-NUM=0:Katie Bell <katie@example.com>"
         let added = [
             ServedBook.card("evolution-1", "Åsa", "Nyström", ["X-EVOLUTION-ONLY;TYPE=a:still here", ServedBook.photoLine(ServedBook.image(2))]),
             ServedBook.card("evolution-2", "Olivia", "Wood", ["EMAIL;TYPE=INTERNET:olivia@example.com"]),
+            ["BEGIN:VCARD", "VERSION:3.0", "UID:evolution-list", "FN:Book Club", "N:Book Club;;;;", "X-EVOLUTION-LIST:TRUE", listMember, "END:VCARD"]
+                .joined(separator: "\r\n") + "\r\n",
         ]
         var steps: [String] = []
         for (index, card) in added.enumerated() {
@@ -90,17 +94,19 @@ import Testing
         steps += ["note", "kept", "edited in Evolution", "remove", "leaver", "note", friendsUID, "a group note"]
         let second = try sync(home, book, changing: steps)
 
-        #expect(second.count == 6 && second["leaver"] == nil)
-        #expect(try book.names() == ["Katie Bell", "Kept Lines", "Olivia Wood", "Zoë Ångström", "Åsa Nyström"])
+        #expect(second.count == 7 && second["leaver"] == nil)
+        #expect(try book.names() == ["Book Club", "Katie Bell", "Kept Lines", "Olivia Wood", "Zoë Ångström", "Åsa Nyström"])
         #expect(try book.sandbox.succeed(["show", try book.id("Kept Lines")]).stdout.contains("edited in Evolution"))
         #expect(try book.unmodelledLines("Kept Lines") == ["X-UNKNOWN;X-P=1:kept", "item1.X-ABLabel:Lab"])
         #expect(try book.unmodelledLines("Åsa Nyström").contains("X-EVOLUTION-ONLY;TYPE=a:still here"))
         #expect(try book.images() == [ServedBook.image(1), ServedBook.image(2)])
+        // A contact list is a person to the store, its card kept whole for Evolution.
+        #expect(try book.unmodelledLines("Book Club") == ["X-EVOLUTION-LIST:TRUE"])
         // The group card edited in Evolution is still the group, with its member and the note.
         #expect(try book.sandbox.succeed(["group", "members", "Friends"]).stdout.contains("Katie Bell"))
         #expect(try card(named: "Friends", in: second).contains("NOTE:a group note"))
         let clientCommits = try book.serveCommits()
-        #expect(clientCommits.count == 5, "\(clientCommits)")
+        #expect(clientCommits.count == 6, "\(clientCommits)")
         #expect(clientCommits.allSatisfy { $0.contains(" with Evolution/3.") }, "\(clientCommits)")
 
         // In the store, each change committed; the next sync brings them to Evolution.
@@ -111,11 +117,14 @@ import Testing
         #expect(asa.contains("NOTE:edited here") && asa.contains("X-EVOLUTION-ONLY;TYPE=a:still here"))
         #expect(asa.contains("FN:Åsa Nyström") && ServedBook.image(in: asa) == ServedBook.image(2))
         #expect(third[try book.uid("New Local")] != nil)
-        #expect(!third.values.contains { $0.contains("Katie Bell") })
+        #expect(!third.values.contains { CardLines.first("FN", in: CardLines.lines($0)) == "Katie Bell" })
         #expect(ServedBook.image(in: try #require(third["zoe"])) == ServedBook.image(1))
         let members = CardLines.lines(try card(named: "Friends", in: third)).filter { CardLines.name(of: $0) == "X-ADDRESSBOOKSERVER-MEMBER" }
         #expect(members == ["X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("New Local"))"])
         #expect(try card(named: "Friends", in: third).contains("NOTE:a group note"))
+        let list = CardLines.lines(try #require(third["evolution-list"]))
+        #expect(list.contains("X-EVOLUTION-LIST:TRUE"))
+        #expect(list.contains { $0.hasPrefix("EMAIL;") && $0.contains("X-EVOLUTION-DEST-CONTACT-UID=") && $0.contains(katie) })
         #expect(try book.serveCommits() == clientCommits)
 
         // A last sync with nothing changed rewrites nothing on either side and commits nothing.
