@@ -191,16 +191,22 @@ def main():
     password = os.environ.get("EDS_PASSWORD", "")
     registry = EDataServer.SourceRegistry.new_sync(None)
 
+    loop = GLib.MainLoop()
+    outcome = {"status": 1}
+
     def authenticate(registry, source, reason, certificate, certificate_errors, error):
-        log("the server asks for a password:", reason.value_nick)
+        if reason != EDataServer.SourceCredentialsReason.REQUIRED:
+            # EDS asks again and again after a rejected password: give up at the first.
+            log("failed: the password was not taken:", reason.value_nick, error.message if error else "")
+            loop.quit()
+            return
+        log("the server asks for a password")
         credentials = EDataServer.NamedParameters.new()
         credentials.set(EDataServer.SOURCE_CREDENTIAL_USERNAME, user)
         credentials.set(EDataServer.SOURCE_CREDENTIAL_PASSWORD, password)
         source.invoke_authenticate(credentials, None, None, None)
 
     registry.connect("credentials-required", authenticate)
-    loop = GLib.MainLoop()
-    outcome = {"status": 1}
 
     def work():
         # EDS deadlocks when connect_sync runs on the thread of the main loop.
