@@ -2,9 +2,11 @@ import Foundation
 import Testing
 
 /// Evolution's address book, as Evolution-Data-Server 3.46 (Debian 12) keeps it, syncing with
-/// `contacts serve --commit`: `Clients/evolution.py` creates a CardDAV source in a private
-/// home, starts EDS's registry and address-book factory on a private D-Bus session bus, answers
-/// the password request and drives the book through EDS's own library (`EBook.BookClient`).
+/// `contacts serve --commit`: `Clients/evolution.py` starts EDS's registry and address-book
+/// factory on a private D-Bus session bus in a private home, creates a CardDAV source there for
+/// the address book it finds from the server's address (as Evolution's Find Address Books
+/// does), answers the password request and drives the book through EDS's own library
+/// (`EBook.BookClient`).
 @Suite(.serialized) struct EvolutionClientTests {
     /// The driver script.
     static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Clients/evolution.py")
@@ -26,7 +28,7 @@ import Testing
     @discardableResult
     private func evolution(_ home: ClientHome, _ book: ServedBook, _ steps: [String]) throws -> CLIResult {
         let run = try home.run(
-            ["/usr/bin/python3", Self.script.path(percentEncoded: false), book.addressBook.absoluteString, ServedBook.user] + steps,
+            ["/usr/bin/python3", Self.script.path(percentEncoded: false), book.server.url.absoluteString, ServedBook.user] + steps,
             environment: ["EDS_PASSWORD": ServedBook.password])
         try #require(run.status == 0, "evolution.py \(steps.joined(separator: " ")) failed: \(run)")
         let left = home.endLeftoverProcesses()
@@ -34,10 +36,15 @@ import Testing
         return run
     }
 
-    /// Syncs and returns EDS's cards by UID.
+    /// Runs `steps`, syncs and returns EDS's cards by UID.
     private func sync(_ home: ClientHome, _ book: ServedBook, changing steps: [String] = []) throws -> [String: String] {
         let folder = home.folder("cards-\(UUID().uuidString)")
         try evolution(home, book, steps + ["sync", folder.path(percentEncoded: false)])
+        return try cards(in: folder)
+    }
+
+    /// The cards the driver wrote into `folder`, by UID.
+    private func cards(in folder: URL) throws -> [String: String] {
         var cards: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)) {
             let card = try String(contentsOf: folder.appending(path: name), encoding: .utf8)
@@ -60,9 +67,13 @@ import Testing
         let book = try ServedBook()
         let home = try ClientHome(sandbox: book.sandbox, name: "evolution")
 
-        // The first sync brings every card, the image and the names beyond ASCII. EDS keeps
-        // the group card as an ordinary contact, its Apple lines untouched.
-        let first = try sync(home, book)
+        // Given the server's address, EDS finds the address book. The first sync brings every
+        // card, the image and the names beyond ASCII. EDS keeps the group card as an ordinary
+        // contact, its Apple lines untouched.
+        let folder = home.folder("first")
+        let run = try evolution(home, book, ["sync", folder.path(percentEncoded: false)])
+        #expect(run.stderr.contains("found the address book \(book.addressBook.absoluteString)\n"), "\(run.stderr)")
+        let first = try cards(in: folder)
         #expect(first.count == 5)
         let kept = try #require(first["kept"])
         #expect(kept.contains("X-UNKNOWN;X-P=1:kept") && kept.contains("item1.X-ABLabel:Lab"))

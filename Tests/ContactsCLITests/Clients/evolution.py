@@ -5,9 +5,10 @@ Run with Debian's python3 (it has the GObject bindings of python3-gi, gir1.2-ebo
 gir1.2-edataserver-1.2) and HOME, XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_CACHE_HOME set to
 private folders: the script starts its own D-Bus session bus (dbus-run-session) on which only
 Evolution-Data-Server's source registry and address-book factory can be started, creates the
-CardDAV source there on its first run, and runs the steps on the command line in order:
+CardDAV source there on its first run with the address book it finds from the server's URL
+(as Evolution's Find Address Books does), and runs the steps on the command line in order:
 
-    EDS_PASSWORD=secret evolution.py http://127.0.0.1:5232/kim/contacts/ kim \
+    EDS_PASSWORD=secret evolution.py http://127.0.0.1:5232/ kim \
         sync DIR                 # fetch the server's changes, write every card to DIR/UID.vcf
         add FILE                 # add the card in FILE (it goes to the server at once)
         note UID TEXT            # set a card's NOTE
@@ -112,8 +113,9 @@ class Refreshes:
                 raise TimeoutError(f"no {what} within {STEP_TIMEOUT} s")
 
 
-def source_for(registry, url, user):
-    """The CardDAV source, created on the first run."""
+def source_for(registry, url, user, password):
+    """The CardDAV source, created on the first run with the address book that Evolution's
+    Find Address Books (WebDAV discovery from URL) finds."""
     source = registry.ref_source(SOURCE_UID)
     if source is not None:
         return source
@@ -122,7 +124,8 @@ def source_for(registry, url, user):
     source.set_parent("")
     source.get_extension(EDataServer.SOURCE_EXTENSION_ADDRESS_BOOK).set_backend_name("carddav")
     parsed = GLib.Uri.parse(url, GLib.UriFlags.NONE)
-    source.get_extension(EDataServer.SOURCE_EXTENSION_WEBDAV_BACKEND).set_resource_path(parsed.get_path())
+    webdav = source.get_extension(EDataServer.SOURCE_EXTENSION_WEBDAV_BACKEND)
+    webdav.set_resource_path(parsed.get_path())
     authentication = source.get_extension(EDataServer.SOURCE_EXTENSION_AUTHENTICATION)
     authentication.set_host(parsed.get_host())
     authentication.set_port(parsed.get_port())
@@ -131,9 +134,22 @@ def source_for(registry, url, user):
     authentication.set_remember_password(False)
     source.get_extension(EDataServer.SOURCE_EXTENSION_SECURITY).set_method("none")
     source.get_extension(EDataServer.SOURCE_EXTENSION_OFFLINE).set_stay_synchronized(True)
+    found = EDataServer.webdav_discover_sources_sync(
+        source, None, EDataServer.WebDAVDiscoverSupports.CONTACTS, credentials(user, password), None)
+    books = [book.href for book in found.out_discovered_sources if book.supports & EDataServer.WebDAVDiscoverSupports.CONTACTS]
+    if len(books) != 1:
+        raise LookupError(f"discovery from {url} found {len(books)} address books: {books}")
+    log("found the address book", books[0])
+    webdav.set_resource_path(GLib.Uri.parse(books[0], GLib.UriFlags.NONE).get_path())
     registry.commit_source_sync(source, None)
-    log("created the source", url)
     return registry.ref_source(SOURCE_UID)
+
+
+def credentials(user, password):
+    named = EDataServer.NamedParameters.new()
+    named.set(EDataServer.SOURCE_CREDENTIAL_USERNAME, user)
+    named.set(EDataServer.SOURCE_CREDENTIAL_PASSWORD, password)
+    return named
 
 
 def sync(client, refreshes, folder):
@@ -201,17 +217,14 @@ def main():
             loop.quit()
             return
         log("the server asks for a password")
-        credentials = EDataServer.NamedParameters.new()
-        credentials.set(EDataServer.SOURCE_CREDENTIAL_USERNAME, user)
-        credentials.set(EDataServer.SOURCE_CREDENTIAL_PASSWORD, password)
-        source.invoke_authenticate(credentials, None, None, None)
+        source.invoke_authenticate(credentials(user, password), None, None, None)
 
     registry.connect("credentials-required", authenticate)
 
     def work():
         # EDS deadlocks when connect_sync runs on the thread of the main loop.
         try:
-            source = source_for(registry, url, user)
+            source = source_for(registry, url, user, password)
             client = EBook.BookClient.connect_sync(source, STEP_TIMEOUT, None)
             refreshes = Refreshes()
             _, view = client.get_view_sync(EVERY_CARD, None)
