@@ -14,15 +14,27 @@ import Testing
 
     static let installHint = "SyncEvolution (/usr/bin/syncevolution) is not installed: apt-get install syncevolution"
 
-    /// Syncs in `mode` and returns the folder's cards by file name; the run must succeed and
-    /// leave no process running.
+    /// Syncs in `mode` and returns the folder's cards by file name.
     private func sync(_ home: ClientHome, _ book: ServedBook, _ mode: String) throws -> [String: String] {
+        try run(home, book, mode)
+        return try files(home)
+    }
+
+    /// Runs the driver in `mode`; it must succeed and leave no process running.
+    @discardableResult
+    private func run(_ home: ClientHome, _ book: ServedBook, _ mode: String) throws -> CLIResult {
         let run = try home.run(
-            ["/bin/sh", Self.script.path(percentEncoded: false), book.addressBook.absoluteString, ServedBook.user, cards(home).path(percentEncoded: false), mode],
+            ["/bin/sh", Self.script.path(percentEncoded: false), book.server.url.absoluteString, ServedBook.user,
+             cards(home).path(percentEncoded: false), mode],
             environment: ["SYNCEVOLUTION_PASSWORD": ServedBook.password])
         try #require(run.status == 0, "syncevolution.sh \(mode) failed: \(run)")
         let left = home.endLeftoverProcesses()
         try #require(left.isEmpty, "syncevolution.sh left processes running: \(left)")
+        return run
+    }
+
+    /// The folder's cards by file name.
+    private func files(_ home: ClientHome) throws -> [String: String] {
         var files: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: cards(home).path(percentEncoded: false)) {
             files[name] = try String(contentsOf: cards(home).appending(path: name), encoding: .utf8)
@@ -57,10 +69,13 @@ import Testing
         let book = try ServedBook()
         let home = try ClientHome(sandbox: book.sandbox, name: "syncevolution")
 
-        // The slow sync brings every card, the image and the names beyond ASCII. SyncEvolution
-        // keeps the group card as an ordinary contact, its Apple lines untouched; it keeps
-        // unknown X- lines but drops a label (`item1.X-ABLabel`) that labels no other line.
-        let first = try sync(home, book, "slow")
+        // Given the server's address, SyncEvolution finds the address book. The slow sync
+        // brings every card, the image and the names beyond ASCII. SyncEvolution keeps the
+        // group card as an ordinary contact, its Apple lines untouched; it keeps unknown X-
+        // lines but drops a label (`item1.X-ABLabel`) that labels no other line.
+        let slow = try run(home, book, "slow")
+        #expect(slow.stderr.contains("final URL path /\(ServedBook.user)/contacts/\n"), "\(slow.stderr)")
+        let first = try files(home)
         #expect(first.count == 5)
         let kept = try file(named: "Kept Lines", in: first)
         #expect(kept.card.contains("X-UNKNOWN;X-P=1:kept") && !kept.card.contains("X-ABLabel"))
@@ -79,7 +94,7 @@ import Testing
         try Data(ServedBook.card("file-2", "Olivia", "Wood", ["EMAIL;TYPE=INTERNET:olivia@example.com"]).utf8)
             .write(to: cards(home).appending(path: "added-2"))
         try FileManager.default.removeItem(at: cards(home).appending(path: try file(named: "Local Leaver", in: first).name))
-        _ = try sync(home, book, "two-way")
+        try run(home, book, "two-way")
 
         #expect(try book.names() == ["Katie Bell", "Kept Lines", "Olivia Wood", "Zoë Ångström", "Åsa Nyström"])
         #expect(try book.sandbox.succeed(["show", try book.id("Kept Lines")]).stdout.contains("edited in the file"))

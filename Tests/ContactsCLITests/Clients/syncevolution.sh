@@ -2,13 +2,14 @@
 # Plays a SyncEvolution user: syncs a folder of vCards (SyncEvolution's `file` backend) with a
 # CardDAV address book, as `syncevolution --daemon=no` does from the command line.
 #
-#     SYNCEVOLUTION_PASSWORD=secret syncevolution.sh http://127.0.0.1:5232/kim/contacts/ kim FOLDER slow
-#     SYNCEVOLUTION_PASSWORD=secret syncevolution.sh http://127.0.0.1:5232/kim/contacts/ kim FOLDER two-way
+#     SYNCEVOLUTION_PASSWORD=secret syncevolution.sh http://127.0.0.1:5232/ kim FOLDER slow
+#     SYNCEVOLUTION_PASSWORD=secret syncevolution.sh http://127.0.0.1:5232/ kim FOLDER two-way
 #
 # Run it with HOME, XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_CACHE_HOME set to private folders:
 # the first run configures there a target config for the server (keyring=no: the password is
-# kept in its config file) and a sync config pairing it with FOLDER; every run then syncs in
-# the mode given (slow, two-way, ...) and prints SyncEvolution's report. Exits with
+# kept in its config file; SyncEvolution finds the address book from the server's URL) and a
+# sync config pairing it with FOLDER; every run then syncs in the mode given (slow, two-way,
+# ...) and prints SyncEvolution's report, its log on standard error. Exits with
 # SyncEvolution's status, or 124 when a run takes longer than a minute (its processes are
 # then stopped).
 set -eu
