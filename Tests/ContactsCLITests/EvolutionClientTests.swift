@@ -67,75 +67,22 @@ import Testing
         let book = try ServedBook()
         let home = try ClientHome(sandbox: book.sandbox, name: "evolution")
 
-        // Given the server's address, EDS finds the address book. The first sync brings every
-        // card, the image and the names beyond ASCII. EDS keeps the group card as an ordinary
-        // contact, its Apple lines untouched.
+        // Given the server's address, EDS finds the address book.
         let folder = home.folder("first")
         let run = try evolution(home, book, ["sync", folder.path(percentEncoded: false)])
         #expect(run.stderr.contains("found the address book \(book.addressBook.absoluteString)\n"), "\(run.stderr)")
         let first = try cards(in: folder)
-        #expect(first.count == 5)
-        let kept = try #require(first["kept"])
-        #expect(kept.contains("X-UNKNOWN;X-P=1:kept") && kept.contains("item1.X-ABLabel:Lab"))
-        let zoe = try #require(first["zoe"])
-        #expect(zoe.contains("FN:Zoë Ångström") && zoe.contains("N:Ångström;Zoë;;;"))
-        #expect(ServedBook.image(in: zoe) == ServedBook.image(1))
-        let friends = try card(named: "Friends", in: first)
-        #expect(friends.contains("X-ADDRESSBOOKSERVER-KIND:group"))
-        #expect(friends.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("Katie Bell"))"))
+        try expectEveryCard(in: first, of: book)
 
-        // In Evolution: two added (one with a line the store does not model, an image and a
-        // name beyond ASCII), one edited, one removed, a note on the group card, and one of
-        // Evolution's own contact lists; each goes to the server at once.
-        let katie = try book.uid("Katie Bell")
-        let listMember = "EMAIL;X-EVOLUTION-DEST-CONTACT-UID=\(katie);X-EVOLUTION-DEST-EMAIL-NUM=0:Katie Bell <katie@example.com>"
-        let added = [
-            ServedBook.card("evolution-1", "Åsa", "Nyström", ["X-EVOLUTION-ONLY;TYPE=a:still here", ServedBook.photoLine(ServedBook.image(2))]),
-            ServedBook.card("evolution-2", "Olivia", "Wood", ["EMAIL;TYPE=INTERNET:olivia@example.com"]),
-            ["BEGIN:VCARD", "VERSION:3.0", "UID:evolution-list", "FN:Book Club", "N:Book Club;;;;", "X-EVOLUTION-LIST:TRUE", listMember, "END:VCARD"]
-                .joined(separator: "\r\n") + "\r\n",
-        ]
-        var steps: [String] = []
-        for (index, card) in added.enumerated() {
-            let file = home.root.appending(path: "added-\(index).vcf")
-            try Data(card.utf8).write(to: file)
-            steps += ["add", file.path(percentEncoded: false)]
-        }
-        let friendsUID = try #require(CardLines.first("UID", in: CardLines.lines(friends)))
-        steps += ["note", "kept", "edited in Evolution", "remove", "leaver", "note", friendsUID, "a group note"]
-        let second = try sync(home, book, changing: steps)
-
-        #expect(second.count == 7 && second["leaver"] == nil)
-        #expect(try book.names() == ["Book Club", "Katie Bell", "Kept Lines", "Olivia Wood", "Zoë Ångström", "Åsa Nyström"])
-        #expect(try book.sandbox.succeed(["show", try book.id("Kept Lines")]).stdout.contains("edited in Evolution"))
-        #expect(try book.unmodelledLines("Kept Lines") == ["X-UNKNOWN;X-P=1:kept", "item1.X-ABLabel:Lab"])
-        #expect(try book.unmodelledLines("Åsa Nyström").contains("X-EVOLUTION-ONLY;TYPE=a:still here"))
-        #expect(try book.images() == [ServedBook.image(1), ServedBook.image(2)])
-        // A contact list is a person to the store, its card kept whole for Evolution.
-        #expect(try book.unmodelledLines("Book Club") == ["X-EVOLUTION-LIST:TRUE"])
-        // The group card edited in Evolution is still the group, with its member and the note.
-        #expect(try book.sandbox.succeed(["group", "members", "Friends"]).stdout.contains("Katie Bell"))
-        #expect(try card(named: "Friends", in: second).contains("NOTE:a group note"))
+        let second = try sync(home, book, changing: try changesInEvolution(first: first, home: home, book: book))
+        try expectEvolutionsChanges(in: book, synced: second)
         let clientCommits = try book.serveCommits()
         #expect(clientCommits.count == 6, "\(clientCommits)")
         #expect(clientCommits.allSatisfy { $0.contains(" with Evolution/3.") }, "\(clientCommits)")
 
-        // In the store, each change committed; the next sync brings them to Evolution.
         try book.changeTheStore(editing: "Åsa Nyström")
         let third = try sync(home, book)
-
-        let asa = try #require(third["evolution-1"])
-        #expect(asa.contains("NOTE:edited here") && asa.contains("X-EVOLUTION-ONLY;TYPE=a:still here"))
-        #expect(asa.contains("FN:Åsa Nyström") && ServedBook.image(in: asa) == ServedBook.image(2))
-        #expect(third[try book.uid("New Local")] != nil)
-        #expect(!third.values.contains { CardLines.first("FN", in: CardLines.lines($0)) == "Katie Bell" })
-        #expect(ServedBook.image(in: try #require(third["zoe"])) == ServedBook.image(1))
-        let members = CardLines.lines(try card(named: "Friends", in: third)).filter { CardLines.name(of: $0) == "X-ADDRESSBOOKSERVER-MEMBER" }
-        #expect(members == ["X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("New Local"))"])
-        #expect(try card(named: "Friends", in: third).contains("NOTE:a group note"))
-        let list = CardLines.lines(try #require(third["evolution-list"]))
-        #expect(list.contains("X-EVOLUTION-LIST:TRUE"))
-        #expect(list.contains { $0.hasPrefix("EMAIL;") && $0.contains("X-EVOLUTION-DEST-CONTACT-UID=") && $0.contains(katie) })
+        try expectTheStoresChanges(in: third, of: book)
         #expect(try book.serveCommits() == clientCommits)
 
         // A last sync with nothing changed rewrites nothing on either side and commits nothing.
@@ -145,5 +92,72 @@ import Testing
         #expect(try book.serveCommits() == clientCommits)
         #expect(try !book.hasUncommittedChanges())
         #expect(try book.server.stop().status == 0)
+    }
+
+    /// The first sync brings every card, the image and the names beyond ASCII. EDS keeps the
+    /// group card as an ordinary contact, its Apple lines untouched.
+    private func expectEveryCard(in first: [String: String], of book: ServedBook) throws {
+        #expect(first.count == 5)
+        let kept = try #require(first["kept"])
+        #expect(kept.contains("X-UNKNOWN;X-P=1:kept") && kept.contains("item1.X-ABLabel:Lab"))
+        let zoe = try #require(first["zoe"])
+        #expect(zoe.contains("FN:Zoë Ångström") && zoe.contains("N:Ångström;Zoë;;;"))
+        #expect(ServedBook.image(in: zoe) == ServedBook.image(1))
+        let friends = try card(named: "Friends", in: first)
+        #expect(friends.contains("X-ADDRESSBOOKSERVER-KIND:group"))
+        #expect(friends.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("Katie Bell"))"))
+    }
+
+    /// The driver's steps for the changes made in Evolution: two added (one with a line the
+    /// store does not model, an image and a name beyond ASCII), one edited, one removed, a note
+    /// on the group card, and one of Evolution's own contact lists, with Katie Bell in it. Each
+    /// goes to the server at once.
+    private func changesInEvolution(first: [String: String], home: ClientHome, book: ServedBook) throws -> [String] {
+        let member = "EMAIL;X-EVOLUTION-DEST-CONTACT-UID=\(try book.uid("Katie Bell"));X-EVOLUTION-DEST-EMAIL-NUM=0:Katie Bell <katie@example.com>"
+        let added = [
+            ServedBook.card("evolution-1", "Åsa", "Nyström", ["X-EVOLUTION-ONLY;TYPE=a:still here", ServedBook.photoLine(ServedBook.image(2))]),
+            ServedBook.card("evolution-2", "Olivia", "Wood", ["EMAIL;TYPE=INTERNET:olivia@example.com"]),
+            ["BEGIN:VCARD", "VERSION:3.0", "UID:evolution-list", "FN:Book Club", "N:Book Club;;;;", "X-EVOLUTION-LIST:TRUE", member, "END:VCARD"]
+                .joined(separator: "\r\n") + "\r\n",
+        ]
+        var steps: [String] = []
+        for (index, card) in added.enumerated() {
+            let file = home.root.appending(path: "added-\(index).vcf")
+            try Data(card.utf8).write(to: file)
+            steps += ["add", file.path(percentEncoded: false)]
+        }
+        let friends = try #require(CardLines.first("UID", in: CardLines.lines(try card(named: "Friends", in: first))))
+        return steps + ["note", "kept", "edited in Evolution", "remove", "leaver", "note", friends, "a group note"]
+    }
+
+    /// In the store, exactly Evolution's changes. A contact list is a person to the store, its
+    /// card kept whole for Evolution; the group card edited in Evolution is still the group.
+    private func expectEvolutionsChanges(in book: ServedBook, synced second: [String: String]) throws {
+        #expect(second.count == 7 && second["leaver"] == nil)
+        #expect(try book.names() == ["Book Club", "Katie Bell", "Kept Lines", "Olivia Wood", "Zoë Ångström", "Åsa Nyström"])
+        #expect(try book.sandbox.succeed(["show", try book.id("Kept Lines")]).stdout.contains("edited in Evolution"))
+        #expect(try book.unmodelledLines("Kept Lines") == ["X-UNKNOWN;X-P=1:kept", "item1.X-ABLabel:Lab"])
+        #expect(try book.unmodelledLines("Åsa Nyström").contains("X-EVOLUTION-ONLY;TYPE=a:still here"))
+        #expect(try book.images() == [ServedBook.image(1), ServedBook.image(2)])
+        #expect(try book.unmodelledLines("Book Club") == ["X-EVOLUTION-LIST:TRUE"])
+        #expect(try book.sandbox.succeed(["group", "members", "Friends"]).stdout.contains("Katie Bell"))
+    }
+
+    /// The store's changes as EDS must have them, beside what Evolution added: the group's
+    /// note came back from the store with its new member, and the contact list whole.
+    private func expectTheStoresChanges(in third: [String: String], of book: ServedBook) throws {
+        let asa = try #require(third["evolution-1"])
+        #expect(asa.contains("NOTE:edited here") && asa.contains("X-EVOLUTION-ONLY;TYPE=a:still here"))
+        #expect(asa.contains("FN:Åsa Nyström") && ServedBook.image(in: asa) == ServedBook.image(2))
+        #expect(third[try book.uid("New Local")] != nil)
+        #expect(!third.values.contains { CardLines.first("FN", in: CardLines.lines($0)) == "Katie Bell" })
+        #expect(ServedBook.image(in: try #require(third["zoe"])) == ServedBook.image(1))
+        let friends = CardLines.lines(try card(named: "Friends", in: third))
+        let members = friends.filter { CardLines.name(of: $0) == "X-ADDRESSBOOKSERVER-MEMBER" }
+        #expect(members == ["X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("New Local"))"])
+        #expect(friends.contains("NOTE:a group note"))
+        let list = CardLines.lines(try #require(third["evolution-list"]))
+        #expect(list.contains("X-EVOLUTION-LIST:TRUE"))
+        #expect(list.contains { $0.hasPrefix("EMAIL;") && $0.contains("X-EVOLUTION-DEST-CONTACT-UID=") && $0.contains("Katie Bell") })
     }
 }

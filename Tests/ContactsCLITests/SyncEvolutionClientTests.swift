@@ -69,59 +69,22 @@ import Testing
         let book = try ServedBook()
         let home = try ClientHome(sandbox: book.sandbox, name: "syncevolution")
 
-        // Given the server's address, SyncEvolution finds the address book. The slow sync
-        // brings every card, the image and the names beyond ASCII. SyncEvolution keeps the
-        // group card as an ordinary contact, its Apple lines untouched; it keeps unknown X-
-        // lines but drops a label (`item1.X-ABLabel`) that labels no other line.
+        // Given the server's address, SyncEvolution finds the address book.
         let slow = try run(home, book, "slow")
         #expect(slow.stderr.contains("final URL path /\(ServedBook.user)/contacts/\n"), "\(slow.stderr)")
         let first = try files(home)
-        #expect(first.count == 5)
-        let kept = try file(named: "Kept Lines", in: first)
-        #expect(kept.card.contains("X-UNKNOWN;X-P=1:kept") && !kept.card.contains("X-ABLabel"))
-        let zoe = try file(named: "Zoë Ångström", in: first).card
-        #expect(zoe.contains("N:Ångström;Zoë;;;") && ServedBook.image(in: zoe) == ServedBook.image(1))
-        let friends = try file(named: "Friends", in: first).card
-        #expect(friends.contains("X-ADDRESSBOOKSERVER-KIND:group"))
-        #expect(friends.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("Katie Bell"))"))
+        try expectEveryCard(in: first, of: book)
 
-        // In the folder: one edited, two added (one with a line the store does not model, an
-        // image and a name beyond ASCII), one removed, and a note on the group card.
-        try note("edited in the file", on: kept, in: home)
-        try note("a group note", on: try file(named: "Friends", in: first), in: home)
-        try Data(ServedBook.card("file-1", "Åsa", "Nyström", ["X-FILE-ONLY;TYPE=a:still here", ServedBook.photoLine(ServedBook.image(2))]).utf8)
-            .write(to: cards(home).appending(path: "added-1"))
-        try Data(ServedBook.card("file-2", "Olivia", "Wood", ["EMAIL;TYPE=INTERNET:olivia@example.com"]).utf8)
-            .write(to: cards(home).appending(path: "added-2"))
-        try FileManager.default.removeItem(at: cards(home).appending(path: try file(named: "Local Leaver", in: first).name))
+        try changeTheFolder(home, syncedFirst: first)
         try run(home, book, "two-way")
-
-        #expect(try book.names() == ["Katie Bell", "Kept Lines", "Olivia Wood", "Zoë Ångström", "Åsa Nyström"])
-        #expect(try book.sandbox.succeed(["show", try book.id("Kept Lines")]).stdout.contains("edited in the file"))
-        // What SyncEvolution sends back is all the store can keep: the label it dropped is gone.
-        #expect(try book.unmodelledLines("Kept Lines") == ["X-UNKNOWN;X-P=1:kept"])
-        #expect(try book.unmodelledLines("Åsa Nyström").contains("X-FILE-ONLY;TYPE=a:still here"))
-        #expect(try book.images() == [ServedBook.image(1), ServedBook.image(2)])
-        // The group card edited in the folder is still the group, with its member.
-        #expect(try book.sandbox.succeed(["group", "members", "Friends"]).stdout.contains("Katie Bell"))
+        try expectTheFoldersChanges(in: book)
         let clientCommits = try book.serveCommits()
         #expect(clientCommits.count == 5, "\(clientCommits)")
         #expect(clientCommits.allSatisfy { $0.contains(" with SyncEvolution") }, "\(clientCommits)")
 
-        // In the store, each change committed; the next sync brings them to the folder.
         try book.changeTheStore(editing: "Åsa Nyström")
         let third = try sync(home, book, "two-way")
-
-        let asa = try file(named: "Åsa Nyström", in: third).card
-        #expect(asa.contains("NOTE:edited here") && asa.contains("X-FILE-ONLY;TYPE=a:still here"))
-        #expect(ServedBook.image(in: asa) == ServedBook.image(2))
-        #expect(try file(named: "New Local", in: third).card.contains("N:Local;New;;;"))
-        #expect(!third.values.contains { $0.contains("Katie Bell") })
-        #expect(ServedBook.image(in: try file(named: "Zoë Ångström", in: third).card) == ServedBook.image(1))
-        let members = CardLines.lines(try file(named: "Friends", in: third).card)
-            .filter { CardLines.name(of: $0) == "X-ADDRESSBOOKSERVER-MEMBER" }
-        #expect(members == ["X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("New Local"))"])
-        #expect(try file(named: "Friends", in: third).card.contains("NOTE:a group note"))
+        try expectTheStoresChanges(in: third, of: book)
         #expect(try book.serveCommits() == clientCommits)
 
         // A last sync with nothing changed rewrites nothing on either side and commits nothing.
@@ -131,5 +94,58 @@ import Testing
         #expect(try book.serveCommits() == clientCommits)
         #expect(try !book.hasUncommittedChanges())
         #expect(try book.server.stop().status == 0)
+    }
+
+    /// The slow sync brings every card, the image and the names beyond ASCII. SyncEvolution
+    /// keeps the group card as an ordinary contact, its Apple lines untouched; it keeps unknown
+    /// X- lines but drops a label (`item1.X-ABLabel`) that labels no other line.
+    private func expectEveryCard(in first: [String: String], of book: ServedBook) throws {
+        #expect(first.count == 5)
+        let kept = try file(named: "Kept Lines", in: first).card
+        #expect(kept.contains("X-UNKNOWN;X-P=1:kept") && !kept.contains("X-ABLabel"))
+        let zoe = try file(named: "Zoë Ångström", in: first).card
+        #expect(zoe.contains("N:Ångström;Zoë;;;") && ServedBook.image(in: zoe) == ServedBook.image(1))
+        let friends = try file(named: "Friends", in: first).card
+        #expect(friends.contains("X-ADDRESSBOOKSERVER-KIND:group"))
+        #expect(friends.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("Katie Bell"))"))
+    }
+
+    /// In the folder: one edited, two added (one with a line the store does not model, an
+    /// image and a name beyond ASCII), one removed, and a note on the group card.
+    private func changeTheFolder(_ home: ClientHome, syncedFirst first: [String: String]) throws {
+        try note("edited in the file", on: try file(named: "Kept Lines", in: first), in: home)
+        try note("a group note", on: try file(named: "Friends", in: first), in: home)
+        let asa = ServedBook.card("file-1", "Åsa", "Nyström", ["X-FILE-ONLY;TYPE=a:still here", ServedBook.photoLine(ServedBook.image(2))])
+        try Data(asa.utf8).write(to: cards(home).appending(path: "added-1"))
+        try Data(ServedBook.card("file-2", "Olivia", "Wood", ["EMAIL;TYPE=INTERNET:olivia@example.com"]).utf8)
+            .write(to: cards(home).appending(path: "added-2"))
+        try FileManager.default.removeItem(at: cards(home).appending(path: try file(named: "Local Leaver", in: first).name))
+    }
+
+    /// In the store, exactly the folder's changes. What SyncEvolution sends back is all the
+    /// store can keep: the label it dropped is gone. The group card edited in the folder is
+    /// still the group, with its member.
+    private func expectTheFoldersChanges(in book: ServedBook) throws {
+        #expect(try book.names() == ["Katie Bell", "Kept Lines", "Olivia Wood", "Zoë Ångström", "Åsa Nyström"])
+        #expect(try book.sandbox.succeed(["show", try book.id("Kept Lines")]).stdout.contains("edited in the file"))
+        #expect(try book.unmodelledLines("Kept Lines") == ["X-UNKNOWN;X-P=1:kept"])
+        #expect(try book.unmodelledLines("Åsa Nyström").contains("X-FILE-ONLY;TYPE=a:still here"))
+        #expect(try book.images() == [ServedBook.image(1), ServedBook.image(2)])
+        #expect(try book.sandbox.succeed(["group", "members", "Friends"]).stdout.contains("Katie Bell"))
+    }
+
+    /// The store's changes as the folder must have them, beside what was added there: the
+    /// group's note came back from the store with its new member.
+    private func expectTheStoresChanges(in third: [String: String], of book: ServedBook) throws {
+        let asa = try file(named: "Åsa Nyström", in: third).card
+        #expect(asa.contains("NOTE:edited here") && asa.contains("X-FILE-ONLY;TYPE=a:still here"))
+        #expect(ServedBook.image(in: asa) == ServedBook.image(2))
+        #expect(try file(named: "New Local", in: third).card.contains("N:Local;New;;;"))
+        #expect(!third.values.contains { $0.contains("Katie Bell") })
+        #expect(ServedBook.image(in: try file(named: "Zoë Ångström", in: third).card) == ServedBook.image(1))
+        let friends = CardLines.lines(try file(named: "Friends", in: third).card)
+        let members = friends.filter { CardLines.name(of: $0) == "X-ADDRESSBOOKSERVER-MEMBER" }
+        #expect(members == ["X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(try book.uid("New Local"))"])
+        #expect(friends.contains("NOTE:a group note"))
     }
 }
