@@ -219,6 +219,97 @@ let debianVdirsyncerAvailable = FileManager.default.isExecutableFile(atPath: deb
         #expect(try server.stop().stdout.contains("The address book of kim is \(server.url.absoluteString)kim/contacts/."))
     }
 
+    /// A sandbox with a store and the users kim ("secret") and lee ("other").
+    private func sandboxWithTwoUsers() throws -> CLISandbox {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        for (user, password) in [("kim", "secret"), ("lee", "other")] {
+            let added = try sandbox.run(["user", "add", user], environment: Self.testIterations, input: password + "\n")
+            try #require(added.status == 0, "\(added)")
+        }
+        return sandbox
+    }
+
+    /// The statuses of `PROPFIND`s with a wrong password for `user`, up to and with the first
+    /// 429 (at most 10).
+    private func failUntilThrottled(_ connection: RawHTTPConnection, _ user: String, headers: [String: String]) throws -> [Int] {
+        var statuses: [Int] = []
+        while statuses.last != 429 && statuses.count < 10 {
+            let response = try connection.send(
+                "PROPFIND", "/", headers: headers.merging(["Depth": "0", "Authorization": basic(user, "stale")]) { $1 })
+            statuses.append(response.status)
+        }
+        return statuses
+    }
+
+    /// A `PROPFIND /` at depth 0 as `user` with `password` and `headers`; its status.
+    private func propfind(_ connection: RawHTTPConnection, _ user: String, _ password: String, headers: [String: String]) throws
+        -> Int
+    {
+        try connection.send("PROPFIND", "/", headers: headers.merging(["Depth": "0", "Authorization": basic(user, password)]) { $1 })
+            .status
+    }
+
+    @Test func behindATrustedProxyOnePhoneWithAStalePasswordLocksOutNoOtherPhone() throws {
+        let sandbox = try sandboxWithTwoUsers()
+        let server = try ServeProcess(sandbox: sandbox, arguments: ["--trusted-proxy", "127.0.0.1"], environment: Self.testIterations)
+        let proxy = RawHTTPConnection(port: server.port)
+        let phone1 = ["X-Forwarded-For": "203.0.113.1"]
+        let phone2 = ["X-Forwarded-For": "198.51.100.2, 203.0.113.2"]
+
+        let stale = try failUntilThrottled(proxy, "kim", headers: phone1)
+        // Each user's first sign-in, before a remembered password skips the budgets.
+        let leeOnThePhone = try propfind(proxy, "lee", "other", headers: phone1)
+        let kimElsewhere = try propfind(proxy, "kim", "secret", headers: phone2)
+        let leeElsewhere = try propfind(proxy, "lee", "other", headers: phone2)
+        let brokenForwarded = try (0..<2).map { _ in
+            try propfind(proxy, "lee", "other", headers: ["Forwarded": #"for="[2001:db8::1]:4711;proto=https"#])
+        }
+        let quotedIPv6 = try propfind(proxy, "kim", "secret", headers: ["Forwarded": #"for="[2001:db8::1]:4711";proto=https"#])
+        let stopped = try server.stop()
+
+        #expect(stale == [401, 401, 401, 401, 401, 429])
+        #expect([kimElsewhere, leeElsewhere, leeOnThePhone] == [207, 207, 207] as [Int])
+        #expect(brokenForwarded == [207, 207])
+        #expect(quotedIPv6 == 207)
+        #expect(stopped.stderr.contains("PROPFIND / 429 "))
+        #expect(stopped.stderr.contains("(for 203.0.113.1 via 127.0.0.1)"))
+        #expect(stopped.stderr.contains("PROPFIND / 207 ") && stopped.stderr.contains("(for 203.0.113.2 via 127.0.0.1)"))
+        #expect(stopped.stderr.contains("(for 2001:db8::1 via 127.0.0.1)"))
+        #expect(stopped.stderr.components(separatedBy: "a Forwarded header from the trusted proxy").count == 2)
+        #expect(stopped.stdout.contains("Requests from 127.0.0.1 count as the client"))
+    }
+
+    @Test func withoutTrustedProxyASpoofedForwardedForGainsNoBudget() throws {
+        let sandbox = try sandboxWithTwoUsers()
+        let server = try ServeProcess(sandbox: sandbox, environment: Self.testIterations)
+        let connection = RawHTTPConnection(port: server.port)
+
+        let stale = try failUntilThrottled(connection, "kim", headers: ["X-Forwarded-For": "203.0.113.1"])
+        let spoofed = try propfind(connection, "kim", "secret", headers: ["X-Forwarded-For": "203.0.113.2"])
+        let forwarded = try propfind(connection, "kim", "secret", headers: ["Forwarded": "for=203.0.113.3"])
+        let otherUser = try propfind(connection, "lee", "other", headers: ["X-Forwarded-For": "203.0.113.1"])
+        let stopped = try server.stop()
+
+        #expect(stale.last == 429)
+        #expect(spoofed == 429)
+        #expect(forwarded == 429)
+        #expect(otherUser == 207)
+        #expect(!stopped.stderr.contains("203.0.113"))
+    }
+
+    @Test func aTrustedProxyThatIsNoAddressIsAUsageError() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+
+        let named = try sandbox.run(["serve", "--listen", "127.0.0.1:0", "--trusted-proxy", "proxy.example.com"])
+        let help = try sandbox.run(["serve", "--help"])
+
+        #expect(named.status == 64)
+        #expect(named.stderr.contains("proxy.example.com"))
+        #expect(help.stdout.contains("--trusted-proxy"))
+    }
+
     @Test func theBirthdayCalendarIsServedToTheUserItBelongsTo() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()

@@ -17,6 +17,12 @@ import Synchronization
 /// `X-Forwarded-For` or `X-Script-Name`) is refused with 403: a proxy makes a loopback server
 /// public, and a public server needs accounts.
 ///
+/// Behind a reverse proxy given as trusted (`contacts serve --trusted-proxy`), a request counts
+/// as the client the proxy names in `X-Forwarded-For` or `Forwarded` (``HTTPForwardedClient``):
+/// its failure budget, its log line (`GET / 207 3ms (for 203.0.113.7 via 127.0.0.1)`) and the
+/// requests it may have in progress at once (``ReverseProxyPolicy``; more are answered with 503
+/// and `Retry-After`). From any other peer those headers change nothing.
+///
 /// ```swift
 /// let server = try ContactsServer(storeURL: store, host: "127.0.0.1", port: 5232) { line in print(line) }
 /// try server.start()
@@ -41,11 +47,13 @@ package final class ContactsServer: Sendable {
 
     private let http: HTTPServer
     private let authenticator: ServerAuthenticator
+    /// The reverse proxies believed, and the requests in progress of their clients.
+    private let proxyPolicy: ReverseProxyPolicy
     /// The host the server listens on, as given.
     package let host: String
 
     /// A server for the store at `storeURL`, not yet listening, its accounts from `usersFile`
-    /// (the store's own by default).
+    /// (the store's own by default), believing the forwarded headers of `trustedProxies`.
     ///
     /// The server takes the store's ``CardDAVServerLock`` here, before it reads its state, and
     /// holds it for its whole life (until it is deinitialized, or the process ends): one server
@@ -56,17 +64,21 @@ package final class ContactsServer: Sendable {
     ///   of reading the store's users file and of creating the lock file.
     package convenience init(
         storeURL: URL, options: AddressBookOptions = AddressBookOptions(), usersFile: ServerUsersFile? = nil, host: String,
-        port: UInt16, log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)? = nil
+        port: UInt16, trustedProxies: TrustedProxies = TrustedProxies(), log: @escaping @Sendable (String) -> Void,
+        afterChange: (@Sendable (Change) -> Void)? = nil
     ) throws {
         try self.init(
             storeURL: storeURL, options: options, usersFile: usersFile ?? ServerUsersFile(storeURL: storeURL), host: host,
-            port: port, limits: HTTPServerLimits(), log: log, afterChange: afterChange)
+            port: port, limits: HTTPServerLimits(), proxyPolicy: ReverseProxyPolicy(trustedProxies: trustedProxies), log: log,
+            afterChange: afterChange)
     }
 
-    /// A server with chosen limits, for tests.
+    /// A server with chosen limits, for tests. The trusted proxies are exempt from the
+    /// per-address connection cap, as loopback is.
     init(
         storeURL: URL, options: AddressBookOptions, usersFile: ServerUsersFile, host: String, port: UInt16,
-        limits: HTTPServerLimits, log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)?
+        limits: HTTPServerLimits, proxyPolicy: ReverseProxyPolicy = ReverseProxyPolicy(),
+        log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)?
     ) throws {
         let authenticator = try ServerAuthenticator(usersFile: usersFile)
         var afterWrite: (@Sendable (CardDAVWrite) -> Void)?
@@ -75,14 +87,20 @@ package final class ContactsServer: Sendable {
         }
         let service = try CardDAVService(storeURL: storeURL, options: options, afterWrite: afterWrite, exclusive: true)
         self.authenticator = authenticator
+        self.proxyPolicy = proxyPolicy
         self.host = host
+        var limits = limits
+        limits.unlimitedRanges += proxyPolicy.trustedProxies.ranges
         http = HTTPServer(host: host, port: port, limits: limits, log: log) { request in
-            Self.respond(to: request, service: service, authenticator: authenticator, log: log)
+            Self.respond(to: request, service: service, authenticator: authenticator, proxyPolicy: proxyPolicy, log: log)
         }
     }
 
     /// Whether requests need a user name and password: the store has, or had, accounts.
     package var requiresAuthentication: Bool { authenticator.requiresAuthentication }
+
+    /// The reverse proxies whose forwarded headers name the client.
+    package var trustedProxies: TrustedProxies { proxyPolicy.trustedProxies }
 
     /// The port the server listens on (the one chosen by the system when 0 was asked for).
     package var port: Int { Int(http.port) }
@@ -139,7 +157,8 @@ package final class ContactsServer: Sendable {
 
     // MARK: Requests
 
-    /// Answers one request: authenticates it, then lets the service answer it.
+    /// Answers one request: works out its client, authenticates it, then lets the service
+    /// answer it.
     ///
     /// A request without credentials on a server that requires them is 401 with
     /// `WWW-Authenticate`, except what ``CardDAVService/unauthenticatedResponse(to:)`` answers
@@ -150,7 +169,25 @@ package final class ContactsServer: Sendable {
     /// ```
     static func respond(
         to request: HTTPServerRequest, service: CardDAVService, authenticator: ServerAuthenticator,
-        log: @Sendable (String) -> Void
+        proxyPolicy: ReverseProxyPolicy = ReverseProxyPolicy(), log: @Sendable (String) -> Void
+    ) -> HTTPServerResponse {
+        let client = proxyPolicy.client(of: request, log: log)
+        guard proxyPolicy.enter(client) else {
+            var response = HTTPServerResponse.refusal(503)
+            response.headers.append("Retry-After", String(HTTPServer.busyRetryAfterSeconds))
+            response.logNote = (client.logNote.map { $0 + ", " } ?? "") + "too many requests in progress from one client"
+            return response
+        }
+        defer { proxyPolicy.leave(client) }
+        var response = authenticatedResponse(to: request, client: client, service: service, authenticator: authenticator, log: log)
+        response.logNote = client.logNote
+        return response
+    }
+
+    /// Answers a request from `client` once its credentials are checked.
+    private static func authenticatedResponse(
+        to request: HTTPServerRequest, client: HTTPForwardedClient, service: CardDAVService,
+        authenticator: ServerAuthenticator, log: @Sendable (String) -> Void
     ) -> HTTPServerResponse {
         do {
             _ = try authenticator.reloadIfChanged()
@@ -159,7 +196,7 @@ package final class ContactsServer: Sendable {
             log("users file: \(error)")
         }
         let user: String?
-        switch authenticator.authenticate(authorizationHeader: request.header("Authorization"), client: request.peerAddress) {
+        switch authenticator.authenticate(authorizationHeader: request.header("Authorization"), client: client.address) {
         case .open:
             if let proxyHeader = proxyHeaders.first(where: { request.header($0) != nil }) {
                 var response = HTTPServerResponse.text(

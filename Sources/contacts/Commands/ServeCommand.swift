@@ -3,7 +3,7 @@ import Glibc
 import PlainContacts
 import Synchronization
 
-/// `contacts serve [--listen HOST:PORT]`: the store as a CardDAV server, in the foreground,
+/// `contacts serve [--listen HOST:PORT] [--trusted-proxy ADDRESS]...`: the store as a CardDAV server, in the foreground,
 /// until SIGINT or SIGTERM.
 enum ServeCommand: Command {
     static let name = "serve"
@@ -17,6 +17,10 @@ enum ServeCommand: Command {
     struct Options: OptionGroup {
         let listen = Option<String>(
             "listen", "HOST:PORT", help: "Listen on this address (default \(ServeCommand.defaultListen); port 0 takes a free one).")
+        let trustedProxy = RepeatableOption<String>(
+            "trusted-proxy", "ADDRESS",
+            help: "Believe X-Forwarded-For and Forwarded from this reverse proxy: an IP address, a CIDR range "
+                + "(10.0.0.0/8) or localhost (repeatable).")
     }
 
     static let discussion = """
@@ -47,9 +51,20 @@ enum ServeCommand: Command {
         HOST is an IPv4 or IPv6 address ([::1]:5232) or localhost. For phones and other
         machines, put a reverse proxy with TLS (Caddy, nginx) in front; see the README.
 
-        Exit status: 0 stopped by a signal; 64 a wrong --listen, or a non-loopback address
-        without users; 75 the address is in use, or another contacts serve serves this store;
-        77 the port needs privileges.
+        Wrong passwords are rationed per user name and client address (five, then one every
+        two seconds; answered with 429), and per client address whatever the names (twenty,
+        then one a second). Behind a reverse proxy every client's address is the proxy's:
+        give it with --trusted-proxy 127.0.0.1 and the server takes the client's address from
+        the proxy's X-Forwarded-For (or, without one, Forwarded: the right-most address that
+        is not a trusted proxy), so that one phone with a stale password throttles only
+        itself. That address keys the budgets and is named in the log line
+        (for 203.0.113.7 via 127.0.0.1); one forwarded client may have 8 requests in progress
+        at once (more get 503 with Retry-After), and the proxy itself is not held to the 16
+        connections per address. From any other peer, those headers are ignored.
+
+        Exit status: 0 stopped by a signal; 64 a wrong --listen or --trusted-proxy, or a
+        non-loopback address without users; 75 the address is in use, or another contacts
+        serve serves this store; 77 the port needs privileges.
         """
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
@@ -63,9 +78,15 @@ enum ServeCommand: Command {
             afterChange = { change in committer.commit(change, console: console) }
         }
         let usersFile = UserCommand.usersFile(in: context)
+        let trustedProxies: TrustedProxies
+        do {
+            trustedProxies = try TrustedProxies(arguments[\.trustedProxy])
+        } catch {
+            throw CLIError.usage(error.message)
+        }
         let server = try ContactsServer(
             storeURL: store, options: AddressBookOptions(lockTimeout: context.lockTimeout()),
-            usersFile: usersFile, host: host, port: port,
+            usersFile: usersFile, host: host, port: port, trustedProxies: trustedProxies,
             log: { line in console.note(timestamp() + " " + line) }, afterChange: afterChange)
         guard server.requiresAuthentication || ContactsServer.isLoopback(host) else {
             throw CLIError.usage(
@@ -88,6 +109,9 @@ enum ServeCommand: Command {
             console.print("Calendar apps subscribe to the birthdays at \(root)me/birthdays.ics.")
         } else {
             console.print("The birthday calendar of " + users.map { "\($0) is \(root)\($0)/birthdays.ics" }.joined(separator: ", of ") + ".")
+        }
+        if !trustedProxies.isEmpty {
+            console.print("Requests from \(trustedProxies) count as the client named in their X-Forwarded-For or Forwarded.")
         }
         console.print("Control-C stops the server.")
         server.waitUntilStopped()

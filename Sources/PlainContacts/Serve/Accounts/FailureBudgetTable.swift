@@ -1,9 +1,12 @@
 /// The failure budgets of many clients, one ``FailureBudget`` per client (the server keys them
-/// by the client's address), in a table of bounded size.
+/// by the client's address, and by user name and address), in a table of bounded size.
 ///
 /// A client never seen, or whose budget has filled up again, starts from a full budget. When
 /// the table holds ``maximumClients`` budgets that are all in use, clients not in it share one
-/// overflow budget, so that an attacker using ever new addresses cannot grow the table.
+/// overflow budget, so that an attacker using ever new addresses cannot grow the table. The
+/// budgets that filled up again are dropped when a new client finds the table full, at most
+/// once per ``sweepInterval``: a full table of budgets in use costs one pass over it per
+/// interval, not one per request.
 ///
 /// ```swift
 /// var table = FailureBudgetTable()
@@ -16,6 +19,9 @@ struct FailureBudgetTable: Sendable {
     /// The most clients tracked by default: far more than the clients of one store, a few
     /// hundred kilobytes at most.
     static let standardMaximumClients = 4_096
+    /// How often a full table is searched for budgets that filled up again: once a second
+    /// bounds the work of a flood of new clients to 4,096 checks a second.
+    static let sweepInterval = Duration.seconds(1)
 
     /// The budget every client starts with.
     let template: FailureBudget
@@ -25,6 +31,8 @@ struct FailureBudgetTable: Sendable {
     private var budgets: [String: FailureBudget] = [:]
     /// The budget shared by clients that did not fit in the table.
     private var overflow: FailureBudget
+    /// When a full table may next be searched for budgets to drop; `nil` before the first search.
+    private var nextSweep: ContinuousClock.Instant?
 
     /// An empty table whose clients start with `template`.
     ///
@@ -46,7 +54,10 @@ struct FailureBudgetTable: Sendable {
     /// ```
     mutating func take(for client: String, at now: ContinuousClock.Instant) -> Bool {
         if budgets[client] == nil, budgets.count >= maximumClients {
-            budgets = budgets.filter { !$0.value.isFull(at: now) }
+            if nextSweep.map({ now >= $0 }) ?? true {
+                budgets = budgets.filter { !$0.value.isFull(at: now) }
+                nextSweep = now + Self.sweepInterval
+            }
             if budgets.count >= maximumClients {
                 return overflow.take(at: now)
             }

@@ -19,11 +19,16 @@ import Synchronization
 ///   user) costs a full derivation, an unknown user's against a dummy hash with as many
 ///   iterations as the costliest account, so that the time taken does not tell which names
 ///   exist.
-/// - Derivations are rationed twice: per client, a ``FailureBudget`` of failures (five, then
-///   one every two seconds); for all clients together, a fixed number of derivations at once
-///   (half the cores), for which a request waits at most five seconds. Refused that way, a
-///   request gets ``Refusal/throttled`` without a derivation; clients already remembered are
-///   never throttled.
+/// - Derivations are rationed three times. Per user name as sent and client address, a
+///   ``FailureBudget`` of failures (five, then one every two seconds), so that a phone with a
+///   stale password throttles only itself: not another user, nor the same user on another
+///   client. Per client address, whatever the user names, a larger one (twenty, then one a
+///   second), so that one address trying many names still gets few guesses; it comes back
+///   twice as fast as a name's, so that one stale password alone never spends it. For all
+///   clients together, a fixed number of derivations at once (half the cores), for which a
+///   request waits at most five seconds. Refused that way, a request gets
+///   ``Refusal/throttled`` without a derivation; clients already remembered are never
+///   throttled.
 ///
 /// ```swift
 /// let authenticator = try ServerAuthenticator(usersFile: ServerUsersFile(storeURL: storeURL))
@@ -71,6 +76,11 @@ package final class ServerAuthenticator: Sendable {
     /// How many derivations run at once by default: half the cores (at least one), so that a
     /// flood of wrong passwords leaves the other half to the clients signed in.
     static var standardDerivationSlots: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / 2) }
+    /// The failures allowed per client address, whatever the user names: a burst of 20 (four
+    /// names' bursts), then one a second, twice the rate of ``FailureBudget/standardRefillPerSecond``
+    /// so that one client retrying a stale password never spends it; 86,400 guesses a day per
+    /// address at most, about 15% of a core.
+    static let standardClientFailureBudget = FailureBudget(capacity: 20, refillPerSecond: 1)
     /// The length of the random key under which verified passwords are remembered.
     private static let cacheKeyCount = 32
 
@@ -84,8 +94,11 @@ package final class ServerAuthenticator: Sendable {
         var requiresAuthentication: Bool
         /// Per user, the HMAC of the last password verified for them (see ``cacheTag``).
         var verified: [ServerUserName: [UInt8]] = [:]
-        /// Each client's allowance of failed derivations.
+        /// The allowance of failed derivations of each user name as sent from each client
+        /// (keyed by ``budgetKey(user:client:)``).
         var budgets: FailureBudgetTable
+        /// The allowance of failed derivations of each client, whatever the user names.
+        var clientBudgets: FailureBudgetTable
         /// The users file as last read, to notice a change (see ``reloadIfChanged()``).
         var fileSignature: FileSignature?
         /// The users file as last found unreadable, so that it is not read again until it
@@ -117,7 +130,9 @@ package final class ServerAuthenticator: Sendable {
     ///   but cannot be read, or holds something else than accounts.
     package convenience init(usersFile: ServerUsersFile) throws {
         let signature = FileSignature.of(usersFile.fileURL.path(percentEncoded: false))
-        self.init(passwordHashes: try usersFile.passwordHashes(), usersFile: usersFile, fileSignature: signature)
+        self.init(
+            passwordHashes: try usersFile.passwordHashes(), usersFile: usersFile, fileSignature: signature,
+            clientFailureBudget: Self.standardClientFailureBudget)
     }
 
     /// An authenticator for the given accounts, with the standard limits; it has no file to
@@ -127,13 +142,16 @@ package final class ServerAuthenticator: Sendable {
     /// let authenticator = ServerAuthenticator(passwordHashes: [try ServerUserName("kim"): hash])
     /// ```
     package convenience init(passwordHashes: [ServerUserName: PasswordHash]) {
-        self.init(passwordHashes: passwordHashes, usersFile: nil)
+        self.init(passwordHashes: passwordHashes, usersFile: nil, clientFailureBudget: Self.standardClientFailureBudget)
     }
 
-    /// An authenticator with chosen limits and clock, for tests.
+    /// An authenticator with chosen limits and clock, for tests. `failureBudget` is per user
+    /// name and client; `clientFailureBudget` per client, the same as `failureBudget` when
+    /// `nil`.
     init(
         passwordHashes: [ServerUserName: PasswordHash], usersFile: ServerUsersFile?, fileSignature: FileSignature? = nil,
-        failureBudget: FailureBudget = FailureBudget(), derivationSlots: Int = standardDerivationSlots,
+        failureBudget: FailureBudget = FailureBudget(), clientFailureBudget: FailureBudget? = nil,
+        derivationSlots: Int = standardDerivationSlots,
         derivationWait: Duration = standardDerivationWait,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
@@ -143,6 +161,7 @@ package final class ServerAuthenticator: Sendable {
             State(
                 hashes: passwordHashes, dummy: Self.dummyHash(for: passwordHashes, replacing: nil),
                 requiresAuthentication: !passwordHashes.isEmpty, budgets: FailureBudgetTable(template: failureBudget),
+                clientBudgets: FailureBudgetTable(template: clientFailureBudget ?? failureBudget),
                 fileSignature: fileSignature))
         self.derivationSlots = DispatchSemaphore(value: max(1, derivationSlots))
         self.derivationWait = derivationWait
@@ -161,8 +180,9 @@ package final class ServerAuthenticator: Sendable {
     }
 
     /// Checks the value of a request's `Authorization` header (`nil` when it has none).
-    /// `client` names where the request comes from (the peer's address without its port) and
-    /// keys the failure budget; requests without one share a budget.
+    /// `client` names where the request comes from (the peer's address without its port, or
+    /// the client a trusted proxy forwarded the request for); with the user name it keys the
+    /// failure budgets. Requests without one share the budgets of an empty address.
     ///
     /// Takes microseconds for a remembered password, one derivation (about 150 ms) otherwise,
     /// plus the wait for a derivation slot when others are running.
@@ -191,10 +211,17 @@ package final class ServerAuthenticator: Sendable {
             return .authenticated(user)
         }
         let clientKey = client ?? ""
+        let userKey = Self.budgetKey(user: user, client: clientKey)
         let instant = now()
-        guard state.withLock({ $0.budgets.take(for: clientKey, at: instant) }) else {
-            return .refused(.throttled)
+        let allowed = state.withLock { state in
+            guard state.clientBudgets.take(for: clientKey, at: instant) else { return false }
+            guard state.budgets.take(for: userKey, at: instant) else {
+                state.clientBudgets.refund(for: clientKey)
+                return false
+            }
+            return true
         }
+        guard allowed else { return .refused(.throttled) }
         guard derivationSlots.wait(timeout: .now() + .nanoseconds(Int(derivationWait / .nanoseconds(1)))) == .success
         else {
             return .refused(.throttled)
@@ -204,7 +231,8 @@ package final class ServerAuthenticator: Sendable {
         derivationSlots.signal()
         guard isRight, let known else { return .refused(.wrongCredentials) }
         state.withLock { state in
-            state.budgets.refund(for: clientKey)
+            state.budgets.refund(for: userKey)
+            state.clientBudgets.refund(for: clientKey)
             if state.hashes[user] == known {
                 state.verified[user] = tag
             }
@@ -262,6 +290,12 @@ package final class ServerAuthenticator: Sendable {
             state.fileSignature = fileSignature
             state.failedSignature = nil
         }
+    }
+
+    /// The key of the failure budget of `user` from `client`: the name, a space (which names
+    /// never hold) and the address.
+    static func budgetKey(user: ServerUserName, client: String) -> String {
+        user.rawValue + " " + client
     }
 
     /// The HMAC remembered for a verified password: keyed by the per-process key, over the

@@ -45,6 +45,7 @@ extension HTTPServer {
     /// started.
     private func admit(_ socket: HTTPServerSocket, peerAddress: String, stopSignal: HTTPServerStopSignal) {
         let counted = !limits.unlimitedAddresses.contains(peerAddress)
+            && !limits.unlimitedRanges.contains { $0.contains(peerAddress) }
         if counted {
             let admitted = connectionsByAddress.withLock { counts in
                 guard counts[peerAddress, default: 0] < limits.maxConnectionsPerAddress else { return false }

@@ -84,7 +84,8 @@ final class HTTPServer: Sendable {
     ///   - limits: The limits requests and connections are held to.
     ///   - log: Receives, from many threads at once, one line per request: method, path
     ///     without its query, status and milliseconds (`PUT /dav/a.vcf 201 4ms`), with
-    ///     ` (not delivered)` when the client did not take the whole response. A refused
+    ///     ` (not delivered)` when the client did not take the whole response, and the
+    ///     response's ``HTTPServerResponse/logNote`` in parentheses when it has one. A refused
     ///     request's line ends with the refusal's code (`PUT /dav/a.vcf 413 0ms (bodyTooLarge)`,
     ///     `- - 414 0ms (requestLineTooLong)` when there is no request line to name), a refused
     ///     connection's with the reason (`- - 503 0ms (too many connections)`). Failures of the

@@ -136,7 +136,8 @@ struct HTTPServerConnection: Sendable {
         let connection: String? = closing ? "close" : (request.version == .http1_0 ? "keep-alive" : nil)
         let head = response.serializedHead(isHeadRequest: request.isHead, connection: connection, date: HTTPDate.now())
         let delivered = write(head: head, body: response.writesBody(forHeadRequest: request.isHead) ? response.body : Data())
-        settings.log(Self.logLine(request.method, request.path, status: response.status, since: start, delivered: delivered))
+        let line = Self.logLine(request.method, request.path, status: response.status, since: start, delivered: delivered)
+        settings.log(line + (response.logNote.map { " (\($0))" } ?? ""))
         if !delivered {
             socket.close()
             return false

@@ -76,6 +76,9 @@ struct HTTPServerLimits: Sendable, Hashable {
     /// The client addresses ``maxConnectionsPerAddress`` does not apply to: a reverse proxy's,
     /// whose connections carry many clients.
     var unlimitedAddresses = Self.defaultUnlimitedAddresses
+    /// More addresses and ranges ``maxConnectionsPerAddress`` does not apply to: the reverse
+    /// proxies given with `contacts serve --trusted-proxy`, none by default.
+    var unlimitedRanges: [IPAddressRange] = []
     /// How long a new connection may wait for the first byte of its first request before the
     /// server closes it without an answer: a connection that has not yet sent a request gets
     /// less time than ``idleTimeout`` gives one between requests.

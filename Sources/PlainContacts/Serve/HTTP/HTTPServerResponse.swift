@@ -27,6 +27,10 @@ struct HTTPServerResponse: Sendable, Hashable {
     /// For a `HEAD` request: the length the `GET` body would have, when the handler did not
     /// build that body; `nil` declares the length of ``body``.
     var headContentLength: Int?
+    /// What the request's log line adds in parentheses after the status and time, such as
+    /// `for 203.0.113.7 via 127.0.0.1`; never sent to the client. Never a header value, a
+    /// query nor a body.
+    var logNote: String?
 
     /// Creates a response.
     init(status: Int, headers: HTTPHeaderFields = [:], body: Data = Data(), headContentLength: Int? = nil) {

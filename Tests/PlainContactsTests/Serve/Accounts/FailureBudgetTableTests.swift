@@ -35,6 +35,21 @@ import Testing
         #expect(Self.takes(&table, ["a", "b", "c", "d", "a"], at: .now) == [true, true, true, false, false])
     }
 
+    @Test func aFullTableIsSearchedForRoomAtMostOncePerInterval() {
+        var table = FailureBudgetTable(template: FailureBudget(capacity: 3, refillPerSecond: 10), maximumClients: 1)
+        let start = ContinuousClock.now
+        // a is in the table; b finds it full, searches it (a is in use) and spends the overflow.
+        let first = Self.takes(&table, ["a", "b", "b", "b"], at: start)
+        // 150 ms later a is full again, but the table was searched at the start: c shares the
+        // overflow budget, which holds 1.5 tokens, rather than taking a's place.
+        let soon = Self.takes(&table, ["c", "c"], at: start + .milliseconds(150))
+        let later = Self.takes(&table, ["d", "d"], at: start + FailureBudgetTable.sweepInterval)
+
+        #expect(first == [true, true, true, true])
+        #expect(soon == [true, false])
+        #expect(later == [true, true])
+    }
+
     @Test func refilledBudgetsMakeRoomForNewClients() {
         var table = Self.table(maximumClients: 2)
         let start = ContinuousClock.now

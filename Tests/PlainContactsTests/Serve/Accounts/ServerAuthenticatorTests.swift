@@ -159,6 +159,51 @@ private func name(_ text: String) throws -> ServerUserName {
                 == .authenticated(try name("kim")))
     }
 
+    @Test func aStaleClientThrottlesNeitherAnotherUserNorTheSameUserElsewhere() throws {
+        let clock = ManualClock()
+        let authenticator = ServerAuthenticator(
+            passwordHashes: try accounts(), usersFile: nil, failureBudget: FailureBudget(capacity: 2, refillPerSecond: 1),
+            clientFailureBudget: FailureBudget(capacity: 10, refillPerSecond: 1), now: { clock.now })
+        let stale = (0..<3).map { _ in authenticator.authenticate(authorizationHeader: basicHeader("kim", "old"), client: "192.0.2.1") }
+
+        #expect(stale == [.refused(.wrongCredentials), .refused(.wrongCredentials), .refused(.throttled)])
+        #expect(authenticator.authenticate(authorizationHeader: basicHeader("kim", "engine"), client: "192.0.2.1") == .refused(.throttled))
+        #expect(
+            authenticator.authenticate(authorizationHeader: basicHeader("lee", "cobol"), client: "192.0.2.1")
+                == .authenticated(try name("lee")))
+        #expect(
+            authenticator.authenticate(authorizationHeader: basicHeader("kim", "engine"), client: "192.0.2.2")
+                == .authenticated(try name("kim")))
+    }
+
+    @Test func manyUserNamesFromOneClientShareItsLargerBudget() throws {
+        let clock = ManualClock()
+        let authenticator = ServerAuthenticator(
+            passwordHashes: try accounts(), usersFile: nil, failureBudget: FailureBudget(capacity: 2, refillPerSecond: 1),
+            clientFailureBudget: FailureBudget(capacity: 3, refillPerSecond: 1), now: { clock.now })
+        let guesses = ["ann", "bob", "cy", "dee"].map { user in
+            authenticator.authenticate(authorizationHeader: basicHeader(user, "guess"), client: "192.0.2.1")
+        }
+
+        #expect(guesses == [.refused(.wrongCredentials), .refused(.wrongCredentials), .refused(.wrongCredentials), .refused(.throttled)])
+        #expect(authenticator.authenticate(authorizationHeader: basicHeader("kim", "engine"), client: "192.0.2.1") == .refused(.throttled))
+        #expect(
+            authenticator.authenticate(authorizationHeader: basicHeader("kim", "engine"), client: "192.0.2.2")
+                == .authenticated(try name("kim")))
+        clock.advance(by: .seconds(1))
+        #expect(
+            authenticator.authenticate(authorizationHeader: basicHeader("kim", "engine"), client: "192.0.2.1")
+                == .authenticated(try name("kim")))
+    }
+
+    @Test func theStandardBudgetsLetOneStaleClientNeverSpendItsAddresssBudget() {
+        let name = FailureBudget()
+        let client = ServerAuthenticator.standardClientFailureBudget
+
+        #expect(client.capacity >= 2 * name.capacity)
+        #expect(client.refillPerSecond > name.refillPerSecond)
+    }
+
     @Test func aSuccessfulVerificationDoesNotUseTheBudget() throws {
         let authenticator = try authenticator(capacity: 1)
 

@@ -226,6 +226,22 @@ import Testing
         #expect(lines.allSatisfy { !$0.contains("secret") && !$0.contains("c2VjcmV0") })
     }
 
+    @Test func aResponsesLogNoteEndsItsLogLineAndIsNotSent() throws {
+        let server = try HTTPTestServer(limits: .small) { _ in
+            var response = HTTPServerResponse.text(200, "ok\n")
+            response.logNote = "for 203.0.113.7 via 127.0.0.1"
+            return response
+        }
+        defer { server.stop() }
+        let client = try HTTPTestClient(port: server.port)
+        try client.send("GET /a HTTP/1.1\r\nHost: h\r\n\r\n")
+        let response = try client.readResponse()
+
+        #expect(response.status == 200)
+        #expect(!response.headers.contains { $0.value.contains("203.0.113.7") })
+        #expect(server.waitForLogLine { $0.wholeMatch(of: /GET \/a 200 [0-9]+ms \(for 203\.0\.113\.7 via 127\.0\.0\.1\)/) != nil })
+    }
+
     @Test func handlerAnsweringWithAnInterimStatusBecomes500() throws {
         let server = try HTTPTestServer(limits: .small) { _ in HTTPServerResponse(status: 101) }
         defer { server.stop() }

@@ -118,6 +118,23 @@ import Testing
         }
     }
 
+    @Test func aTrustedProxysRangeIsNotCountedPerAddress() throws {
+        var limits = HTTPServerLimits.small
+        limits.maxConnections = 4
+        limits.maxConnectionsPerAddress = 1
+        limits.unlimitedAddresses = []
+        limits.unlimitedRanges = [try #require(IPAddressRange("127.0.0.0/8"))]
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        var clients: [HTTPTestClient] = []
+        for _ in 0..<3 {
+            let client = try HTTPTestClient(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            clients.append(client)
+        }
+    }
+
     @Test func aConnectionThatSendsNothingIsClosedSoonerThanAnIdleOne() throws {
         var limits = HTTPServerLimits.small
         limits.firstRequestTimeout = .milliseconds(200)
