@@ -47,6 +47,8 @@ import Testing
         "<card:address-data content-type=\"text/vcard\" version=\"2.1\"/>",
         "<card:address-data content-type=\"application/vcard+json\" version=\"4.0\"/>",
         "<card:address-data content-type=\"text/calendar\"/>",
+        // CalDAVTester's Resource/CardDAV/verrors/10.xml and 12.xml (errorcondition.xml).
+        "<card:address-data content-type=\"text/vcards\" version=\"2.0\"/>",
     ])
     func anAddressDataTypeNotMadeIsRefusedWithSupportedAddressData(_ element: String) throws {
         let failure = try #require(throws: CardDAVFailure.self) { try CardDAVAddressDataType.version(askedIn: Self.report(element)) }
