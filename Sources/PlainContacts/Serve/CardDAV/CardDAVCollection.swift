@@ -203,11 +203,16 @@ final class CardDAVCollection: Sendable {
             // signatures: the card is read again, a few times at most.
             for _ in 0..<3 {
                 guard let entry = current?.entry else { break }
-                let outcome = state.withLock { state in
-                    maker.outcome(entry.record, version: version) { key in
-                        state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
+                // A person's card needs nothing of the state: it is made without holding the
+                // lock, so that other requests are not kept waiting on its files.
+                let outcome =
+                    entry.record.kind == .person
+                    ? maker.outcome(entry.record, version: version) { _ in nil }
+                    : state.withLock { state in
+                        maker.outcome(entry.record, version: version) { key in
+                            state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
+                        }
                     }
-                }
                 if case .made(let made) = outcome, made.signatures == entry.signatures {
                     result[name] = (entry, made.data)
                     break
