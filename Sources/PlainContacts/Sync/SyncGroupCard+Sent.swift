@@ -34,14 +34,15 @@ extension SyncGroupCard {
         state.unknownFields[sentKey] = .object(["version": .string(card.version), "lines": .array(lines.map(JSONValue.string))])
     }
 
-    /// The card kept in a group's state as sent; `nil` when there is none or it no longer reads.
+    /// The card kept in a group's state as sent; `nil` when there is none or it no longer reads
+    /// strictly (a line edited by hand into a malformed one).
     static func keptSent(in state: GroupState) -> VCard? {
         guard case .object(let fields)? = state.unknownFields[sentKey], let version = fields["version"]?.string,
             case .array(let items)? = fields["lines"]
         else { return nil }
         let lines = items.compactMap(\.string)
         let text = (["BEGIN:VCARD", "VERSION:" + version] + lines + ["END:VCARD", ""]).joined(separator: "\r\n")
-        guard let cards = try? VCardReader.parse(Data(text.utf8), source: "record"), cards.count == 1,
+        guard let cards = try? VCardReader.parse(Data(text.utf8), source: "record", strict: true), cards.count == 1,
             cards[0].properties.count == lines.count
         else { return nil }
         return cards[0]
