@@ -138,10 +138,10 @@ enum SyncCards {
         return name.removingPercentEncoding ?? name
     }
 
-    /// The card of a person, in the version of the card it came from (3.0 for a person that
-    /// came from none, or from a 2.1 card), carrying the record's file key.
-    static func data(for person: Person) throws -> Data {
-        let version = VCardOrigin(of: person.state).flatMap { VCardVersion(rawValue: $0.version) } ?? .v3
+    /// The card of a person in `version`, or by default in the version of the card it came from
+    /// (3.0 for a person that came from none, or from a 2.1 card), carrying the record's file key.
+    static func data(for person: Person, version asked: VCardVersion? = nil) throws -> Data {
+        let version = asked ?? VCardOrigin(of: person.state).flatMap { VCardVersion(rawValue: $0.version) } ?? .v3
         var card = VCardExporter.card(for: person, groupNames: [], imageData: try person.imageData(), version: version)
         if case .timestamp(let modified)? = person.state.values[.modificationDate] {
             card.properties.append(VCardProperty(name: "REV", rawValue: revisionText(modified)))

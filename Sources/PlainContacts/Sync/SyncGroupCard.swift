@@ -68,15 +68,17 @@ struct SyncGroupCard: Hashable, Sendable {
             lines: card.properties.filter { !Self.mappedProperties.contains($0.name) }.map(VCardWriter.contentLine))
     }
 
-    /// The card, with `N`, `FN`, the kind, `UID`, the members and the kept lines.
-    func card() -> VCard {
+    /// The card, with `N`, `FN`, the kind, `UID`, the members and the kept lines. A member is
+    /// written as `memberValues` spells it (by match key), else as `urn:uuid:` and its UID.
+    func card(memberValues: [String: String] = [:]) -> VCard {
         var properties: [VCardProperty] = []
         if form == .apple { properties.append(VCardProperty(name: "N", structured: [[name]])) }
         properties.append(VCardProperty(name: "FN", text: name))
         properties.append(VCardProperty(name: form.kindProperty, text: "group"))
         properties.append(VCardProperty(name: "UID", text: uid))
         for member in members {
-            properties.append(VCardProperty(name: form.memberProperty, text: member.contains(":") ? member : "urn:uuid:" + member))
+            let value = memberValues[member] ?? (member.contains(":") ? member : "urn:uuid:" + member)
+            properties.append(VCardProperty(name: form.memberProperty, text: value))
         }
         properties.append(contentsOf: VCardExporter.keptProperties(lines))
         return VCard(version: form.version.rawValue, properties: properties)

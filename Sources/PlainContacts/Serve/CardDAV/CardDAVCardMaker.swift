@@ -6,8 +6,9 @@ import Foundation
 import Glibc
 
 /// Makes a record's card from its files, without opening an address book: a person's card as
-/// `contacts sync` uploads it (``SyncCards/data(for:)``, vCard 3.0 unless the person came from a
-/// 4.0 card), a group's in the form it came in (``SyncGroupCard``).
+/// `contacts sync` uploads it (``SyncCards/data(for:version:)``, vCard 3.0 unless the person came
+/// from a 4.0 card), a group's in the form it came in (``SyncGroupCard``); or either in the vCard
+/// version a client asks for.
 ///
 /// Each file's signature is taken before the file is read, so that a signature recorded with a
 /// card never describes bytes newer than the card: a write that lands meanwhile changes the
@@ -105,21 +106,26 @@ struct CardDAVCardMaker: Sendable {
         }
     }
 
-    /// A record's card, or what kept it from being made.
-    func outcome(_ record: CardDAVEntry.Record, uidOfPerson: (RecordKey) -> String?) -> Outcome {
+    /// A record's card in a vCard version (`nil` for the version its card came in), or what
+    /// kept it from being made.
+    func outcome(
+        _ record: CardDAVEntry.Record, version: VCardVersion? = nil, uidOfPerson: (RecordKey) -> String?
+    ) -> Outcome {
         do {
-            let made = try record.kind == .person ? person(record.key) : group(record.key, uidOfPerson: uidOfPerson)
+            let made = try record.kind == .person
+                ? person(record.key, version: version) : group(record.key, uidOfPerson: uidOfPerson, version: version)
             return made.map(Outcome.made) ?? .missing
         } catch {
             return .unreadable
         }
     }
 
-    /// A person's card; `nil` when the person has no file.
+    /// A person's card in a vCard version (`nil`: the version of the card the person came
+    /// from, see ``SyncCards/data(for:version:)``); `nil` when the person has no file.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the record
     ///   file or its image.
-    func person(_ key: RecordKey) throws -> Made? {
+    func person(_ key: RecordKey, version: VCardVersion? = nil) throws -> Made? {
         let signature = FileSignature.of(personPath(key))
         guard let signature, let file = try StoreReader(layout: layout).readPerson(key: key) else { return nil }
         let person = Person()
@@ -127,24 +133,31 @@ struct CardDAVCardMaker: Sendable {
         person.recordID = file.decoded.id
         person.storeLayout = layout
         person.state = file.decoded.state
-        let data = try SyncCards.data(for: person)
+        let data = try SyncCards.data(for: person, version: version)
         let uid = SyncCards.matchKey(of: person) ?? VCardRecordFields.derivedUID(for: key)
         return Made(data: data, uid: uid, signatures: [Self.trusted(signature)], modified: signature.modified)
     }
 
-    /// A group's card; `nil` when the group has no file.
+    /// A group's card; `nil` when the group has no file. The card a client sent for the group is
+    /// given as sent while it still says what the group says (``SyncGroupCard/sentCard(in:)``).
     ///
-    /// - Parameter uidOfPerson: the UID of a member by record key, `nil` for a person the
-    ///   server does not know (left out).
+    /// - Parameters:
+    ///   - uidOfPerson: the UID of a member by record key, `nil` for a person the server does
+    ///     not know (left out).
+    ///   - version: the vCard version asked for (4.0: `KIND:group` and `MEMBER`; 3.0: Apple's
+    ///     form); `nil` for the form the group's card came in.
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the files.
-    func group(_ key: RecordKey, uidOfPerson: (RecordKey) -> String?) throws -> Made? {
+    func group(_ key: RecordKey, uidOfPerson: (RecordKey) -> String?, version: VCardVersion? = nil) throws -> Made? {
         let signatures = groupPaths(key).map(FileSignature.of)
         guard let signature = signatures[0], let file = try StoreReader(layout: layout).readGroup(key: key) else {
             return nil
         }
-        let card = SyncGroupCard(group: file.state, key: key, memberUIDs: file.members.compactMap(uidOfPerson))
+        var card = SyncGroupCard(group: file.state, key: key, memberUIDs: file.members.compactMap(uidOfPerson))
+        if let version { card.form = version == .v4 ? .rfc6350 : .apple }
+        var served = card.sentCard(in: file.state) ?? card.card(memberValues: SyncGroupCard.sentMemberValues(in: file.state))
+        if let line = SyncCards.keyLine(key, id: file.id) { served.properties.append(line) }
         return Made(
-            data: card.serialized(key: key, id: file.id), uid: VCardRecordFields.matchKey(card.uid),
+            data: Data(VCardWriter.serialize(served).utf8), uid: VCardRecordFields.matchKey(card.uid),
             signatures: signatures.map(Self.trusted),
             modified: signature.modified)
     }

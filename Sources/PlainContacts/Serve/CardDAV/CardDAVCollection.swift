@@ -180,6 +180,59 @@ final class CardDAVCollection: Sendable {
         try cards(named: [name])[name]
     }
 
+    /// Cards in a vCard version: each card not already in that version is made again from its
+    /// record's files in it, keeping its entry (and so its ETag, which names the record's
+    /// state, not one spelling of it). A card whose files changed since `cards` were read is
+    /// read again first; a card gone meanwhile is left out; one whose files cannot be read now
+    /// (in the middle of a merge) is given as it is. `nil` leaves the cards as they are.
+    ///
+    /// ```swift
+    /// let cards = try collection.converted(collection.cards(named: ["d69c.vcf"]), to: .v4)
+    /// ```
+    ///
+    /// - Throws: the errors of ``listing()``.
+    func converted(
+        _ cards: [String: (entry: CardDAVEntry, data: Data)], to version: VCardVersion?
+    ) throws -> [String: (entry: CardDAVEntry, data: Data)] {
+        guard let version else { return cards }
+        var result = cards
+        for (name, given) in cards where Self.version(of: given.data) != version.rawValue {
+            var current: (entry: CardDAVEntry, data: Data)? = given
+            result[name] = nil
+            // A file written between reading the card and making it again changes its
+            // signatures: the card is read again, a few times at most.
+            for _ in 0..<3 {
+                guard let entry = current?.entry else { break }
+                // A person's card needs nothing of the state: it is made without holding the
+                // lock, so that other requests are not kept waiting on its files.
+                let outcome =
+                    entry.record.kind == .person
+                    ? maker.outcome(entry.record, version: version) { _ in nil }
+                    : state.withLock { state in
+                        maker.outcome(entry.record, version: version) { key in
+                            state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
+                        }
+                    }
+                if case .made(let made) = outcome, made.signatures == entry.signatures {
+                    result[name] = (entry, made.data)
+                    break
+                }
+                current = try card(named: name)
+            }
+            if result[name] == nil, let current { result[name] = current }
+        }
+        return result
+    }
+
+    /// The `VERSION` of a card made by the server (its second line), `nil` when it has none.
+    static func version(of data: Data) -> String? {
+        let prefix = Array("BEGIN:VCARD\r\nVERSION:".utf8)
+        guard data.count > prefix.count, data.starts(with: prefix) else { return nil }
+        let rest = data.dropFirst(prefix.count).prefix(16)
+        guard let end = rest.firstIndex(of: 0x0D) else { return nil }
+        return String(decoding: rest[..<end], as: UTF8.self)
+    }
+
     /// The resource name of the card with a UID (``VCardRecordFields/matchKey(_:)`` form), as
     /// last brought up to date.
     func name(ofUID uid: String) -> String? {

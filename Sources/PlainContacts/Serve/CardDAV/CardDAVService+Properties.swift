@@ -136,7 +136,10 @@ extension CardDAVService {
             xml.close(property.element)
         case .supportedAddressData:
             xml.open(property.element)
-            xml.append("<card:address-data-type content-type=\"text/vcard\" version=\"3.0\"/>")
+            for version in CardDAVAddressDataType.versions {
+                xml.append(
+                    "<card:address-data-type content-type=\"\(CardDAVAddressDataType.mediaType)\" version=\"\(version.rawValue)\"/>")
+            }
             xml.close(property.element)
         case .maxResourceSize:
             xml.element(property.element, text: String(CardDAVService.maximumCardSize))

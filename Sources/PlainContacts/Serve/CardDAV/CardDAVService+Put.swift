@@ -48,7 +48,7 @@ extension CardDAVService {
             let record: CardDAVEntry.Record
             switch card {
             case .person(let state, _, _): record = try save(state, over: current, in: book)
-            case .group(let groupCard, _): record = try save(groupCard, over: current, in: book)
+            case .group(let groupCard, _): record = try save(groupCard, sent: request.body, over: current, in: book)
             }
             afterWrite?(CardDAVWrite(method: "PUT", record: record, user: user, userAgent: request.header("User-Agent")))
             return record
@@ -103,10 +103,13 @@ extension CardDAVService {
         return CardDAVEntry.Record(kind: .person, key: key)
     }
 
-    /// Saves a group's card: over the group of the current card, or as a new group. A new
-    /// group is saved before its members join it (a group must be saved to have members), so a
-    /// new group with members takes two saves.
-    private func save(_ card: SyncGroupCard, over current: CardDAVEntry?, in book: AddressBook) throws -> CardDAVEntry.Record {
+    /// Saves a group's card: over the group of the current card, or as a new group, keeping the
+    /// card as `sent` (see ``SyncGroupCard/keepSent(_:in:)``) so that it is read back as sent. A
+    /// new group is saved before its members join it (a group must be saved to have members), so
+    /// a new group with members takes two saves.
+    private func save(
+        _ card: SyncGroupCard, sent: Data, over current: CardDAVEntry?, in book: AddressBook
+    ) throws -> CardDAVEntry.Record {
         let group: Group
         if let current {
             guard current.record.kind == .group else {
@@ -122,6 +125,11 @@ extension CardDAVService {
             try book.save()
         }
         try card.setMembers(of: group, in: book) { uid in collection.personKey(ofUID: uid) }
+        if let sentCard = try? VCardReader.parse(sent, source: "").first {
+            var state = group.state
+            SyncGroupCard.keepSent(sentCard, in: &state)
+            if state != group.state { group.state = state }
+        }
         try book.save()
         guard let key = group.key else { throw CardDAVFailure(status: 500) }
         return CardDAVEntry.Record(kind: .group, key: key)

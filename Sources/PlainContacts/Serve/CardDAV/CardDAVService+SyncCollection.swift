@@ -1,7 +1,9 @@
 /// The `sync-collection` report (RFC 6578).
 extension CardDAVService {
     /// Answers the cards changed and removed since the request's token (every card for an
-    /// empty token), in the order of their changes, with the token of the state answered.
+    /// empty token), in the order of their changes, with the token of the state answered;
+    /// `address-data`, when asked, in the vCard version asked for (see
+    /// ``CardDAVAddressDataType/version(askedIn:)``).
     ///
     /// A token of another instance, from the future, or older than the removals remembered
     /// (see ``CardDAVCollection/defaultMaximumRemovals``) is 403 with `DAV:valid-sync-token`: the
@@ -10,6 +12,7 @@ extension CardDAVService {
     func syncCollection(_ body: WebDAVElement, space: CardDAVURLSpace) throws -> HTTPServerResponse {
         let asking = try Self.propertyRequest(in: body, required: false)
         let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
+        let version = try CardDAVAddressDataType.version(askedIn: body)
         let limit = try Self.resultLimit(of: body, namespace: .dav("limit"))
         let tokenText = body.child(.dav("sync-token"))?.text.trimmingWhitespaceAndNewlines ?? ""
         let listing = try collection.listing()
@@ -40,7 +43,9 @@ extension CardDAVService {
             answered.sequence = changes.last?.sequence ?? since
             truncated = true
         }
-        let cards = asking.wantsAddressData ? try collection.cards(named: changes.filter { !$0.removed }.map(\.name)) : [:]
+        let cards =
+            asking.wantsAddressData
+            ? try collection.converted(collection.cards(named: changes.filter { !$0.removed }.map(\.name)), to: version) : [:]
         var xml = CardDAVXMLWriter(root: "d:multistatus", capacity: 512 + changes.count * 320)
         for change in changes {
             if change.removed {

@@ -81,4 +81,68 @@ import Testing
         let text = String(decoding: server.send("GET", server.cardPath("g.vcf")).body, as: UTF8.self)
         #expect(!text.contains("urn:uuid:k"))
     }
+
+    /// CalDAVTester's `Resource/CardDAV/vcardput/19.vcf` (put.xml, PUT groups 4): an `N` that
+    /// is not the `FN`, members that are not `urn:uuid:` of a UID, `PRODID` and `REV`.
+    private static let calDAVTesterGroup = [
+        "BEGIN:VCARD", "VERSION:3.0", "X-ADDRESSBOOKSERVER-KIND:group",
+        "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:8424B7F0-C878-4722-B522-EBB07CF48AD7:ABPerson",
+        "X-ADDRESSBOOKSERVER-MEMBER:user03@example.com", "PRODID:-//Apple Inc.//AddressBook 6.1//EN",
+        "UID:760d9b28-5a13-4880-b7eb-5769e6600fa3", "FN:Changed Group", "N:ChangedGroup;;;;", "REV:20120503T194243Z",
+        "END:VCARD", "",
+    ].joined(separator: "\r\n")
+
+    /// The content lines of a served card, without the store's key line.
+    private static func contentLines(_ response: HTTPServerResponse) -> [String] {
+        String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+            .components(separatedBy: "\r\n").filter { !$0.isEmpty && !$0.hasPrefix(SyncCards.keyProperty) }
+    }
+
+    @Test func aGroupCardIsReadBackAsSent() throws {
+        let server = try CardDAVTestStore()
+        #expect(server.put("16.vcf", Self.appleGroup(uid: "760d9b28-5a13-4880-b7eb-5769e6600fa3", name: "Group", members: [])).status == 201)
+        let replaced = server.put("16.vcf", Self.calDAVTesterGroup)
+        #expect(replaced.status == 204)
+        let read = server.send("GET", server.cardPath("16.vcf"))
+        #expect(Self.contentLines(read) == Self.calDAVTesterGroup.components(separatedBy: "\r\n").filter { !$0.isEmpty })
+        // Put back as read, the card is stored as sent: the answer has its ETag.
+        let again = server.put("16.vcf", String(decoding: read.body, as: UTF8.self))
+        #expect(again.headers["ETag"] == read.headers["ETag"])
+        #expect(server.send("GET", server.cardPath("16.vcf")).body == read.body)
+        let book = try server.store.openBook()
+        #expect(book.groups(named: "Changed Group").count == 1)
+    }
+
+    @Test func aGroupCardKeptAsSentIsMadeAfreshOnceTheGroupChanges() throws {
+        let server = try CardDAVTestStore()
+        server.put("k.vcf", CardDAVTestStore.card(uid: "k", first: "Katie", last: "Bell"))
+        server.put("16.vcf", Self.calDAVTesterGroup)
+        let book = try server.store.openBook()
+        let group = try #require(book.groups(named: "Changed Group").first)
+        group.name = "Renamed"
+        try book.save()
+        let renamed = Self.contentLines(server.send("GET", server.cardPath("16.vcf")))
+        #expect(renamed.contains("FN:Renamed") && renamed.contains { $0.hasPrefix("N:Renamed") })
+        #expect(!renamed.contains("N:ChangedGroup;;;;") && !renamed.contains { $0.hasPrefix("PRODID") })
+        // The members the store has no person for are still written as sent.
+        #expect(renamed.contains("X-ADDRESSBOOKSERVER-MEMBER:user03@example.com"))
+        #expect(renamed.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:8424B7F0-C878-4722-B522-EBB07CF48AD7:ABPerson"))
+        group.name = "Changed Group"
+        try group.addMember(try #require(book.allPeople().first))
+        try book.save()
+        let joined = Self.contentLines(server.send("GET", server.cardPath("16.vcf")))
+        #expect(joined.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:k") && joined.contains("FN:Changed Group"))
+        #expect(!joined.contains("N:ChangedGroup;;;;"))
+    }
+
+    @Test func aGroupCardSentAgainWithOtherMembersIsReadBackAsSentAgain() throws {
+        let server = try CardDAVTestStore()
+        server.put("k.vcf", CardDAVTestStore.card(uid: "k", first: "Katie", last: "Bell"))
+        server.put("g.vcf", Self.calDAVTesterGroup)
+        let withKatie = Self.calDAVTesterGroup.replacingOccurrences(
+            of: "PRODID:", with: "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:k\r\nPRODID:")
+        #expect(server.put("g.vcf", withKatie).status == 204)
+        #expect(try memberNames(server, group: "Changed Group") == ["Katie"])
+        #expect(Self.contentLines(server.send("GET", server.cardPath("g.vcf"))) == withKatie.components(separatedBy: "\r\n").filter { !$0.isEmpty })
+    }
 }

@@ -143,4 +143,70 @@ import Testing
         let changes = try server.multistatus(server.syncCollection(token))
         #expect(changes.responses.count == 1)
     }
+
+    @Test func davx5FetchesCardsThatCameAs3AsVCard4OnceTheServerOffersIt() throws {
+        // DAVx5 reads supported-address-data (above) and, when the address book offers
+        // text/vcard 4.0, fetches cards with this multiget: bitfireAT/dav4jvm
+        // src/main/kotlin/at/bitfire/dav4jvm/DavAddressBook.kt, multiget(urls, vCard4 = true),
+        // commit 1f48a6620c806c218eb8cd8c31e0025f44b5a933 (getcontenttype "to determine the
+        // character set", Depth 0, hrefs as encoded paths).
+        let server = try CardDAVTestStore()
+        server.put("k.vcf", CardDAVTestStore.card(uid: "k", first: "Katie", last: "Bell", extra: ["EMAIL;TYPE=WORK:katie@example.com"]))
+        server.put("a.vcf", CardDAVTestStore.card(uid: "a", first: "Alicia", last: "Spinnet", extra: ["TEL;TYPE=CELL:+44 555 0101"]))
+        let offered = try server.propfind(server.collectionPath, depth: "0", ["card:supported-address-data"])
+        let types = offered.responses.first?.property(.cardDAV("supported-address-data"))?.children ?? []
+        #expect(types.contains { $0.attributes["content-type"] == "text/vcard" && $0.attributes["version"] == "4.0" })
+        let body = """
+            <?xml version='1.0' encoding='UTF-8' ?>
+            <CARD:addressbook-multiget xmlns="DAV:" xmlns:CARD="urn:ietf:params:xml:ns:carddav">
+              <prop>
+                <getcontenttype />
+                <getetag />
+                <CARD:address-data content-type="text/vcard" version="4.0" />
+              </prop>
+              <href>\(server.cardPath("k.vcf"))</href>
+              <href>\(server.cardPath("a.vcf"))</href>
+            </CARD:addressbook-multiget>
+            """
+        let etags = try server.etags()
+        let answer = try server.multistatus(server.send("REPORT", server.collectionPath, headers: [("Depth", "0")], body: body))
+        #expect(answer.responses.count == 2)
+        for response in answer.responses {
+            let card = try #require(response.property(.cardDAV("address-data"))?.text)
+            #expect(card.hasPrefix("BEGIN:VCARD\r\nVERSION:4.0\r\n"), "\(response.href)")
+            #expect(card.contains("UID:k") || card.contains("UID:a"))
+            #expect(response.property(.dav("getetag"))?.text == etags[response.href])
+            #expect(response.property(.dav("getcontenttype"))?.text.hasPrefix("text/vcard") == true)
+            expectEveryPropertyAccounted(response, try Self.askedFor(body), minimal: false)
+        }
+        let katie = try #require(answer.responses.first { $0.href == server.cardPath("k.vcf") }?.property(.cardDAV("address-data"))?.text)
+        #expect(katie.contains("katie@example.com"))
+        // Asked by GET without a version afterwards, the card is still the 3.0 the client sent.
+        #expect(String(decoding: server.send("GET", server.cardPath("k.vcf")).body, as: UTF8.self).contains("VERSION:3.0"))
+    }
+
+    @Test func vdirsyncerWithUseVCard4GetsVCard4() throws {
+        // vdirsyncer 0.21 CardDAVStorage.get_multi_template (vdirsyncer/storage/dav.py) with
+        // `use_vcard_4 = true`: it spells the attribute `Content-Type`, which XML does not read
+        // as `content-type`; its `version` alone asks for 4.0. Without the option it sends
+        // `<C:address-data />` and gets each card as it came in.
+        let server = try CardDAVTestStore()
+        server.put("k.vcf", CardDAVTestStore.card(uid: "k", first: "Katie", last: "Bell"))
+        for (attributes, version) in [("Content-Type=\"text/vcard\" version=\"4.0\"", "4.0"), ("", "3.0")] {
+            let body = """
+                <?xml version="1.0" encoding="utf-8" ?>
+                    <C:addressbook-multiget xmlns="DAV:"
+                            xmlns:C="urn:ietf:params:xml:ns:carddav">
+                        <prop>
+                            <getetag/>
+                            <C:address-data \(attributes)/>
+                        </prop>
+                        <href>\(server.cardPath("k.vcf"))</href>
+                    </C:addressbook-multiget>
+                """
+            let answer = try server.multistatus(server.send("REPORT", server.collectionPath, headers: [("Depth", "1")], body: body))
+            let card = try #require(answer.responses.first?.property(.cardDAV("address-data"))?.text)
+            #expect(card.hasPrefix("BEGIN:VCARD\r\nVERSION:\(version)\r\n"))
+        }
+    }
 }
