@@ -184,14 +184,36 @@ final class ServeCommitter: Sendable {
         }
     }
 
-    /// `serve: PUT by kim with DAVx5/4.4.2`: the method, the user and the client's first
-    /// product token.
+    /// `serve: PUT by kim with DAVx5/4.4.2`: the method, the user and the client's product
+    /// (``clientProduct(of:)``).
     static func headline(_ change: ContactsServer.Change) -> String {
         var line = "serve: \(change.method)"
         if let user = change.user { line += " by \(user)" }
-        if let agent = change.userAgent?.split(separator: " ").first, !agent.isEmpty {
-            line += " with \(agent.prefix(60))"
+        if let product = change.userAgent.flatMap(clientProduct), !product.isEmpty {
+            line += " with \(product.prefix(60))"
         }
         return line
+    }
+
+    /// The product a `User-Agent` names the client by: its first product token
+    /// (`DAVx5/4.4.2-ose`, `iOS/18.0`, `Evolution/3.46.4`), or, after Mozilla's compatibility
+    /// token, the last one outside comments, which Mozilla's applications put their name in
+    /// (`Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Thunderbird/153.7.0` gives
+    /// `Thunderbird/153.7.0`).
+    ///
+    /// ```swift
+    /// ServeCommitter.clientProduct(of: "vdirsyncer/0.19.2")  // "vdirsyncer/0.19.2"
+    /// ```
+    static func clientProduct(of userAgent: String) -> String? {
+        var products: [Substring] = []
+        var depth = 0
+        for word in userAgent.split(separator: " ") {
+            if depth == 0, !word.hasPrefix("(") { products.append(word) }
+            depth += word.filter { $0 == "(" }.count - word.filter { $0 == ")" }.count
+            depth = max(depth, 0)
+        }
+        guard let first = products.first else { return nil }
+        let compatible = first.lowercased().hasPrefix("mozilla/") && products.count > 1
+        return String(compatible ? products[products.count - 1] : first)
     }
 }
