@@ -14,17 +14,19 @@ let package = Package(
     ],
     targets: [
         .target(name: "PlainContacts"),
+        // Seeded fuzzers of damaged store files and vCards, run by the tests and the benchmark.
+        .target(name: "PlainContactsFuzz", dependencies: ["PlainContacts"]),
         .executableTarget(name: "contacts", dependencies: ["PlainContacts"]),
         // Measures the store at 1,000 to 100,000 people; compare-khard.sh times khard beside it.
         .executableTarget(
-            name: "contacts-bench", dependencies: ["PlainContacts", "DAVTestSupport"], exclude: ["compare-khard.sh"]),
+            name: "contacts-bench", dependencies: ["PlainContacts", "PlainContactsFuzz", "DAVTestSupport"], exclude: ["compare-khard.sh"]),
         // Commits files and can be killed at chosen points; the crash tests drive it.
         .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts"]),
         // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests.
         .target(name: "DAVTestSupport", path: "Tests/DAVTestSupport"),
         .testTarget(
             name: "PlainContactsTests",
-            dependencies: ["PlainContacts", "plaincontacts-crash-helper", "DAVTestSupport"],
+            dependencies: ["PlainContacts", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],
             exclude: ["Fixtures"]),
         // End-to-end tests that run the built `contacts` binary; Clients holds the scripts that
         // drive desktop CardDAV clients (Evolution-Data-Server, SyncEvolution).

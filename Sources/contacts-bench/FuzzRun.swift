@@ -1,5 +1,6 @@
 import Foundation
 import PlainContacts
+import PlainContactsFuzz
 
 /// `contacts-bench --fuzz N`: the suite's fuzz target (``StoreFuzzer``) run for longer.
 enum FuzzRun {

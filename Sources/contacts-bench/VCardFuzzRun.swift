@@ -1,5 +1,6 @@
 import Foundation
 import PlainContacts
+import PlainContactsFuzz
 
 /// `contacts-bench --fuzz-vcard N`: the suite's vCard import fuzz target (``VCardFuzzer``)
 /// run for longer.

@@ -24,7 +24,7 @@ package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// number grammar of RFC 8259 (`-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`).
     ///
     /// Surrounding whitespace is not allowed: `JSONNumber(literal: " 1")` is `nil`.
-    init?(literal: String) {
+    package init?(literal: String) {
         var text = literal
         let valid = text.withUTF8 { bytes -> Bool in
             guard let end = try? JSONNumber.scanLiteral(bytes, from: 0) else { return false }

@@ -18,13 +18,13 @@ package struct Manifest: Sendable, Hashable {
     var compositeNameFormat: CompositeNameFormat = .firstNameFirst
     var unknownFields: [String: JSONValue] = [:]
 
-    init() {}
+    package init() {}
 
     /// Reads a manifest; missing keys take their defaults.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile``, ``ContactsError/Code/conflictMarkers`` or
     ///   ``ContactsError/Code/unsupportedFormatVersion`` for a store written by a newer version.
-    init(data: Data, path: String) throws {
+    package init(data: Data, path: String) throws {
         let json = try JSONParser.parse(data, path: path)
         guard case .object(var fields) = json else {
             throw ContactsError(.malformedFile, "the manifest must be a JSON object", path: path)
@@ -67,7 +67,7 @@ package struct Manifest: Sendable, Hashable {
     }
 
     /// The manifest's canonical bytes.
-    var data: Data {
+    package var data: Data {
         var fields = unknownFields
         fields["format"] = .number(JSONNumber(format))
         fields["sortOrdering"] = .string(sortOrdering.rawValue)

@@ -7,11 +7,11 @@ import FoundationEssentials
 /// `"nextValueID"` (the next multi-value identifier), `"image"` (the sidecar file name) and
 /// `"mergedKeys"` (keys of people merged into this one). Keys this version does not know are
 /// kept and written back unchanged.
-enum PersonRecordCoder {
+package enum PersonRecordCoder {
     /// What a person file holds.
-    struct Decoded: Sendable {
-        var id: RecordID
-        var state: PersonState
+    package struct Decoded: Sendable {
+        package var id: RecordID
+        package var state: PersonState
         /// The name hash written in the file, which may be stale after a hand edit.
         var storedNameHash: NameHash?
     }
@@ -22,7 +22,7 @@ enum PersonRecordCoder {
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` (with line and column for JSON syntax, or
     ///   naming the key whose value has the wrong shape) or ``ContactsError/Code/conflictMarkers``.
-    static func decode(_ data: Data, path: String) throws -> Decoded {
+    package static func decode(_ data: Data, path: String) throws -> Decoded {
         let json = try JSONParser.parse(data, path: path)
         return try decode(json, path: path)
     }
@@ -66,7 +66,7 @@ enum PersonRecordCoder {
     }
 
     /// The canonical bytes of a person file.
-    static func encode(id: RecordID, state: PersonState) -> Data {
+    package static func encode(id: RecordID, state: PersonState) -> Data {
         CanonicalJSON.encode(json(id: id, state: state))
     }
 

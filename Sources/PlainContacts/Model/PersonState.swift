@@ -45,7 +45,7 @@ package struct PersonState: Sendable, Hashable {
     }
 
     /// The hash of the normalized first and last name, used by long-term references.
-    var nameHash: NameHash {
+    package var nameHash: NameHash {
         NameHash.of(firstName: string(.firstName), lastName: string(.lastName))
     }
 }
@@ -61,7 +61,7 @@ enum ImageState: Sendable, Hashable {
 }
 
 /// Everything a group record holds, as a value.
-struct GroupState: Sendable, Hashable {
+package struct GroupState: Sendable, Hashable {
     var name: String?
     var creationDate: Date?
     var modificationDate: Date?

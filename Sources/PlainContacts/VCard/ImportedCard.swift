@@ -17,11 +17,11 @@ package enum ImportedCard {
 package struct ImportedPerson {
     /// The person with the card's values; the UID and unmapped lines are already stored in its
     /// record fields (see ``VCardRecordFields``).
-    var person: Person
+    package var person: Person
     /// The card's `UID`, if any.
     var uid: String?
     /// The card's `CATEGORIES`, in order, without duplicates or empty names.
-    var groupNames: [String]
+    package var groupNames: [String]
     /// The 1-based line of the card's `BEGIN:VCARD`.
     var line: Int
     /// What the mapping recovered from (lenient mapping only), each a warning naming its line.

@@ -30,7 +30,7 @@ package struct VCard: Sendable, Hashable {
 
     /// The warnings to report for this card, in the order of their lines: the properties left
     /// out, and the recoveries (code ``ContactsError/Code/malformedVCard``, saying what was done).
-    func warnings(source: String) -> [ContactsError] {
+    package func warnings(source: String) -> [ContactsError] {
         let all = leftOut.map { ($0.line, $0.warning(source: source)) }
             + recoveries.map { ($0.line, $0.warning(source: source)) }
         return all.sorted { $0.0 < $1.0 }.map(\.1)

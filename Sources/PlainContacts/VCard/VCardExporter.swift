@@ -22,7 +22,7 @@ import FoundationEssentials
 /// let card = VCardExporter.card(for: katie, groupNames: ["Friends"], imageData: nil, version: .v3)
 /// let text = VCardWriter.serialize(card)
 /// ```
-enum VCardExporter {
+package enum VCardExporter {
     /// Properties a card holds once; a kept line of one of these is dropped when the card
     /// already has it.
     static let singleValued: Set<String> = [
@@ -39,7 +39,7 @@ enum VCardExporter {
     /// is written as that card's lines (see ``VCardOrigin``); from a card of another version,
     /// each such value is written afresh with the parameters and `TYPE` words of its line that
     /// export would not write (`PREF`, `X-…`), so that they are not lost either.
-    static func card(
+    package static func card(
         for person: Person, groupNames: [String], imageData: Data?, version: VCardVersion
     ) -> VCard {
         let kept = keptProperties(VCardRecordFields.lines(of: person.state))

@@ -13,7 +13,7 @@ import Foundation
 /// ```
 ///
 /// For large files, ``VCardStreamReader`` reads one card at a time.
-enum VCardReader {
+package enum VCardReader {
     /// Parses every card in `data`; `source` names the input (a file name) in errors.
     ///
     /// By default the reader recovers from what breaks the syntax (see `VCardParser+Recovery.swift`)
@@ -23,7 +23,7 @@ enum VCardReader {
     ///   the 1-based line at fault: for input that holds text but no card; with `strict`, for a
     ///   card without `END:VCARD` (the line of its `BEGIN`), a content line without `:`, text
     ///   outside a card, malformed quoted-printable, or a value that is not valid in its charset.
-    static func parse(_ data: Data, source: String, strict: Bool = false) throws -> [VCard] {
+    package static func parse(_ data: Data, source: String, strict: Bool = false) throws -> [VCard] {
         var cards: [VCard] = []
         try forEachCard(in: data, source: source, strict: strict) { cards.append($0) }
         return cards

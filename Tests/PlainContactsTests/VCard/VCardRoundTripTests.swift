@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsFuzz
 
 /// Generated people with every field, odd characters, long values and many multi-values go
 /// out as vCard 3.0 and 4.0 and come back equal.

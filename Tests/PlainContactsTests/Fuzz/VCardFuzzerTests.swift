@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsFuzz
 
 /// The acceptance fuzz target of vCard import: damaged copies of the fixture cards end in
 /// success or a `ContactsError` when read and mapped, never a trap or a hang; a strict import

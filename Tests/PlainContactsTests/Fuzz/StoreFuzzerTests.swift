@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsFuzz
 
 extension Tag {
     /// Tests that run thousands of generated cases.

@@ -1,4 +1,5 @@
 import Foundation
+import PlainContacts
 
 /// A seeded fuzzer of what people and Git can put in a store: person and group files,
 /// membership files, the manifest, three versions for the merge driver, and `set` arguments,
@@ -11,8 +12,9 @@ import Foundation
 /// on disk, opens, lists and edits it, saves another person, and checks that no other file of
 /// the store changed.
 ///
-/// It lives in the library as `package` API so that the test suite and `contacts-bench --fuzz`
-/// run the same cases: the benchmark links the library only and cannot import the tests.
+/// It lives in the fuzzing target `PlainContactsFuzz`, which the test suite and
+/// `contacts-bench --fuzz` link, so that both run the same cases while the store library
+/// everyone links carries no fuzzing code.
 ///
 /// ```swift
 /// var fuzzer = try StoreFuzzer(seed: 1)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContacts
 
 /// Seeded damage to valid file contents, for ``StoreFuzzer``: bit flips, numbers at the edges
 /// of their ranges, huge strings, deep nesting, invalid UTF-8, Git conflict markers, cuts.

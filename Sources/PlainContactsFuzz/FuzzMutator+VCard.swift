@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContacts
 
 /// Damage that knows what a vCard looks like, for ``VCardFuzzer``: cut cards, dropped,
 /// doubled and swapped lines, folds at odd places, stray delimiters, odd line ends, NULs,

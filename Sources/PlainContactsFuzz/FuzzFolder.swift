@@ -1,4 +1,5 @@
 import Foundation
+import PlainContacts
 
 /// The files of a store a fuzz case works on, read whole so that a case can tell what it
 /// changed and put everything back before the next one.

@@ -1,4 +1,5 @@
 import Foundation
+import PlainContacts
 
 /// A small store on disk for ``VCardFuzzer``'s store cases: a saved person in a group. Each
 /// case imports damaged vCard bytes into it strictly and then leniently, checks what the

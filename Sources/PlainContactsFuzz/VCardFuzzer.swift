@@ -1,4 +1,5 @@
 import Foundation
+import PlainContacts
 
 /// A seeded fuzzer of vCard import: each case damages a vCard file of a corpus (real exports
 /// of phones, mail clients and other projects' test suites) with ``FuzzMutator``'s byte-level
@@ -14,8 +15,8 @@ import Foundation
 /// every file of the store byte for byte as it was, with no file added, and a lenient import
 /// that works must leave a store that opens, lists, validates, and imports its own export.
 ///
-/// It lives in the library as `package` API so that the test suite and
-/// `contacts-bench --fuzz-vcard` run the same cases.
+/// It lives in the fuzzing target `PlainContactsFuzz`, which the test suite and
+/// `contacts-bench --fuzz-vcard` link, so that both run the same cases.
 ///
 /// ```swift
 /// var fuzzer = try VCardFuzzer(seed: 1, corpus: VCardFuzzer.corpus(in: folder))

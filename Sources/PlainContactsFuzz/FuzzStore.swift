@@ -1,4 +1,5 @@
 import Foundation
+import PlainContacts
 
 /// A small store on disk for ``StoreFuzzer``'s store cases: each case damages one of its files,
 /// uses the store, checks that no other file changed, and puts every file back.

@@ -1,4 +1,5 @@
 import Foundation
+import PlainContacts
 
 /// The seeds and the cases that need no store on disk.
 extension StoreFuzzer {
