@@ -41,9 +41,7 @@ struct PreparedStore {
     /// - Throws: ``ContactsError/Code/notAStore`` when the folder holds no store;
     ///   ``ContactsError/Code/io`` when the copy fails; the library's reading errors.
     static func copy(of original: URL, source: CardSource, in workspace: Workspace) throws -> PreparedStore {
-        guard StoreReader(layout: StoreLayout(root: original)).storeExists else {
-            throw ContactsError(.notAStore, "this folder is not a contacts store", path: original.path)
-        }
+        try AddressBook.requireStore(at: original)
         let store = workspace.path("store-copy")
         Progress.note("copying \(original.path)")
         do {

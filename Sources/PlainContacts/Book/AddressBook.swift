@@ -117,6 +117,23 @@ public final class AddressBook {
         install(loaded)
     }
 
+    /// Checks that a folder holds a store, without reading it or taking its lock: a command
+    /// can refuse a wrong folder before it does anything else.
+    ///
+    /// ```swift
+    /// try AddressBook.requireStore(at: folder)   // throws .notAStore naming `contacts init`
+    /// ```
+    ///
+    /// - Throws: ``ContactsError/Code/notAStore`` when the folder has no store manifest.
+    public static func requireStore(at url: URL) throws {
+        let layout = StoreLayout(root: url)
+        guard StoreReader(layout: layout).storeExists else {
+            throw ContactsError(
+                .notAStore, "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
+                path: layout.root.path(percentEncoded: false))
+        }
+    }
+
     /// Creates a new, empty store in a folder and opens it.
     ///
     /// - Throws: ``ContactsError/Code/storeExists`` when the folder already holds a store;

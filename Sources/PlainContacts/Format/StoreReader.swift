@@ -34,7 +34,7 @@ package struct StoreReader {
     }
 
     /// Whether the folder holds a store (its manifest exists).
-    package var storeExists: Bool {
+    var storeExists: Bool {
         FileManager.default.fileExists(atPath: layout.manifest.path)
     }
 

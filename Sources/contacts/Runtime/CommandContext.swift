@@ -54,12 +54,7 @@ struct CommandContext {
     ///
     /// - Throws: `ContactsError` `.notAStore`.
     func requireStore() throws {
-        let layout = StoreLayout(root: storeURL)
-        guard StoreReader(layout: layout).storeExists else {
-            throw ContactsError(
-                .notAStore, "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
-                path: layout.root.path(percentEncoded: false))
-        }
+        try AddressBook.requireStore(at: storeURL)
     }
 
     /// Whether standard input is a terminal.

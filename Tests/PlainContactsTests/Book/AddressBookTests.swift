@@ -10,6 +10,16 @@ import Testing
         } throws: { ($0 as? ContactsError)?.code == .notAStore }
     }
 
+    @Test func requireStoreNamesTheFolderAndTheFixWithoutCreatingAnything() throws {
+        let store = try TemporaryStore()
+        let error = try #require(throws: ContactsError.self) { try AddressBook.requireStore(at: store.url) }
+        #expect(error.code == .notAStore && error.message.contains("contacts init"))
+        #expect(error.path == store.url.path(percentEncoded: false))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.url.path(percentEncoded: false)).isEmpty)
+        _ = try AddressBook.create(at: store.url)
+        try AddressBook.requireStore(at: store.url)
+    }
+
     @Test func createIfMissingLaysOutManifestFoldersAndGitFiles() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
