@@ -35,7 +35,7 @@ extension StoreDoctor {
         var (findings, duplicates) = try StoreLock(storeRoot: layout.root).withExclusive(timeout: lockTimeout) {
             var recovered: [DoctorFinding] = []
             if StoreTransaction.needsRecovery(storeRoot: layout.root) {
-                let scan = try StoreScan(layout: layout)
+                let scan = try StoreDoctorScan(layout: layout)
                 try StoreTransaction.recover(storeRoot: layout.root)
                 recovered = scan.findings.filter { $0.kind == .interruptedCommit }.map { finding in
                     var finding = finding
@@ -43,7 +43,7 @@ extension StoreDoctor {
                     return finding
                 }
             }
-            let scan = try StoreScan(layout: layout)
+            let scan = try StoreDoctorScan(layout: layout)
             for path in scan.strays {
                 try keepInLostAndFound(path, layout: layout)
             }

@@ -51,7 +51,7 @@ public struct StoreDoctor: Sendable {
                 path: layout.root.path)
         }
         return try StoreLock(storeRoot: layout.root).withShared(timeout: lockTimeout) {
-            try StoreScan(layout: layout).findings
+            try StoreDoctorScan(layout: layout).findings
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It never needs the whole store to be readable: each record is parsed on its own, and a
 /// file that cannot be read becomes a finding instead of an error.
-struct StoreScan {
+struct StoreDoctorScan {
     private(set) var findings: [DoctorFinding] = []
     /// New bytes of the files to rewrite, by path relative to the store.
     private(set) var writes: [String: Data] = [:]
