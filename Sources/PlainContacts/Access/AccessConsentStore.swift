@@ -146,7 +146,7 @@ public struct AccessConsentStore: Sendable {
     ///   ``ContactsError/Code/io`` if it cannot be rewritten.
     public func reset(client: String) throws {
         try AccessConsentStore.validate(client: client)
-        guard AccessFiles.isFolder(privateFolder) else { return }
+        guard DeviceFiles.isFolder(privateFolder) else { return }
         try update { $0.record(.notDetermined, for: client) }
     }
 
@@ -159,9 +159,9 @@ public struct AccessConsentStore: Sendable {
     ///
     /// - Throws: ``ContactsError/Code/io`` if the file cannot be removed.
     public func resetAll() throws {
-        guard AccessFiles.isFolder(privateFolder) else { return }
-        try AccessFileLock.withLock(at: lockFile) {
-            try AccessFiles.remove(consentFile)
+        guard DeviceFiles.isFolder(privateFolder) else { return }
+        try DeviceFileLock.withLock(at: lockFile) {
+            try DurableFile.remove(consentFile)
         }
     }
 
@@ -210,7 +210,7 @@ public struct AccessConsentStore: Sendable {
 
     private func snapshot() -> Snapshot {
         let path = consentFile.path(percentEncoded: false)
-        let data = try? AccessFiles.read(consentFile)
+        let data = try? DeviceFiles.read(consentFile)
         let consent = data.flatMap { try? AccessConsentFile(data: $0, path: path) } ?? AccessConsentFile()
         return Snapshot(
             peopleFolderReadable: permissionCheck(layout.peopleFolder),
@@ -222,19 +222,19 @@ public struct AccessConsentStore: Sendable {
     /// bytes differ (removing the file once it holds nothing). Temporary files left by a
     /// writer that died are removed first: while the lock is held, no one else is writing.
     private func update(_ change: (inout AccessConsentFile) -> Void) throws {
-        try AccessFiles.makePrivateFolder(privateFolder)
-        try AccessFileLock.withLock(at: lockFile) {
-            AccessFiles.removeTemporaryFiles(of: consentFile)
-            let old = try AccessFiles.read(consentFile)
+        try DeviceFiles.makePrivateFolder(privateFolder)
+        try DeviceFileLock.withLock(at: lockFile) {
+            try DurableFile.removeLeftovers(of: consentFile)
+            let old = try DeviceFiles.read(consentFile)
             let path = consentFile.path(percentEncoded: false)
             var file = try old.map { try AccessConsentFile(data: $0, path: path) } ?? AccessConsentFile()
             change(&file)
             if file.isEmpty {
-                if old != nil { try AccessFiles.remove(consentFile) }
+                if old != nil { try DurableFile.remove(consentFile) }
                 return
             }
             let new = file.data
-            if new != old { try AccessFiles.replace(consentFile, with: new) }
+            if new != old { try DurableFile.write(new, to: consentFile) }
         }
     }
 }

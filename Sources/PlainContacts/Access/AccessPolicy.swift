@@ -29,7 +29,7 @@ struct AccessPolicy: Sendable, Equatable {
     /// file is unreadable or malformed.
     static func load(from url: URL) -> AccessPolicy {
         do {
-            guard let data = try AccessFiles.read(url) else { return .none }
+            guard let data = try DeviceFiles.read(url) else { return .none }
             return try AccessPolicy(data: data, path: url.path(percentEncoded: false))
         } catch {
             return AccessPolicy(restrictsEveryClient: true)

@@ -37,9 +37,9 @@ struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
     /// Reads the file without the lock: a writer replaces it by rename, so the bytes read are
     /// one version or the other. A missing file reads as empty.
     ///
-    /// - Throws: the reading errors of ``AccessFiles`` and the parsing errors of `Contents`.
+    /// - Throws: the reading errors of ``DeviceFiles`` and the parsing errors of `Contents`.
     func read() throws -> Contents {
-        guard let data = try AccessFiles.read(url) else { return Contents() }
+        guard let data = try DeviceFiles.read(url) else { return Contents() }
         return try Contents(data: data, path: url.path(percentEncoded: false))
     }
 
@@ -49,18 +49,18 @@ struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
     ///
     /// - Throws: what `change` throws, and the errors of reading, locking and writing.
     func update(_ change: (inout Contents) throws -> Void) throws {
-        try AccessFiles.makePrivateFolder(folder)
-        try AccessFileLock.withLock(at: lockFile) {
-            AccessFiles.removeTemporaryFiles(of: url)
-            let old = try AccessFiles.read(url)
+        try DeviceFiles.makePrivateFolder(folder)
+        try DeviceFileLock.withLock(at: lockFile) {
+            try DurableFile.removeLeftovers(of: url)
+            let old = try DeviceFiles.read(url)
             var contents = try old.map { try Contents(data: $0, path: url.path(percentEncoded: false)) } ?? Contents()
             try change(&contents)
             if contents.isEmpty {
-                if old != nil { try AccessFiles.remove(url) }
+                if old != nil { try DurableFile.remove(url) }
                 return
             }
             let new = contents.data
-            if new != old { try AccessFiles.replace(url, with: new) }
+            if new != old { try DurableFile.write(new, to: url) }
         }
     }
 }

@@ -385,7 +385,9 @@ struct StoreIndex: Sendable {
         guard descriptor >= 0 else { throw ContactsError(.io, "cannot append to the index log", path: path) }
         defer { close(descriptor) }
         if onlyIfUnchanged {
-            guard flock(descriptor, LOCK_EX) == 0 else { return false }
+            let log = PosixFile(descriptor: descriptor, path: path)
+            guard (try? FileLock.acquire(.exclusive, on: log, waiting: .forever, action: "cannot lock the index log")) == true
+            else { return false }
             var status = stat()
             guard fstat(descriptor, &status) == 0, Int(status.st_size) == logSize, logSize > 0,
                 let head = try? StoreIndex.readSection(descriptor, at: StoreIndex.logMagic.count, count: 8)
@@ -480,29 +482,14 @@ struct StoreIndex: Sendable {
         return Array(bytes.prefix(offset))
     }
 
-    /// Replaces a cache file by writing a temporary file beside it and renaming it. No fsync:
-    /// a cache lost in a crash is rebuilt.
+    /// Replaces a cache file through ``DurableFile`` without syncing it: a cache lost in a
+    /// crash is rebuilt.
+    ///
+    /// - Throws: ``ContactsError/Code/io`` naming the file when it cannot be written.
     static func replace(_ url: URL, with bytes: [UInt8]) throws {
-        let temporary = url.deletingLastPathComponent().appending(path: ".\(url.lastPathComponent).tmp-\(UInt64.random(in: 0...UInt64.max))")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw ContactsError(.io, "cannot write the index", path: temporary.path) }
-        var failed = false
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                offset += written
-            }
-        }
-        fchmod(descriptor, 0o600)
-        close(descriptor)
-        if failed || rename(temporary.path, url.path) != 0 {
-            unlink(temporary.path)
+        do {
+            try DurableFile.write(Data(bytes), to: url, durability: .cache)
+        } catch {
             throw ContactsError(.io, "cannot write the index", path: url.path)
         }
     }

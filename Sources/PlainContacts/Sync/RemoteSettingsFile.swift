@@ -130,7 +130,7 @@ package struct RemoteSettingsFile: Sendable {
 
     private func removeStatusFolder(of name: RemoteName) throws {
         let folder = statusFolder(for: name)
-        guard AccessFiles.isFolder(folder) else { return }
+        guard DeviceFiles.isFolder(folder) else { return }
         do {
             try FileManager.default.removeItem(at: folder)
         } catch {

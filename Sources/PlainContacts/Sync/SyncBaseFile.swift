@@ -47,7 +47,7 @@ struct SyncBaseFile {
     private mutating func read() {
         guard let url = unread else { return }
         unread = nil
-        guard let data = try? AccessFiles.read(url) else { return }
+        guard let data = try? DeviceFiles.read(url) else { return }
         let text = String(decoding: data, as: UTF8.self)
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             fileLines += 1
@@ -113,7 +113,7 @@ struct SyncBaseFile {
             for key in lines.keys.sorted() {
                 text += key + " " + (lines[key] ?? "") + "\n"
             }
-            try AccessFiles.replace(url, with: Data(text.utf8))
+            try DurableFile.write(Data(text.utf8), to: url)
             return
         }
         // A line break first ends a line a crash may have left torn.
@@ -122,7 +122,7 @@ struct SyncBaseFile {
             text += line.map { digest + " " + $0 } ?? digest
             text += "\n"
         }
-        try AccessFiles.append(Data(text.utf8), to: url)
+        try DeviceFiles.append(Data(text.utf8), to: url)
     }
 
     /// Notes a version to append, without reading the file.

@@ -281,7 +281,7 @@ extension SyncRun {
                 if let person = people[uid] {
                     status.entries[uid] = .init(kind: kind, href: href, etag: etag, localFingerprint: fingerprint(of: person))
                     // The record file just saved holds the version, already encoded.
-                    if let key = person.key, let saved = savedPeopleFiles[key] ?? (try? AccessFiles.read(URL(filePath: personPath(key)))),
+                    if let key = person.key, let saved = savedPeopleFiles[key] ?? (try? DeviceFiles.read(URL(filePath: personPath(key)))),
                         saved.isEmpty == false, Fingerprint(saved) == book.people.saved[key]?.fingerprint
                     {
                         bases.setPerson(recordFile: saved, for: uid)

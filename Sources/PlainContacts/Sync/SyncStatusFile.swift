@@ -59,7 +59,7 @@ struct SyncStatusFile: Hashable, Sendable {
     ///   it cannot be read; ``ContactsError/Code/unsupportedFormatVersion`` for a newer format.
     static func load(from folder: URL) throws -> SyncStatusFile {
         let url = folder.appending(path: fileName)
-        guard let data = try AccessFiles.read(url) else { return SyncStatusFile() }
+        guard let data = try DeviceFiles.read(url) else { return SyncStatusFile() }
         return try SyncStatusFile(data: data, path: url.path)
     }
 
@@ -136,9 +136,7 @@ struct SyncStatusFile: Hashable, Sendable {
     func save(in folder: URL) throws {
         try SyncFolder.make(folder)
         let url = folder.appending(path: Self.fileName)
-        let bytes = data
-        if try AccessFiles.read(url) == bytes { return }
-        try AccessFiles.replace(url, with: bytes)
+        try DurableFile.writeIfChanged(data, to: url)
     }
 
     /// A field with its backslashes, tabs and line breaks escaped.
@@ -194,6 +192,6 @@ enum SyncFolder {
             if parent == current { break }
             current = parent
         }
-        for url in missing.reversed() { try AccessFiles.makePrivateFolder(url) }
+        for url in missing.reversed() { try DeviceFiles.makePrivateFolder(url) }
     }
 }

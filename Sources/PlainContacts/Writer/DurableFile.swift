@@ -1,34 +1,57 @@
 import FoundationEssentials
+import Glibc
 
-/// Durable replacement of one small file outside a transaction, such as the store's manifest
-/// or private settings.
+/// Durable replacement of one file outside a transaction: the store's manifest, the ID map,
+/// device-local settings (access consent, remotes, server users), sync status, the server's
+/// state, the index, and files the user names.
 ///
 /// The new bytes go to a temporary file in the same folder, named `.<name>.tmp-<random>`,
 /// which is synced and then renamed over the target; finally the folder is synced. Readers
 /// see either the old or the new file, never a mix, and after a crash the new file is either
-/// fully there or not at all. The file's mode is exactly `0600`.
+/// fully there or not at all. The file's mode is exactly `0600` unless the caller gives
+/// another one, whatever the umask.
 ///
 /// ```swift
 /// try DurableFile.write(manifestData, to: root.appending(path: "store.json"))
 /// let changed = try DurableFile.writeIfChanged(settings, to: settingsURL)
+/// try DurableFile.remove(settingsURL)
 /// ```
-enum DurableFile {
+package enum DurableFile {
+    /// How far a write goes to survive a crash.
+    package enum Durability: Sendable {
+        /// The file and its folder are synced: after a crash the new file is fully there or
+        /// the old one is.
+        case synced
+        /// Nothing is synced, for caches rebuilt when lost: a crash may bring back the old
+        /// file or an empty one, but a reader never sees a mix.
+        case cache
+    }
+
     /// Replaces (or creates) the file at `url` with exactly `data`.
     ///
     /// The folder must exist. On any failure the temporary file is removed and the old file,
     /// if any, is left as it was.
     ///
-    /// - Throws: `ContactsError` `.io` if writing, syncing or renaming fails.
-    static func write(_ data: Data, to url: URL) throws {
+    /// ```swift
+    /// try DurableFile.write(Data("{}\n".utf8), to: manifestURL)
+    /// try DurableFile.write(exported, to: outputURL, mode: 0o644)
+    /// ```
+    ///
+    /// - Throws: `ContactsError` (coded by ``PosixError``, `.io` for most failures) if creating,
+    ///   writing, syncing or renaming fails.
+    package static func write(
+        _ data: Data, to url: URL, mode: mode_t = 0o600, durability: Durability = .synced
+    ) throws {
         let target = StorePaths.path(of: url)
         let folder = PosixFileSystem.parent(of: target)
-        let temporary = folder + "/." + PosixFileSystem.lastComponent(of: target) + ".tmp-"
+        let temporary = folder + "/." + PosixFileSystem.lastComponent(of: target) + temporaryMarker
             + PosixFileSystem.randomHex(byteCount: 8)
         let file = try PosixFile.createNew(temporary)
         do {
             do {
+                if mode != 0o600 { try file.setPermissions(mode) }
                 try file.write(data)
-                try file.sync()
+                if durability == .synced { try file.sync() }
             } catch {
                 file.closeIgnoringErrors()
                 throw error
@@ -42,39 +65,69 @@ enum DurableFile {
             try? PosixFileSystem.removeFile(temporary)
             throw error
         }
-        try PosixFileSystem.syncFolder(folder.isEmpty ? "/" : folder)
+        if durability == .synced { try PosixFileSystem.syncFolder(folder.isEmpty ? "/" : folder) }
     }
 
-    /// Removes the temporary files that writes of `url` killed before their rename left beside
-    /// it (`.<name>.tmp-…`). Call it only while no other process can be writing `url`, such as
-    /// under the store's exclusive lock for a file only saves write.
+    /// Replaces the file at `url` with `data` unless it already holds exactly these bytes, so
+    /// that an unchanged file keeps its bytes, its inode and its modification time.
     ///
-    /// - Throws: `ContactsError` when the folder cannot be listed or a leftover removed.
-    static func removeLeftovers(of url: URL) throws {
-        let target = StorePaths.path(of: url)
-        let folder = PosixFileSystem.parent(of: target)
-        let prefix = "." + PosixFileSystem.lastComponent(of: target) + ".tmp-"
-        var removed = false
-        for name in try PosixFileSystem.entries(of: folder.isEmpty ? "/" : folder) where name.hasPrefix(prefix) {
-            try PosixFileSystem.removeFile(folder + "/" + name)
-            removed = true
-        }
-        if removed { try PosixFileSystem.syncFolder(folder.isEmpty ? "/" : folder) }
-    }
-
-    /// Replaces the file at `url` with `data` unless it already holds exactly these bytes.
+    /// ```swift
+    /// if try DurableFile.writeIfChanged(status, to: statusURL) { print("saved") }
+    /// ```
     ///
     /// - Returns: `true` if the file was written, `false` if it was left untouched.
     /// - Throws: `ContactsError` `.io` if the existing file cannot be read or the write fails.
     @discardableResult
-    static func writeIfChanged(_ data: Data, to url: URL) throws -> Bool {
+    package static func writeIfChanged(_ data: Data, to url: URL, mode: mode_t = 0o600) throws -> Bool {
         let target = StorePaths.path(of: url)
         if PosixFileSystem.exists(target) {
             let file = try PosixFile.openForReading(target)
             defer { file.closeIgnoringErrors() }
             if try file.readToEnd() == data { return false }
         }
-        try write(data, to: url)
+        try write(data, to: url, mode: mode)
         return true
     }
+
+    /// Removes the file at `url` and syncs its folder; a missing file is not an error.
+    ///
+    /// ```swift
+    /// try DurableFile.remove(consentURL)
+    /// ```
+    ///
+    /// - Throws: `ContactsError` (coded by ``PosixError``) if the file exists but cannot be
+    ///   removed, or the folder cannot be synced.
+    static func remove(_ url: URL) throws {
+        let target = StorePaths.path(of: url)
+        guard PosixFileSystem.exists(target) else { return }
+        try PosixFileSystem.removeFile(target)
+        let folder = PosixFileSystem.parent(of: target)
+        try PosixFileSystem.syncFolder(folder.isEmpty ? "/" : folder)
+    }
+
+    /// Removes the temporary files that writes of `url` killed before their rename left beside
+    /// it: `.<name>.tmp-…`, and `.<name>.<random>.tmp` as earlier versions named them. Call it
+    /// only while no other process can be writing `url`, such as under the store's exclusive
+    /// lock for a file only saves write, or under the lock of a device-local settings file.
+    ///
+    /// ```swift
+    /// try DurableFile.removeLeftovers(of: idsURL)
+    /// ```
+    ///
+    /// - Throws: `ContactsError` when the folder cannot be listed or a leftover removed.
+    static func removeLeftovers(of url: URL) throws {
+        let target = StorePaths.path(of: url)
+        let folder = PosixFileSystem.parent(of: target)
+        let name = "." + PosixFileSystem.lastComponent(of: target)
+        var removed = false
+        for entry in try PosixFileSystem.entries(of: folder.isEmpty ? "/" : folder)
+        where entry.hasPrefix(name + temporaryMarker) || (entry.hasPrefix(name + ".") && entry.hasSuffix(".tmp")) {
+            try PosixFileSystem.removeFile(folder + "/" + entry)
+            removed = true
+        }
+        if removed { try PosixFileSystem.syncFolder(folder.isEmpty ? "/" : folder) }
+    }
+
+    /// What follows a file's name in the names of its temporary files.
+    private static let temporaryMarker = ".tmp-"
 }

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Cross-process exclusion for one store: `flock` on `<store>/.contacts/lock`.
 ///
@@ -10,8 +9,8 @@ import Glibc
 /// lock is released and the descriptor closed when the body returns or throws, and by the
 /// system if the process dies.
 ///
-/// Waiting polls with a non-blocking `flock`, sleeping 2 ms at first and up to 50 ms between
-/// tries, until the timeout.
+/// Taking, waiting for and releasing the lock are ``FileLock``'s: waiting polls until the
+/// timeout.
 ///
 /// ```swift
 /// let lock = StoreLock(storeRoot: root)
@@ -24,14 +23,9 @@ import Glibc
 /// strong enough; a shared lock is never turned into an exclusive one (that would let another
 /// process slip in between). An instance is not meant to be shared between threads.
 package final class StoreLock {
-    private enum Mode {
-        case shared
-        case exclusive
-    }
-
     private let privateFolder: String
     private let lockFile: String
-    private var heldMode: Mode?
+    private var heldMode: FileLock.Mode?
 
     /// A lock for the store at `storeRoot`, on `<storeRoot>/.contacts/lock`.
     ///
@@ -82,7 +76,7 @@ package final class StoreLock {
         try withLock(.shared, timeout: timeout, body)
     }
 
-    private func withLock<T>(_ mode: Mode, timeout: Duration, _ body: () throws -> T) throws -> T {
+    private func withLock<T>(_ mode: FileLock.Mode, timeout: Duration, _ body: () throws -> T) throws -> T {
         if let heldMode {
             guard heldMode == .exclusive || mode == .shared else {
                 throw ContactsError(
@@ -90,74 +84,14 @@ package final class StoreLock {
             }
             return try body()
         }
-        let file = try openLockFile()
-        do {
-            try acquire(mode, on: file, timeout: timeout)
-        } catch {
-            file.closeIgnoringErrors()
-            throw error
-        }
+        let file = try FileLock.open(lockFile, in: privateFolder)
+        defer { FileLock.release(file) }
+        let taken = try FileLock.acquire(
+            mode, on: file, waiting: .upTo(timeout),
+            action: "could not lock the store")
+        guard taken else { throw ContactsError(.busy, "the store is locked by another process", path: lockFile) }
         heldMode = mode
-        defer {
-            heldMode = nil
-            while flock(file.descriptor, LOCK_UN) != 0 && errno == EINTR {}
-            file.closeIgnoringErrors()
-        }
+        defer { heldMode = nil }
         return try body()
-    }
-
-    private func acquire(_ mode: Mode, on file: PosixFile, timeout: Duration) throws {
-        let operation = (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        var pause = Duration.milliseconds(2)
-        while true {
-            if flock(file.descriptor, operation) == 0 { return }
-            let code = errno
-            if code == EINTR { continue }
-            guard code == EWOULDBLOCK else {
-                throw PosixError.error("could not lock the store", path: lockFile, code: code, call: "flock")
-            }
-            let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero else {
-                throw ContactsError(.busy, "the store is locked by another process", path: lockFile)
-            }
-            StoreLock.sleep(for: min(pause, remaining))
-            pause = min(pause * 2, .milliseconds(50))
-        }
-    }
-
-    /// Opens the lock file, creating it (and the private folder) if missing.
-    private func openLockFile() throws -> PosixFile {
-        try Self.openLockFile(lockFile, in: privateFolder)
-    }
-
-    /// Opens a dedicated lock file `O_CLOEXEC`, creating it (mode `0600`) and its folder (mode
-    /// `0700`, whose parent must exist) if missing. Read access is enough for `flock`, so a lock
-    /// file of mode `0600` owned by this user always opens. The file is never written.
-    ///
-    /// ```swift
-    /// let file = try StoreLock.openLockFile(root + "/.contacts/lock", in: root + "/.contacts")
-    /// defer { file.closeIgnoringErrors() }
-    /// ```
-    ///
-    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder or the file cannot be
-    ///   created, or the file cannot be opened.
-    static func openLockFile(_ lockFile: String, in folder: String) throws -> PosixFile {
-        if !PosixFileSystem.exists(lockFile) {
-            try PosixFileSystem.makeFolder(folder)
-            do {
-                try PosixFile.createNew(lockFile).closeIgnoringErrors()
-            } catch where PosixFileSystem.exists(lockFile) {
-                // Another process created it first.
-            }
-        }
-        return try PosixFile.open(lockFile, flags: O_RDONLY | O_CLOEXEC)
-    }
-
-    private static func sleep(for duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        _ = nanosleep(&request, nil)
     }
 }

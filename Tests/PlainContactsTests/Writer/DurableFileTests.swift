@@ -91,4 +91,29 @@ struct DurableFileTests {
         #expect(!FileManager.default.fileExists(atPath: leftover.path(percentEncoded: false)))
         #expect(FileManager.default.fileExists(atPath: store.path(".contacts/ids.json").path(percentEncoded: false)))
     }
+
+    @Test func writeHonoursTheModeTheCallerGives() throws {
+        let fixture = try WriterFixture()
+        try withUmask(0o077) {
+            try DurableFile.write(Data("x".utf8), to: fixture.url("export.vcf"), mode: 0o644)
+        }
+        #expect(try fixture.permissions(of: "export.vcf") == 0o644)
+    }
+
+    @Test func removeLeftoversAlsoRemovesTheNamesEarlierVersionsUsed() throws {
+        let fixture = try WriterFixture()
+        try fixture.put("half", at: ".access.json.k3j9x0w2q7ab.tmp")
+        try fixture.put("{}", at: "access.json")
+        try DurableFile.removeLeftovers(of: fixture.url("access.json"))
+        #expect(fixture.files() == ["access.json"])
+    }
+
+    @Test func removeDeletesTheFileAndAcceptsAMissingOne() throws {
+        let fixture = try WriterFixture()
+        try fixture.put("{}", at: "access.json")
+        try DurableFile.remove(fixture.url("access.json"))
+        try DurableFile.remove(fixture.url("access.json"))
+        #expect(fixture.files().isEmpty)
+    }
+
 }

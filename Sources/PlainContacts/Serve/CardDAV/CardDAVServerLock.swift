@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 
 /// One `contacts serve` per store: an exclusive `flock` on `<store>/.contacts/carddav/lock`,
 /// taken before the server reads its ``CardDAVStateFile`` and held for as long as the value
@@ -13,9 +12,9 @@ import Glibc
 /// different changes, so the second is refused rather than kept waiting. The lock is the
 /// server's alone: the command line and other programs write the store under the store's own
 /// lock (``StoreLock``), which this one never touches, so they go on writing while a server
-/// runs. As ``StoreLock`` does, it locks a dedicated file that is never written or replaced,
-/// through its own descriptor opened `O_CLOEXEC` (so `git`, which `--commit` runs, does not
-/// inherit it), and two instances exclude each other even inside one process.
+/// runs. Like ``StoreLock`` it is a ``FileLock``: a dedicated file that is never written or
+/// replaced, locked through its own descriptor opened `O_CLOEXEC` (so `git`, which `--commit`
+/// runs, does not inherit it), so two instances exclude each other even inside one process.
 ///
 /// ```swift
 /// let lock = try CardDAVServerLock(layout: StoreLayout(root: storeURL))   // .busy: another server runs
@@ -39,14 +38,16 @@ final class CardDAVServerLock: Sendable {
     init(layout: StoreLayout) throws {
         let lockFile = StorePaths.path(of: Self.url(in: layout))
         try PosixFileSystem.makeFolder(StorePaths.path(of: layout.privateFolder))
-        let file = try StoreLock.openLockFile(lockFile, in: StorePaths.path(of: CardDAVStateFile.folder(in: layout)))
-        while flock(file.descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
+        let file = try FileLock.open(lockFile, in: StorePaths.path(of: CardDAVStateFile.folder(in: layout)))
+        let taken: Bool
+        do {
+            taken = try FileLock.acquire(.exclusive, on: file, waiting: .upTo(.zero), action: "could not lock the server's state")
+        } catch {
             file.closeIgnoringErrors()
-            guard code == EWOULDBLOCK else {
-                throw PosixError.error("could not lock the server's state", path: lockFile, code: code, call: "flock")
-            }
+            throw error
+        }
+        guard taken else {
+            file.closeIgnoringErrors()
             throw ContactsError(
                 .busy, "another `contacts serve` serves this store; stop it before starting a new one", path: lockFile)
         }
@@ -54,7 +55,6 @@ final class CardDAVServerLock: Sendable {
     }
 
     deinit {
-        while flock(file.descriptor, LOCK_UN) != 0 && errno == EINTR {}
-        file.closeIgnoringErrors()
+        FileLock.release(file)
     }
 }

@@ -61,7 +61,7 @@ struct CardDAVStateFile: Sendable {
     /// Reads the state; a new, empty state when the file is missing, unreadable or of a newer
     /// format.
     static func load(from url: URL) -> CardDAVStateFile {
-        guard let data = try? AccessFiles.read(url), let state = CardDAVStateFile(data: data) else {
+        guard let data = try? DeviceFiles.read(url), let state = CardDAVStateFile(data: data) else {
             return CardDAVStateFile()
         }
         return state
@@ -201,12 +201,12 @@ struct CardDAVStateFile: Sendable {
     mutating func save(appending lines: [UInt8], lineCount added: Int, to url: URL) throws {
         let exists = PosixFileSystem.exists(url.path(percentEncoded: false))
         if exists, lineCount > 0, lineCount + added <= 2 * compactLineCount + 1000 {
-            try AccessFiles.append(Data(lines), to: url)
+            try DeviceFiles.append(Data(lines), to: url)
             lineCount += added
             return
         }
         try SyncFolder.make(url.deletingLastPathComponent())
-        try AccessFiles.replace(url, with: data)
+        try DurableFile.write(data, to: url)
         lineCount = compactLineCount
     }
 }
