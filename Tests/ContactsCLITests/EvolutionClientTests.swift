@@ -85,13 +85,7 @@ import Testing
         try expectTheStoresChanges(in: third, of: book)
         #expect(try book.serveCommits() == clientCommits)
 
-        // A last sync with nothing changed rewrites nothing on either side and commits nothing.
-        let storeFiles = try book.sandbox.snapshot()
-        #expect(try sync(home, book) == third)
-        #expect(try book.sandbox.snapshot() == storeFiles)
-        #expect(try book.serveCommits() == clientCommits)
-        #expect(try !book.hasUncommittedChanges())
-        #expect(try book.server.stop().status == 0)
+        try book.expectALastSyncChangesNothing(commits: clientCommits) { try sync(home, book) == third }
     }
 
     /// The first sync brings every card, the image and the names beyond ASCII. EDS keeps the

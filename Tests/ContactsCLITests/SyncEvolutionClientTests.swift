@@ -87,13 +87,7 @@ import Testing
         try expectTheStoresChanges(in: third, of: book)
         #expect(try book.serveCommits() == clientCommits)
 
-        // A last sync with nothing changed rewrites nothing on either side and commits nothing.
-        let storeFiles = try book.sandbox.snapshot()
-        #expect(try sync(home, book, "two-way") == third)
-        #expect(try book.sandbox.snapshot() == storeFiles)
-        #expect(try book.serveCommits() == clientCommits)
-        #expect(try !book.hasUncommittedChanges())
-        #expect(try book.server.stop().status == 0)
+        try book.expectALastSyncChangesNothing(commits: clientCommits) { try sync(home, book, "two-way") == third }
     }
 
     /// The slow sync brings every card, the image and the names beyond ASCII. SyncEvolution

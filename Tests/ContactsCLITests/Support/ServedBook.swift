@@ -86,6 +86,18 @@ final class ServedBook {
         !(try git.git(["status", "--porcelain", "--", "book"], in: sandbox.root).stdout.isEmpty)
     }
 
+    /// A last sync with nothing changed: `sync` runs the client's sync and says whether the
+    /// client's side stayed as it was; the store must stay byte-identical, with no new commit
+    /// and nothing left uncommitted, and the server must stop cleanly.
+    func expectALastSyncChangesNothing(commits clientCommits: [String], sync: () throws -> Bool) throws {
+        let storeFiles = try sandbox.snapshot()
+        #expect(try sync(), "the client's side changed")
+        #expect(try sandbox.snapshot() == storeFiles)
+        #expect(try serveCommits() == clientCommits)
+        #expect(try !hasUncommittedChanges())
+        #expect(try server.stop().status == 0)
+    }
+
     /// In the store, each change committed: one edited, one added, one removed, the one added
     /// put in Friends.
     func changeTheStore(editing edited: String) throws {
