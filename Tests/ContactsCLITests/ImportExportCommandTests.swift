@@ -317,6 +317,19 @@ extension CLISandbox {
         #expect(leftovers.isEmpty)
     }
 
+    @Test func exportKeepsTheFilesPermissionsAndNamesAFolderThatIsNotThere() throws {
+        let sandbox = try sandboxWithPeople()
+        let path = try sandbox.file("shared.vcf", "old")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
+        try sandbox.succeed(["export", "-o", path])
+        let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(permissions == 0o640)
+        let missing = sandbox.root.appending(path: "no-such-folder/out.vcf").path(percentEncoded: false)
+        let refused = try sandbox.run(["export", "-o", missing])
+        #expect(refused.status == 1 && refused.stderr.contains("cannot write \(missing)"), "\(refused)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("BEGIN:VCARD"))
+    }
+
     @Test func exportThenImportIntoANewStoreGivesTheSamePeople() throws {
         let sandbox = try sandboxWithPeople()
         try sandbox.add(["--org", "Big Co", "--kind", "organization", "--url", "https://big.example"])
