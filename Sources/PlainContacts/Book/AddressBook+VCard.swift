@@ -121,7 +121,7 @@ extension AddressBook {
             }
             let members = group.key.flatMap { memberships.members(of: $0) } ?? []
             guard members.isDisjoint(with: exported) else { continue }
-            var card = SyncGroupCard(group: group.state, key: group.key, memberUIDs: [])
+            var card = GroupCard(group: group.state, key: group.key, memberUIDs: [])
             card.form = version == .v4 ? .rfc6350 : .apple
             cards.append(card.card())
         }

@@ -57,7 +57,7 @@ struct BirthdayCalendar {
         line("REFRESH-INTERVAL;VALUE=DURATION:" + Self.refreshInterval)
         line("X-PUBLISHED-TTL:" + Self.refreshInterval)
         for person in people {
-            guard let uid = SyncCards.matchKey(of: person) else { continue }
+            guard let uid = CardMapping.matchKey(of: person) else { continue }
             let stamp = Self.stamp(person.modificationDate ?? person.creationDate ?? Date(timeIntervalSince1970: 0))
             for (kind, date, identifier) in AddressBook.celebratedDates(of: person) {
                 let suffix = identifier.map { "-\(kind.rawValue)-\($0)" } ?? "-\(kind.rawValue)"

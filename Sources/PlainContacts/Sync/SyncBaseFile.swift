@@ -68,8 +68,8 @@ struct SyncBaseFile {
     }
 
     /// The last synced version of a group, or `nil`.
-    mutating func group(_ uid: String) -> SyncGroupCard? {
-        json(uid).flatMap(SyncGroupCard.init(json:))
+    mutating func group(_ uid: String) -> GroupCard? {
+        json(uid).flatMap(GroupCard.init(json:))
     }
 
     mutating func setPerson(_ state: PersonState, id: RecordID, for uid: String) {
@@ -81,7 +81,7 @@ struct SyncBaseFile {
         setLine(recordFile.filter { $0 != 0x0A }, for: uid)
     }
 
-    mutating func setGroup(_ group: SyncGroupCard, for uid: String) {
+    mutating func setGroup(_ group: GroupCard, for uid: String) {
         set(group.json, for: uid)
     }
 

@@ -10,8 +10,8 @@ enum SyncGroupMerge {
     /// The merged group, or `nil` when the name changed differently on both sides and no
     /// preference settles it. Without a base, the members and lines of both sides are kept.
     static func merge(
-        base: SyncGroupCard?, ours: SyncGroupCard, theirs: SyncGroupCard, prefer: SyncDecision.Preference?
-    ) -> SyncGroupCard? {
+        base: GroupCard?, ours: GroupCard, theirs: GroupCard, prefer: SyncDecision.Preference?
+    ) -> GroupCard? {
         var merged = theirs
         if ours.name != theirs.name {
             if let base, base.name == theirs.name {

@@ -58,7 +58,7 @@ extension SyncRun {
                 version = try remote.updateCard(at: entry.href, data: data, etag: entry.etag)
                 report.remote.changed += 1
             } else {
-                version = try remote.createCard(named: SyncCards.fileName(forUID: uid), data: data)
+                version = try remote.createCard(named: CardMapping.fileName(forUID: uid), data: data)
                 report.remote.added += 1
             }
             outcomes[uid] = .synced(kind: kind, href: version.href, etag: version.etag)
@@ -80,7 +80,7 @@ extension SyncRun {
             return
         }
         remoteEntries[uid] = RemoteEntry(
-            href: card.href, etag: card.etag, kind: localKind(uid), card: try SyncCards.read(card.data, href: card.href))
+            href: card.href, etag: card.etag, kind: localKind(uid), card: try CardMapping.read(card.data, href: card.href))
         try merge(uid, withBase: status.entries[uid] != nil, prefer: options.prefer, retrying: false)
     }
 
@@ -96,7 +96,7 @@ extension SyncRun {
                 outcomes[uid] = .forget
                 return
             }
-            let read = try SyncCards.read(card.data, href: card.href)
+            let read = try CardMapping.read(card.data, href: card.href)
             remoteEntries[uid] = RemoteEntry(href: card.href, etag: card.etag, kind: read.kind, card: read)
             report.kept.append(.init(uid: uid, recordID: nil, keptLocal: false))
             try download(uid)
@@ -193,7 +193,7 @@ extension SyncRun {
                 person.state = outcome.merged
                 report.local.changed += 1
             }
-            merged = SyncMerge.sameContent(outcome.merged, outcome.theirs) ? .same : .differs(try SyncCards.data(for: person))
+            merged = SyncMerge.sameContent(outcome.merged, outcome.theirs) ? .same : .differs(try CardMapping.data(for: person))
         case .group(let theirs, _):
             guard let group = groups[uid] else { return try download(uid) }
             let ours = cardForm(of: group)
@@ -251,7 +251,7 @@ extension SyncRun {
     }
 
     private func localData(_ uid: String) throws -> Data? {
-        if let person = people[uid] { return try SyncCards.data(for: person) }
+        if let person = people[uid] { return try CardMapping.data(for: person) }
         if let group = groups[uid] { return cardForm(of: group).serialized(key: group.key, id: group.recordID) }
         return nil
     }

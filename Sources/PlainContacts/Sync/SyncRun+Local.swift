@@ -21,7 +21,7 @@ extension SyncRun {
                 localFingerprints[uid] = entry.localFingerprint
                 continue
             }
-            guard let person = try book.materialize(key), let uid = SyncCards.matchKey(of: person) else { continue }
+            guard let person = try book.materialize(key), let uid = CardMapping.matchKey(of: person) else { continue }
             people.uidsByKey[key] = uid
             guard !people.contains(uid) else {
                 report.warnings.append(duplicateUIDWarning(person.recordID))
@@ -38,7 +38,7 @@ extension SyncRun {
             }
         }
         for group in book.allGroups().sorted(by: { ($0.key?.rawValue ?? "") < ($1.key?.rawValue ?? "") }) {
-            guard let uid = SyncCards.matchKey(of: group) else { continue }
+            guard let uid = CardMapping.matchKey(of: group) else { continue }
             guard groups[uid] == nil, !people.contains(uid) else {
                 report.warnings.append(duplicateUIDWarning(group.recordID))
                 duplicateGroups[uid, default: []].append(group)
@@ -62,15 +62,15 @@ extension SyncRun {
 
     /// A group as its card: name, UID, members (the store's and those it has no person for),
     /// form and kept lines.
-    func cardForm(of group: Group) -> SyncGroupCard {
+    func cardForm(of group: Group) -> GroupCard {
         // Members by their record keys: a person unchanged since the last sync is not read.
         let memberKeys = group.key.flatMap { book.memberships.members(of: $0) } ?? []
-        return SyncGroupCard(group: group.state, key: group.key, memberUIDs: memberKeys.compactMap(people.uid(ofKey:)))
+        return GroupCard(group: group.state, key: group.key, memberUIDs: memberKeys.compactMap(people.uid(ofKey:)))
     }
 
     /// Puts a group card's name, form and kept lines into a group; its members are set after
     /// the save that gives new people their keys (see ``applyPendingMembers()``).
-    mutating func apply(_ card: SyncGroupCard, to group: Group) {
+    mutating func apply(_ card: GroupCard, to group: Group) {
         card.applyFields(to: group)
         pendingMembers.append((group, card))
     }
@@ -124,7 +124,7 @@ final class SyncPeople {
     /// The UID of the person with this record key; read only when not known already (a person
     /// this sync added).
     func uid(ofKey key: RecordKey) -> String? {
-        uidsByKey[key] ?? book.materializeQuietly(key).flatMap(SyncCards.matchKey(of:))
+        uidsByKey[key] ?? book.materializeQuietly(key).flatMap(CardMapping.matchKey(of:))
     }
 
     /// The record key of the person with this UID, without reading it; `nil` for a person not

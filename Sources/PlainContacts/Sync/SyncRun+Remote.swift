@@ -66,7 +66,7 @@ extension SyncRun {
             newCtag = state.ctag
         }
 
-        var cards: [String: (etag: String, card: SyncCards.Card)] = [:]
+        var cards: [String: (etag: String, card: CardMapping.Card)] = [:]
         func read(_ batch: [RemoteCard]) {
             for (card, outcome) in zip(batch, Self.readInParallel(batch)) {
                 switch outcome {
@@ -128,11 +128,11 @@ extension SyncRun {
 
     /// Reads cards on all the machine's cores (a first sync reads thousands); each outcome is
     /// the card read, or the warning that leaves it out of the sync.
-    private static func readInParallel(_ batch: [RemoteCard]) -> [Result<SyncCards.Card, ContactsError>] {
+    private static func readInParallel(_ batch: [RemoteCard]) -> [Result<CardMapping.Card, ContactsError>] {
         Parallel.map(batch.count, minimumChunk: readChunk) { position in
             let card = batch[position]
             do {
-                return .success(try SyncCards.read(card.data, href: card.href))
+                return .success(try CardMapping.read(card.data, href: card.href))
             } catch let error as ContactsError {
                 return .failure(error)
             } catch {
@@ -161,14 +161,14 @@ extension SyncRun {
         for (uid, entry) in remoteEntries { byHref[entry.href] = uid }
         for card in try remote.fetchCards(missing) {
             guard let uid = byHref[card.href] else { continue }
-            let read = try SyncCards.read(card.data, href: card.href)
+            let read = try CardMapping.read(card.data, href: card.href)
             remoteEntries[uid]?.card = read
             remoteEntries[uid]?.etag = card.etag
         }
     }
 }
 
-extension SyncCards.Card {
+extension CardMapping.Card {
     /// Whether the card is a person's or a group's.
     var kind: SyncStatusFile.Entry.Kind {
         switch self {

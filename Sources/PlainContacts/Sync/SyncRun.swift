@@ -9,7 +9,7 @@ struct SyncRun {
         var etag: String
         var kind: SyncStatusFile.Entry.Kind?
         /// The card, when it was fetched (new or changed since the status).
-        var card: SyncCards.Card?
+        var card: CardMapping.Card?
     }
 
     /// What to record for a contact once the store is saved.
@@ -46,7 +46,7 @@ struct SyncRun {
     var actions: [(uid: String, action: SyncDecision.Action)] = []
     var outcomes: [String: Outcome] = [:]
     /// Group cards whose members are set once new people are saved.
-    var pendingMembers: [(Group, SyncGroupCard)] = []
+    var pendingMembers: [(Group, GroupCard)] = []
     /// The bytes of the person files the sync's save wrote, by key.
     var savedPeopleFiles: [RecordKey: Data] = [:]
 
@@ -148,7 +148,7 @@ struct SyncRun {
     }
 
     /// The fingerprint of a group's card form.
-    static func fingerprint(of card: SyncGroupCard) -> String {
+    static func fingerprint(of card: GroupCard) -> String {
         hex(Fingerprint(CanonicalJSON.encode(card.json)).value)
     }
 

@@ -47,7 +47,7 @@ import Testing
             "METHOD:PUBLISH", #"X-WR-CALNAME:Family\, friends"#, "REFRESH-INTERVAL;VALUE=DURATION:P1D",
             "X-PUBLISHED-TTL:P1D",
         ])
-        let uid = try #require(SyncCards.matchKey(of: katie))
+        let uid = try #require(CardMapping.matchKey(of: katie))
         let stamp = BirthdayCalendar.stamp(try #require(katie.modificationDate))
         let anniversaryID = katie.dates.entries[0].identifier
         #expect(events(text) == [

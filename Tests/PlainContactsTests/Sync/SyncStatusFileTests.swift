@@ -41,7 +41,7 @@ import Testing
         person.firstName = "John"
         person.note = "line one\nline two"
         bases.setPerson(person.state, id: RecordID(7), for: "u-1")
-        bases.setGroup(SyncGroupCard(name: "Team", uid: "g-1", members: ["u-1"]), for: "g-1")
+        bases.setGroup(GroupCard(name: "Team", uid: "g-1", members: ["u-1"]), for: "g-1")
         try bases.save(in: folder.url)
 
         var read = try SyncBaseFile.load(from: folder.url)

@@ -6,8 +6,8 @@ import Foundation
 import Glibc
 
 /// Makes a record's card from its files, without opening an address book: a person's card as
-/// `contacts sync` uploads it (``SyncCards/data(for:version:)``, vCard 3.0 unless the person came
-/// from a 4.0 card), a group's in the form it came in (``SyncGroupCard``); or either in the vCard
+/// `contacts sync` uploads it (``CardMapping/data(for:version:)``, vCard 3.0 unless the person came
+/// from a 4.0 card), a group's in the form it came in (``GroupCard``); or either in the vCard
 /// version a client asks for.
 ///
 /// Each file's signature is taken before the file is read, so that a signature recorded with a
@@ -121,7 +121,7 @@ struct CardDAVCardMaker: Sendable {
     }
 
     /// A person's card in a vCard version (`nil`: the version of the card the person came
-    /// from, see ``SyncCards/data(for:version:)``); `nil` when the person has no file.
+    /// from, see ``CardMapping/data(for:version:)``); `nil` when the person has no file.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the record
     ///   file or its image.
@@ -133,13 +133,13 @@ struct CardDAVCardMaker: Sendable {
         person.recordID = file.decoded.id
         person.storeLayout = layout
         person.state = file.decoded.state
-        let data = try SyncCards.data(for: person, version: version)
-        let uid = SyncCards.matchKey(of: person) ?? VCardRecordFields.derivedUID(for: key)
+        let data = try CardMapping.data(for: person, version: version)
+        let uid = CardMapping.matchKey(of: person) ?? VCardRecordFields.derivedUID(for: key)
         return Made(data: data, uid: uid, signatures: [Self.trusted(signature)], modified: signature.modified)
     }
 
     /// A group's card; `nil` when the group has no file. The card a client sent for the group is
-    /// given as sent while it still says what the group says (``SyncGroupCard/sentCard(in:)``).
+    /// given as sent while it still says what the group says (``GroupCard/sentCard(in:)``).
     ///
     /// - Parameters:
     ///   - uidOfPerson: the UID of a member by record key, `nil` for a person the server does
@@ -152,10 +152,10 @@ struct CardDAVCardMaker: Sendable {
         guard let signature = signatures[0], let file = try StoreReader(layout: layout).readGroup(key: key) else {
             return nil
         }
-        var card = SyncGroupCard(group: file.state, key: key, memberUIDs: file.members.compactMap(uidOfPerson))
+        var card = GroupCard(group: file.state, key: key, memberUIDs: file.members.compactMap(uidOfPerson))
         if let version { card.form = version == .v4 ? .rfc6350 : .apple }
-        var served = card.sentCard(in: file.state) ?? card.card(memberValues: SyncGroupCard.sentMemberValues(in: file.state))
-        if let line = SyncCards.keyLine(key, id: file.id) { served.properties.append(line) }
+        var served = card.sentCard(in: file.state) ?? card.card(memberValues: GroupCard.sentMemberValues(in: file.state))
+        if let line = CardMapping.keyLine(key, id: file.id) { served.properties.append(line) }
         return Made(
             data: Data(VCardWriter.serialize(served).utf8), uid: VCardRecordFields.matchKey(card.uid),
             signatures: signatures.map(Self.trusted),

@@ -17,7 +17,7 @@ import Synchronization
 /// its latest change number (see ``CardDAVSyncToken``).
 ///
 /// A record keeps its resource name for its whole life: a new record takes the name a client
-/// put it under, else its UID's (``SyncCards/fileName(forUID:)``), else one derived from its
+/// put it under, else its UID's (``CardMapping/fileName(forUID:)``), else one derived from its
 /// key; names and change numbers are recorded in ``CardDAVStateFile`` so that they survive
 /// restarts.
 ///
@@ -417,7 +417,7 @@ final class CardDAVCollection: Sendable {
     /// derived from its key.
     private func newName(for record: CardDAVEntry.Record, uid: String, in state: State) -> String {
         if let pending = state.pending[uid], state.file.entries[pending] == nil { return pending }
-        let preferred = SyncCards.fileName(forUID: uid)
+        let preferred = CardMapping.fileName(forUID: uid)
         if state.file.entries[preferred] == nil { return preferred }
         let digest = SHA256.hexString(SHA256.hash("\(record.kind.rawValue)/\(record.key.rawValue)".utf8).prefix(16))
         var candidate = digest + ".vcf"

@@ -65,12 +65,12 @@ extension CardDAVService {
     ///
     /// - Throws: a 400 failure with `CARDDAV:valid-address-data` unless the body is exactly
     ///   one well-formed vCard.
-    static func readCard(_ body: Data, name: String) throws -> SyncCards.Card {
+    static func readCard(_ body: Data, name: String) throws -> CardMapping.Card {
         do {
             guard try VCardReader.parse(body, source: name, strict: true).count == 1 else {
                 throw CardDAVFailure(status: 400, condition: "card:valid-address-data")
             }
-            return try SyncCards.read(body, href: name, strict: true)
+            return try CardMapping.read(body, href: name, strict: true)
         } catch let failure as CardDAVFailure {
             throw failure
         } catch {
@@ -104,11 +104,11 @@ extension CardDAVService {
     }
 
     /// Saves a group's card: over the group of the current card, or as a new group, keeping the
-    /// card as `sent` (see ``SyncGroupCard/keepSent(_:in:)``) so that it is read back as sent. A
+    /// card as `sent` (see ``GroupCard/keepSent(_:in:)``) so that it is read back as sent. A
     /// new group is saved before its members join it (a group must be saved to have members), so
     /// a new group with members takes two saves.
     private func save(
-        _ card: SyncGroupCard, sent: Data, over current: CardDAVEntry?, in book: AddressBook
+        _ card: GroupCard, sent: Data, over current: CardDAVEntry?, in book: AddressBook
     ) throws -> CardDAVEntry.Record {
         let group: Group
         if let current {
@@ -127,7 +127,7 @@ extension CardDAVService {
         try card.setMembers(of: group, in: book) { uid in collection.personKey(ofUID: uid) }
         if let sentCard = try? VCardReader.parse(sent, source: "").first {
             var state = group.state
-            SyncGroupCard.keepSent(sentCard, in: &state)
+            GroupCard.keepSent(sentCard, in: &state)
             if state != group.state { group.state = state }
         }
         try book.save()

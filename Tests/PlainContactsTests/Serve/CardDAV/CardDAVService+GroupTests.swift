@@ -95,7 +95,7 @@ import Testing
     /// The content lines of a served card, without the store's key line.
     private static func contentLines(_ response: HTTPServerResponse) -> [String] {
         String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
-            .components(separatedBy: "\r\n").filter { !$0.isEmpty && !$0.hasPrefix(SyncCards.keyProperty) }
+            .components(separatedBy: "\r\n").filter { !$0.isEmpty && !$0.hasPrefix(CardMapping.keyProperty) }
     }
 
     @Test func aGroupCardIsReadBackAsSent() throws {

@@ -71,7 +71,7 @@ import Testing
 
     /// The person a fetched card holds, as a snapshot (the file key it carries is dropped).
     private static func snapshot(ofCard data: Data) throws -> [String] {
-        guard case .person(let state, _, _) = try SyncCards.read(data, href: "fetched.vcf") else {
+        guard case .person(let state, _, _) = try CardMapping.read(data, href: "fetched.vcf") else {
             Issue.record("not a person's card")
             return []
         }

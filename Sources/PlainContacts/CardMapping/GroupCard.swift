@@ -8,10 +8,10 @@ import FoundationEssentials
 /// member card's `UID`. A group card keeps the form it came in; a new group card uses Apple's.
 ///
 /// ```swift
-/// let card = SyncGroupCard(name: "Friends", uid: "6d3a…", members: ["d69c…"], lines: [])
+/// let card = GroupCard(name: "Friends", uid: "6d3a…", members: ["d69c…"], lines: [])
 /// let text = card.serialized()   // BEGIN:VCARD, VERSION:3.0, …, X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:d69c…
 /// ```
-struct SyncGroupCard: Hashable, Sendable {
+struct GroupCard: Hashable, Sendable {
     /// How a card says it is a group and names its members.
     enum Form: String, Hashable, Sendable {
         /// `X-ADDRESSBOOKSERVER-KIND:group`, `X-ADDRESSBOOKSERVER-MEMBER`, vCard 3.0.
@@ -63,7 +63,7 @@ struct SyncGroupCard: Hashable, Sendable {
             .map { VCardRecordFields.matchKey(VCardImporter.trimmed($0.text)) }
             .filter { !$0.isEmpty }
         self.init(
-            name: name.isEmpty ? VCardImporter.unnamedGroupName : name, uid: uid.isEmpty ? SyncCards.uid(forHref: href) : uid,
+            name: name.isEmpty ? VCardImporter.unnamedGroupName : name, uid: uid.isEmpty ? CardMapping.uid(forHref: href) : uid,
             members: members, form: isRFC ? .rfc6350 : .apple,
             lines: card.properties.filter { !Self.mappedProperties.contains($0.name) }.map(VCardWriter.contentLine))
     }
@@ -85,10 +85,10 @@ struct SyncGroupCard: Hashable, Sendable {
     }
 
     /// The card's bytes, as uploaded, carrying the group's file key and ID when given (see
-    /// ``SyncCards/keyProperty``).
+    /// ``CardMapping/keyProperty``).
     func serialized(key: RecordKey? = nil, id: RecordID = .invalid) -> Data {
         var card = card()
-        if let line = SyncCards.keyLine(key, id: id) { card.properties.append(line) }
+        if let line = CardMapping.keyLine(key, id: id) { card.properties.append(line) }
         return Data(VCardWriter.serialize(card).utf8)
     }
 
@@ -110,7 +110,7 @@ struct SyncGroupCard: Hashable, Sendable {
     }
 }
 
-extension SyncGroupCard {
+extension GroupCard {
     /// The record key where a group keeps the form of its card (absent for Apple's form).
     static let formKey = "vcardForm"
 

@@ -1,23 +1,24 @@
 import FoundationEssentials
 
-/// The cards of a sync: what a server's card becomes in the store and what a record becomes on
-/// the server, through the same lossless mapping as `contacts import` and `contacts export`.
+/// The mapping between records and CardDAV cards, for `contacts sync` and `contacts serve`
+/// alike: what a card becomes in the store and what a record becomes as a card, through the
+/// same lossless mapping as `contacts import` and `contacts export`.
 ///
 /// A person card keeps every line the model has no place for (see ``VCardRecordFields``),
 /// including its `CATEGORIES`: a sync maps groups through group cards only (see
-/// ``SyncGroupCard``), so categories travel with the card untouched rather than turning into
+/// ``GroupCard``), so categories travel with the card untouched rather than turning into
 /// groups that would then be written twice.
 ///
 /// ```swift
-/// let card = try SyncCards.read(data, href: "/dav/me/contacts/d69c.vcf")
+/// let card = try CardMapping.read(data, href: "/dav/me/contacts/d69c.vcf")
 /// if case .person(let state, let uid, _) = card { print(uid, state.values.count) }
 /// ```
-enum SyncCards {
+enum CardMapping {
     /// A card read from the server, with the file key and record ID it carries (see
     /// ``keyProperty``).
     enum Card: Sendable {
         case person(PersonState, uid: String, key: CarriedKey?)
-        case group(SyncGroupCard, key: CarriedKey?)
+        case group(GroupCard, key: CarriedKey?)
 
         /// The card's UID, in ``VCardRecordFields/matchKey(_:)`` form: what matches it with a record.
         var matchKey: String {
@@ -93,7 +94,7 @@ enum SyncCards {
         if strict, VCardImporter.isGroupCard(card) {
             _ = try VCardImporter.map(card, source: href, strict: true)
         }
-        if let group = SyncGroupCard(card: card, href: href) { return .group(group, key: key) }
+        if let group = GroupCard(card: card, href: href) { return .group(group, key: key) }
         let mapped: ImportedCard
         do {
             mapped = try VCardImporter.map(card, source: href, strict: strict)

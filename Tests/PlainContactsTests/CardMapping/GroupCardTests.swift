@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import PlainContacts
 
-@Suite struct SyncGroupCardTests {
-    private func read(_ text: String) throws -> SyncGroupCard {
+@Suite struct GroupCardTests {
+    private func read(_ text: String) throws -> GroupCard {
         let card = try #require(try VCardReader.parse(Data(text.utf8), source: "g.vcf").first)
-        return try #require(SyncGroupCard(card: card, href: "/me/g.vcf"))
+        return try #require(GroupCard(card: card, href: "/me/g.vcf"))
     }
 
     @Test func appleGroupCardsAreReadWithTheirMembersAndOtherLines() throws {
@@ -27,8 +27,8 @@ import Testing
     }
 
     @Test func eachFormIsWrittenBackAsItCame() throws {
-        for form in [SyncGroupCard.Form.apple, .rfc6350] {
-            let group = SyncGroupCard(name: "Team", uid: "g-3", members: ["A", "mailto:x@example.com"], form: form, lines: ["X-CUSTOM:kept"])
+        for form in [GroupCard.Form.apple, .rfc6350] {
+            let group = GroupCard(name: "Team", uid: "g-3", members: ["A", "mailto:x@example.com"], form: form, lines: ["X-CUSTOM:kept"])
             let text = String(decoding: group.serialized(), as: UTF8.self)
             #expect(text.contains("\(form.memberProperty):urn:uuid:A"))
             #expect(text.contains("\(form.memberProperty):mailto:x@example.com"))
@@ -38,8 +38,8 @@ import Testing
     }
 
     @Test func aMemberLineIsRecognizedWhateverItsGroupOrCase() {
-        #expect(SyncGroupCard.memberKey(ofLine: "item1.x-addressbookserver-member:urn:uuid:A") == "A")
-        #expect(SyncGroupCard.memberKey(ofLine: "MEMBER;PID=1:urn:uuid:B") == "B")
-        #expect(SyncGroupCard.memberKey(ofLine: "X-CUSTOM:urn:uuid:C") == nil)
+        #expect(GroupCard.memberKey(ofLine: "item1.x-addressbookserver-member:urn:uuid:A") == "A")
+        #expect(GroupCard.memberKey(ofLine: "MEMBER;PID=1:urn:uuid:B") == "B")
+        #expect(GroupCard.memberKey(ofLine: "X-CUSTOM:urn:uuid:C") == nil)
     }
 }

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// A group record and its card: what a sync uploads and downloads, and what `contacts serve`
 /// gives and takes.
-extension SyncGroupCard {
+extension GroupCard {
     /// A group record as its card: its name, its UID (the stored one, else the one derived from
     /// its key), its members (the people given by UID, and those the store has no person for,
     /// kept as member lines), its form and its other kept lines.

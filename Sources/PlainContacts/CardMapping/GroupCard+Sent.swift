@@ -17,20 +17,20 @@ import FoundationEssentials
 /// The kept card is served in place of the one the mapping makes only while the mapping reads
 /// it as the group's card now (same name, UID, members, form and other lines): once the group
 /// is renamed or its members change, by a client or by the command line, the card is made
-/// afresh, still spelling each member as the kept card did. The record's file key (``SyncCards/keyProperty``) is never kept; it is added when
+/// afresh, still spelling each member as the kept card did. The record's file key (``CardMapping/keyProperty``) is never kept; it is added when
 /// the card is served.
 ///
 /// ```swift
-/// SyncGroupCard.keepSent(card, in: &state)
+/// GroupCard.keepSent(card, in: &state)
 /// let served = made.sentCard(in: state)   // the card as sent, or nil
 /// ```
-extension SyncGroupCard {
+extension GroupCard {
     /// The record key where a group keeps the card a client last sent for it.
     static let sentKey = "vcardSent"
 
     /// Keeps a card as sent in a group's state, without the file key property.
     static func keepSent(_ card: VCard, in state: inout GroupState) {
-        let lines = card.properties.filter { $0.name != SyncCards.keyProperty }.map(VCardWriter.contentLine)
+        let lines = card.properties.filter { $0.name != CardMapping.keyProperty }.map(VCardWriter.contentLine)
         state.unknownFields[sentKey] = .object(["version": .string(card.version), "lines": .array(lines.map(JSONValue.string))])
     }
 
@@ -65,7 +65,7 @@ extension SyncGroupCard {
     /// mapping reads it as this card, in this card's vCard version; `nil` otherwise.
     func sentCard(in state: GroupState) -> VCard? {
         guard let sent = Self.keptSent(in: state), sent.version == form.version.rawValue,
-            let read = SyncGroupCard(card: sent, href: ""), read == self
+            let read = GroupCard(card: sent, href: ""), read == self
         else { return nil }
         return sent
     }
