@@ -58,8 +58,8 @@ final class CardDAVService: Sendable {
     ///
     /// An `exclusive` service, what a server runs, takes the store's ``CardDAVServerLock``
     /// before it reads the state file and holds it for its whole life, so that no other server
-    /// shares that file; the store's own lock, which the command line writes under, is not
-    /// involved. A service that is not exclusive (several on one store, as tests run them)
+    /// shares that file, and removes what an earlier server killed mid-write left beside it;
+    /// the store's own lock, which the command line writes under, is not involved. A service that is not exclusive (several on one store, as tests run them)
     /// leaves it alone.
     ///
     /// ```swift
@@ -68,19 +68,18 @@ final class CardDAVService: Sendable {
     ///
     /// - Throws: ``ContactsError/Code/notAStore`` when the folder holds no store;
     ///   ``ContactsError/Code/busy`` when `exclusive` and another server serves the store; the
-    ///   errors of creating the lock file.
+    ///   errors of creating the lock file and of removing a leftover temporary file.
     init(
         storeURL: URL, options: AddressBookOptions = AddressBookOptions(),
         afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil, exclusive: Bool = false
     ) throws {
+        try AddressBook.requireStore(at: storeURL)
         layout = StoreLayout(root: storeURL)
-        guard StoreReader(layout: layout).storeExists else {
-            throw ContactsError(
-                .notAStore,
-                "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
-                path: layout.root.path)
-        }
         serverLock = exclusive ? try CardDAVServerLock(layout: layout) : nil
+        if exclusive {
+            // A server killed while it replaced its state file left the temporary file behind.
+            try DurableFile.removeLeftovers(of: CardDAVStateFile.url(in: layout))
+        }
         self.options = options
         self.afterWrite = afterWrite
         collection = CardDAVCollection(layout: layout)

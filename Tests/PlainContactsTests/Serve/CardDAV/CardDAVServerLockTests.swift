@@ -29,6 +29,27 @@ import Testing
         }
     }
 
+    @Test func anExclusiveServiceRemovesTheStateFileAKilledServerLeftHalfWritten() throws {
+        let store = try TemporaryStore()
+        _ = try store.makeBook()
+        let layout = StoreLayout(root: store.storeURL)
+        let folder = CardDAVStateFile.folder(in: layout)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let leftover = folder.appending(path: ".state.tmp-0123456789abcdef")
+        try Data("half a state".utf8).write(to: leftover)
+        let bystander = folder.appending(path: "notes.txt")
+        try Data("kept".utf8).write(to: bystander)
+
+        let shared = try CardDAVService(storeURL: store.storeURL)
+        #expect(FileManager.default.fileExists(atPath: leftover.path(percentEncoded: false)))
+        let service = try CardDAVService(storeURL: store.storeURL, exclusive: true)
+
+        withExtendedLifetime((shared, service)) {
+            #expect(!FileManager.default.fileExists(atPath: leftover.path(percentEncoded: false)))
+            #expect(FileManager.default.fileExists(atPath: bystander.path(percentEncoded: false)))
+        }
+    }
+
     @Test func theStoreStaysWritableWhileAServerHoldsItsLock() throws {
         let server = try CardDAVTestStore()
         let lock = try CardDAVServerLock(layout: StoreLayout(root: server.store.storeURL))
