@@ -34,19 +34,10 @@ struct HTTPServerAddress: Sendable, Hashable, CustomStringConvertible {
         if host.lowercased() == "localhost" {
             return [HTTPServerAddress(family: .ipv4, text: "127.0.0.1"), HTTPServerAddress(family: .ipv6, text: "::1")]
         }
-        var literal = host
-        if literal.hasPrefix("["), literal.hasSuffix("]") {
-            literal = String(literal.dropFirst().dropLast())
+        guard let literal = IPAddressRange.literal(host) else {
+            throw HTTPServerError(.invalidHost, "host to listen on is not an IP address literal nor localhost")
         }
-        var ipv4 = in_addr()
-        if inet_pton(AF_INET, literal, &ipv4) == 1 {
-            return [HTTPServerAddress(family: .ipv4, text: literal)]
-        }
-        var ipv6 = in6_addr()
-        if inet_pton(AF_INET6, literal, &ipv6) == 1 {
-            return [HTTPServerAddress(family: .ipv6, text: literal)]
-        }
-        throw HTTPServerError(.invalidHost, "host to listen on is not an IP address literal nor localhost")
+        return [HTTPServerAddress(family: literal.bytes.count == 4 ? .ipv4 : .ipv6, text: literal.text)]
     }
 
     /// The `AF_` constant of the family.

@@ -62,20 +62,31 @@ struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
     /// IPAddressRange.bytes(of: "::ffff:192.0.2.7")   // [192, 0, 2, 7]
     /// ```
     static func bytes(of text: String) -> [UInt8]? {
+        guard let (_, bytes) = literal(text) else { return nil }
+        let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
+        return bytes.count == 16 && bytes.starts(with: mappedPrefix) ? Array(bytes[12...]) : bytes
+    }
+
+    /// An IPv4 or IPv6 address literal (IPv6 in brackets or not) as written without brackets,
+    /// and its 4 or 16 bytes as `inet_pton` reads them; `nil` for anything else.
+    ///
+    /// ```swift
+    /// IPAddressRange.literal("[::1]")   // ("::1", [0, …, 1])
+    /// ```
+    static func literal(_ text: String) -> (text: String, bytes: [UInt8])? {
         var literal = Substring(text)
         if literal.hasPrefix("["), literal.hasSuffix("]") {
             literal = literal.dropFirst().dropLast()
         }
         guard !literal.isEmpty, literal.utf8.count <= Int(INET6_ADDRSTRLEN) else { return nil }
+        let address = String(literal)
         var ipv4 = in_addr()
-        if inet_pton(AF_INET, String(literal), &ipv4) == 1 {
-            return withUnsafeBytes(of: &ipv4) { Array($0) }
+        if inet_pton(AF_INET, address, &ipv4) == 1 {
+            return (address, withUnsafeBytes(of: &ipv4) { Array($0) })
         }
         var ipv6 = in6_addr()
-        guard inet_pton(AF_INET6, String(literal), &ipv6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: &ipv6) { Array($0) }
-        let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
-        return bytes.starts(with: mappedPrefix) ? Array(bytes[12...]) : bytes
+        guard inet_pton(AF_INET6, address, &ipv6) == 1 else { return nil }
+        return (address, withUnsafeBytes(of: &ipv6) { Array($0) })
     }
 
     /// An address in its usual text form (lower case, IPv6 shortened, IPv4-mapped as IPv4),
