@@ -10,23 +10,27 @@ let package = Package(
     name: "PlainContacts",
     products: [
         .library(name: "PlainContacts", targets: ["PlainContacts"]),
+        .library(name: "PlainContactsDAV", targets: ["PlainContactsDAV"]),
         .executable(name: "contacts", targets: ["contacts"]),
     ],
     targets: [
+        // The store: model, format, writer, index, search, vCard and the other interchange formats.
         .target(name: "PlainContacts"),
+        // WebDAV, the CardDAV client (`contacts sync`) and server (`contacts serve`) on the store.
+        .target(name: "PlainContactsDAV", dependencies: ["PlainContacts"]),
         // Seeded fuzzers of damaged store files and vCards, run by the tests and the benchmark.
         .target(name: "PlainContactsFuzz", dependencies: ["PlainContacts"]),
-        .executableTarget(name: "contacts", dependencies: ["PlainContacts"]),
+        .executableTarget(name: "contacts", dependencies: ["PlainContacts", "PlainContactsDAV"]),
         // Measures the store at 1,000 to 100,000 people; compare-khard.sh times khard beside it.
         .executableTarget(
-            name: "contacts-bench", dependencies: ["PlainContacts", "PlainContactsFuzz", "DAVTestSupport"], exclude: ["compare-khard.sh"]),
+            name: "contacts-bench", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "DAVTestSupport"], exclude: ["compare-khard.sh"]),
         // Commits files and can be killed at chosen points; the crash tests drive it.
-        .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts"]),
+        .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts", "PlainContactsDAV"]),
         // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests.
         .target(name: "DAVTestSupport", path: "Tests/DAVTestSupport"),
         .testTarget(
             name: "PlainContactsTests",
-            dependencies: ["PlainContacts", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],
+            dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],
             exclude: ["Fixtures"]),
         // End-to-end tests that run the built `contacts` binary; Clients holds the scripts that
         // drive desktop CardDAV clients (Evolution-Data-Server, SyncEvolution).

@@ -1,6 +1,7 @@
 import DAVTestSupport
 import Foundation
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts-bench --caldavtester`: Apple's CardDAV conformance scripts (CalDAVTester's
 /// CardDAV part, run by Python 2.7) against `contacts serve` and Radicale 3.9, side by side,

@@ -1,6 +1,7 @@
 import DAVTestSupport
 import Foundation
 import PlainContacts
+import PlainContactsDAV
 
 extension DAVTestServer {
     /// The credentials to send to the server.

@@ -1,6 +1,7 @@
 import DAVTestSupport
 import Foundation
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts-bench --serve`: CardDAV servers answering the requests a client's sync makes, on
 /// the same collection of N generated cards, in one run: a Depth 1 `PROPFIND` of every ETag,

@@ -1,6 +1,7 @@
 import DAVTestSupport
 import Foundation
 import PlainContacts
+import PlainContactsDAV
 import Synchronization
 
 /// `contacts-bench --serve-load`: many clients at once, each on its own kept-alive connection,

@@ -1,6 +1,7 @@
 import DAVTestSupport
 import Foundation
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts-bench --sync`: `contacts sync` and vdirsyncer 0.21 syncing the same CardDAV
 /// collection of N generated cards (Radicale 3.9, then Xandikos 0.4), each into its own empty

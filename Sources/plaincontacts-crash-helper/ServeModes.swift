@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PlainContacts
+import PlainContactsDAV
 
 /// The subcommand that stands for a running `contacts serve`: `serve`.
 enum ServeModes {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import PlainContacts
+import PlainContactsDAV
 import Synchronization
 import Testing
 @testable import contacts

@@ -1,6 +1,7 @@
 import DAVTestSupport
 import Foundation
 import PlainContacts
+import PlainContactsDAV
 import Testing
 
 /// `contacts sync` end to end: the built binary against Radicale and Xandikos started on

@@ -7,7 +7,7 @@ import Foundation
 /// The contents of a device-local JSON settings file in the store's `.contacts/` folder
 /// (`remotes.json`, `users.json`): parsed from bytes, written back canonically, and removed
 /// once it holds nothing.
-protocol DeviceSettingsContents {
+package protocol DeviceSettingsContents {
     /// No entries.
     init()
     /// Parses the file's bytes; `path` names the file in errors.
@@ -26,7 +26,7 @@ protocol DeviceSettingsContents {
 /// let file = DeviceSettingsFile<RemoteSettingsFile.Contents>(url: fileURL, lockFile: lockURL, folder: privateFolder)
 /// try file.update { contents in contents.remotes[name] = remote }
 /// ```
-struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
+package struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
     /// The settings file.
     let url: URL
     /// The lock that serializes its writers.
@@ -34,11 +34,18 @@ struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
     /// The private folder holding both.
     let folder: URL
 
+    /// A settings file at `url`, changed under `lockFile`, both in the private `folder`.
+    package init(url: URL, lockFile: URL, folder: URL) {
+        self.url = url
+        self.lockFile = lockFile
+        self.folder = folder
+    }
+
     /// Reads the file without the lock: a writer replaces it by rename, so the bytes read are
     /// one version or the other. A missing file reads as empty.
     ///
     /// - Throws: the reading errors of ``DeviceFiles`` and the parsing errors of `Contents`.
-    func read() throws -> Contents {
+    package func read() throws -> Contents {
         guard let data = try DeviceFiles.read(url) else { return Contents() }
         return try Contents(data: data, path: url.path(percentEncoded: false))
     }
@@ -48,7 +55,7 @@ struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
     /// died are removed first: while the lock is held, no one else is writing.
     ///
     /// - Throws: what `change` throws, and the errors of reading, locking and writing.
-    func update(_ change: (inout Contents) throws -> Void) throws {
+    package func update(_ change: (inout Contents) throws -> Void) throws {
         try DeviceFiles.makePrivateFolder(folder)
         try DeviceFileLock.withLock(at: lockFile) {
             try DurableFile.removeLeftovers(of: url)

@@ -63,7 +63,7 @@ extension AddressBook {
     /// what a sync records as each person's synced version without reading the files back.
     ///
     /// - Throws: The errors of ``save()``.
-    func savePeopleFiles() throws -> [RecordKey: Data] {
+    package func saveReportingWrittenPeople() throws -> [RecordKey: Data] {
         guard let plan = try commit() else { return [:] }
         var files: [RecordKey: Data] = [:]
         for written in plan.writtenPeople { files[written.key] = written.data }

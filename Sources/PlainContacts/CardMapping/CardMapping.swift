@@ -13,15 +13,15 @@ import FoundationEssentials
 /// let card = try CardMapping.read(data, href: "/dav/me/contacts/d69c.vcf")
 /// if case .person(let state, let uid, _) = card { print(uid, state.values.count) }
 /// ```
-enum CardMapping {
+package enum CardMapping {
     /// A card read from the server, with the file key and record ID it carries (see
     /// ``keyProperty``).
-    enum Card: Sendable {
+    package enum Card: Sendable {
         case person(PersonState, uid: String, key: CarriedKey?)
         case group(GroupCard, key: CarriedKey?)
 
         /// The card's UID, in ``VCardRecordFields/matchKey(_:)`` form: what matches it with a record.
-        var matchKey: String {
+        package var matchKey: String {
             switch self {
             case .person(_, let uid, _): VCardRecordFields.matchKey(uid)
             case .group(let group, _): VCardRecordFields.matchKey(group.uid)
@@ -29,7 +29,7 @@ enum CardMapping {
         }
 
         /// Where a record made from this card is placed in the store.
-        var placement: RecordPlacement {
+        package var placement: RecordPlacement {
             switch self {
             case .person(_, let uid, let key):
                 RecordPlacement(uid: VCardRecordFields.matchKey(uid), carriedKey: key?.key, carriedID: key?.id)
@@ -40,7 +40,7 @@ enum CardMapping {
     }
 
     /// The file key and record ID a card carries.
-    struct CarriedKey: Sendable, Hashable {
+    package struct CarriedKey: Sendable, Hashable {
         var key: RecordKey
         var id: RecordID?
     }
@@ -63,7 +63,7 @@ enum CardMapping {
     }
 
     /// The key property's line for a record's key and ID.
-    static func keyLine(_ key: RecordKey?, id: RecordID) -> VCardProperty? {
+    package static func keyLine(_ key: RecordKey?, id: RecordID) -> VCardProperty? {
         guard let key else { return nil }
         let parameters = id.isValid ? [VCardParameter(name: idParameter, values: [String(id.rawValue)])] : []
         return VCardProperty(name: keyProperty, parameters: parameters, text: key.rawValue)
@@ -79,7 +79,7 @@ enum CardMapping {
     ///
     /// - Throws: ``ContactsError/Code/malformedResponse`` naming the href when the data holds no
     ///   card, or (with `strict`) a card that is not well formed.
-    static func read(_ data: Data, href: String, strict: Bool = false) throws -> Card {
+    package static func read(_ data: Data, href: String, strict: Bool = false) throws -> Card {
         let cards: [VCard]
         do {
             cards = try VCardReader.parse(data, source: href, strict: strict)
@@ -119,13 +119,13 @@ enum CardMapping {
 
     /// The UID of a person as a sync matches it: the stored one, else the one export derives
     /// from the record key.
-    static func matchKey(of person: Person) -> String? {
+    package static func matchKey(of person: Person) -> String? {
         if let uid = VCardRecordFields.uid(of: person.state) { return VCardRecordFields.matchKey(uid) }
         return person.key.map(VCardRecordFields.derivedUID(for:))
     }
 
     /// The UID of a group as a sync matches it: the stored one, else one derived from its key.
-    static func matchKey(of group: Group) -> String? {
+    package static func matchKey(of group: Group) -> String? {
         if case .string(let uid)? = group.state.unknownFields[VCardRecordFields.uidKey], !uid.isEmpty {
             return VCardRecordFields.matchKey(uid)
         }
@@ -141,9 +141,12 @@ enum CardMapping {
 
     /// The card of a person in `version`, or by default in the version of the card it came from
     /// (3.0 for a person that came from none, or from a 2.1 card), carrying the record's file key.
-    static func data(for person: Person, version asked: VCardVersion? = nil) throws -> Data {
+    ///
+    /// - Parameter imageData: the person's image bytes (``Person/imageData()``, or a
+    ///   ``StoreReader``'s for a person read without a book).
+    package static func data(for person: Person, imageData: Data?, version asked: VCardVersion? = nil) -> Data {
         let version = asked ?? VCardOrigin(of: person.state).flatMap { VCardVersion(rawValue: $0.version) } ?? .v3
-        var card = VCardExporter.card(for: person, groupNames: [], imageData: try person.imageData(), version: version)
+        var card = VCardExporter.card(for: person, groupNames: [], imageData: imageData, version: version)
         if case .timestamp(let modified)? = person.state.values[.modificationDate] {
             card.properties.append(VCardProperty(name: "REV", rawValue: revisionText(modified)))
         }
@@ -176,7 +179,7 @@ enum CardMapping {
 
     /// The file name of a new card on the server: its UID when that is safe in a URL, else a
     /// digest of it, with `.vcf`.
-    static func fileName(forUID uid: String) -> String {
+    package static func fileName(forUID uid: String) -> String {
         let safe = !uid.isEmpty && uid.utf8.count <= 120
             && uid.utf8.allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

@@ -8,7 +8,7 @@ extension GroupCard {
     /// kept as member lines), its form and its other kept lines.
     ///
     /// - Parameter memberUIDs: the UIDs of the people of the group's membership file.
-    init(group state: GroupState, key: RecordKey?, memberUIDs: some Sequence<String>) {
+    package init(group state: GroupState, key: RecordKey?, memberUIDs: some Sequence<String>) {
         var lines: [String] = []
         var members = Set(memberUIDs)
         if case .array(let items)? = state.unknownFields[VCardRecordFields.linesKey] {
@@ -33,7 +33,7 @@ extension GroupCard {
 
     /// Puts the card's name, UID, form and kept lines into a group; its members are set by
     /// ``setMembers(of:in:keyOfUID:)`` once the group and its new members are saved.
-    func applyFields(to group: Group) {
+    package func applyFields(to group: Group) {
         if group.name != name { group.name = name }
         var state = group.state
         // A UID the group's key gives anyway is not written on its own.
@@ -53,7 +53,7 @@ extension GroupCard {
     /// - Parameter keyOfUID: the record key of the saved person with a UID
     ///   (``VCardRecordFields/matchKey(_:)`` form), or `nil` when the store has none.
     /// - Throws: ``ContactsError/Code/personNotSaved`` and the other errors of adding a member.
-    func setMembers(of group: Group, in book: AddressBook, keyOfUID: (String) -> RecordKey?) throws {
+    package func setMembers(of group: Group, in book: AddressBook, keyOfUID: (String) -> RecordKey?) throws {
         var wanted: Set<RecordKey> = []
         var unknown: [String] = []
         for uid in members {

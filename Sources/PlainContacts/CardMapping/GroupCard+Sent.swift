@@ -29,7 +29,7 @@ extension GroupCard {
     static let sentKey = "vcardSent"
 
     /// Keeps a card as sent in a group's state, without the file key property.
-    static func keepSent(_ card: VCard, in state: inout GroupState) {
+    package static func keepSent(_ card: VCard, in state: inout GroupState) {
         let lines = card.properties.filter { $0.name != CardMapping.keyProperty }.map(VCardWriter.contentLine)
         state.unknownFields[sentKey] = .object(["version": .string(card.version), "lines": .array(lines.map(JSONValue.string))])
     }
@@ -50,7 +50,7 @@ extension GroupCard {
 
     /// The member values of the card kept as sent, by match key: how a card made afresh spells
     /// the members it still has (`user03@example.com` stays without `urn:uuid:`).
-    static func sentMemberValues(in state: GroupState) -> [String: String] {
+    package static func sentMemberValues(in state: GroupState) -> [String: String] {
         guard let sent = keptSent(in: state) else { return [:] }
         var values: [String: String] = [:]
         for property in sent.properties where property.name == "MEMBER" || property.name == "X-ADDRESSBOOKSERVER-MEMBER" {
@@ -63,7 +63,7 @@ extension GroupCard {
 
     /// The card kept in a group's state as sent, when it is this card in another spelling: the
     /// mapping reads it as this card, in this card's vCard version; `nil` otherwise.
-    func sentCard(in state: GroupState) -> VCard? {
+    package func sentCard(in state: GroupState) -> VCard? {
         guard let sent = Self.keptSent(in: state), sent.version == form.version.rawValue,
             let read = GroupCard(card: sent, href: ""), read == self
         else { return nil }

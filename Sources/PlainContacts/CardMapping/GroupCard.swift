@@ -11,9 +11,9 @@ import FoundationEssentials
 /// let card = GroupCard(name: "Friends", uid: "6d3a…", members: ["d69c…"], lines: [])
 /// let text = card.serialized()   // BEGIN:VCARD, VERSION:3.0, …, X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:d69c…
 /// ```
-struct GroupCard: Hashable, Sendable {
+package struct GroupCard: Hashable, Sendable {
     /// How a card says it is a group and names its members.
-    enum Form: String, Hashable, Sendable {
+    package enum Form: String, Hashable, Sendable {
         /// `X-ADDRESSBOOKSERVER-KIND:group`, `X-ADDRESSBOOKSERVER-MEMBER`, vCard 3.0.
         case apple
         /// `KIND:group`, `MEMBER`, vCard 4.0.
@@ -25,15 +25,15 @@ struct GroupCard: Hashable, Sendable {
     }
 
     /// The group's name, from `FN` (else `N`).
-    var name: String
+    package var name: String
     /// The card's `UID` as written.
-    var uid: String
+    package var uid: String
     /// The members' UIDs (``VCardRecordFields/matchKey(_:)`` form), sorted, without repeats.
-    var members: [String]
+    package var members: [String]
     /// The form the card is in.
-    var form: Form = .apple
+    package var form: Form = .apple
     /// The card's other content lines, as written: what the store has no place for.
-    var lines: [String] = []
+    package var lines: [String] = []
 
     /// The properties the group mapping reads or the writer makes; every other line is kept.
     private static let mappedProperties: Set<String> = [
@@ -70,7 +70,7 @@ struct GroupCard: Hashable, Sendable {
 
     /// The card, with `N`, `FN`, the kind, `UID`, the members and the kept lines. A member is
     /// written as `memberValues` spells it (by match key), else as `urn:uuid:` and its UID.
-    func card(memberValues: [String: String] = [:]) -> VCard {
+    package func card(memberValues: [String: String] = [:]) -> VCard {
         var properties: [VCardProperty] = []
         if form == .apple { properties.append(VCardProperty(name: "N", structured: [[name]])) }
         properties.append(VCardProperty(name: "FN", text: name))
@@ -86,14 +86,14 @@ struct GroupCard: Hashable, Sendable {
 
     /// The card's bytes, as uploaded, carrying the group's file key and ID when given (see
     /// ``CardMapping/keyProperty``).
-    func serialized(key: RecordKey? = nil, id: RecordID = .invalid) -> Data {
+    package func serialized(key: RecordKey? = nil, id: RecordID = .invalid) -> Data {
         var card = card()
         if let line = CardMapping.keyLine(key, id: id) { card.properties.append(line) }
         return Data(VCardWriter.serialize(card).utf8)
     }
 
     /// The group as a JSON object, the form its last synced version is kept in.
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "name": .string(name), "uid": .string(uid), "members": .array(members.map(JSONValue.string)),
             "form": .string(form.rawValue), "vcard": .array(lines.map(JSONValue.string)),
@@ -101,7 +101,7 @@ struct GroupCard: Hashable, Sendable {
     }
 
     /// Reads ``json``; `nil` when a field is missing or of the wrong type.
-    init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard case .object(let fields) = json, let name = fields["name"]?.string, let uid = fields["uid"]?.string,
             case .array(let members)? = fields["members"], let form = fields["form"]?.string.flatMap(Form.init),
             case .array(let lines)? = fields["vcard"]

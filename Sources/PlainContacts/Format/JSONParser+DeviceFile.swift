@@ -14,7 +14,7 @@ extension JSONParser {
     /// ```
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` when the bytes are not JSON or not an object.
-    static func settingsObject(
+    package static func settingsObject(
         _ data: Data, path: String, kind: String, repairHint: String
     ) throws(ContactsError) -> [String: JSONValue] {
         let document: JSONValue

@@ -30,7 +30,7 @@ package enum JSONValue: Sendable, Hashable {
 
 extension JSONValue {
     /// The string, when this value is a string; otherwise `nil`.
-    var string: String? {
+    package var string: String? {
         if case .string(let string) = self { return string }
         return nil
     }
@@ -72,7 +72,7 @@ extension JSONValue {
     }
 
     /// Whether this value is `null`.
-    var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }

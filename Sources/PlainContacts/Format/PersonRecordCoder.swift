@@ -27,7 +27,7 @@ package enum PersonRecordCoder {
         return try decode(json, path: path)
     }
 
-    static func decode(_ json: JSONValue, path: String) throws -> Decoded {
+    package static func decode(_ json: JSONValue, path: String) throws -> Decoded {
         guard case .object(var fields) = json else {
             throw ContactsError(.malformedFile, "a person file must hold one JSON object", path: path)
         }
@@ -70,7 +70,7 @@ package enum PersonRecordCoder {
         CanonicalJSON.encode(json(id: id, state: state))
     }
 
-    static func json(id: RecordID, state: PersonState) -> JSONValue {
+    package static func json(id: RecordID, state: PersonState) -> JSONValue {
         var fields = state.unknownFields
         fields["id"] = .number(JSONNumber(Int(id.rawValue)))
         fields["nameHash"] = .string(state.nameHash.rawValue)

@@ -23,9 +23,9 @@ package struct StoreLayout: Sendable {
     static let privateFolderName = ".contacts"
 
     var manifest: URL { root.appending(path: StoreLayout.manifestName) }
-    var peopleFolder: URL { root.appending(path: StoreLayout.peopleFolderName, directoryHint: .isDirectory) }
-    var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
-    var privateFolder: URL { root.appending(path: StoreLayout.privateFolderName, directoryHint: .isDirectory) }
+    package var peopleFolder: URL { root.appending(path: StoreLayout.peopleFolderName, directoryHint: .isDirectory) }
+    package var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
+    package var privateFolder: URL { root.appending(path: StoreLayout.privateFolderName, directoryHint: .isDirectory) }
     var gitignore: URL { root.appending(path: StoreLayout.gitignoreName) }
     var gitattributes: URL { root.appending(path: StoreLayout.gitattributesName) }
 
@@ -39,8 +39,8 @@ package struct StoreLayout: Sendable {
     /// Path of a person file relative to the root, as the writer takes it.
     package static func personPath(_ key: RecordKey) -> String { "people/\(key.rawValue).json" }
     static func imagePath(_ fileName: String) -> String { "people/\(fileName)" }
-    static func groupPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).json" }
-    static func membersPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).members" }
+    package static func groupPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).json" }
+    package static func membersPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).members" }
 
     /// What the store's own `.gitignore` holds.
     static let gitignoreContents = """

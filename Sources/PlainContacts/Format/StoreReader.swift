@@ -4,20 +4,20 @@ import Glibc
 /// Reads a whole store folder into values.
 package struct StoreReader {
     /// A person file as read.
-    struct PersonFile: Sendable {
-        var key: RecordKey
-        var decoded: PersonRecordCoder.Decoded
-        var fingerprint: Fingerprint
+    package struct PersonFile: Sendable {
+        package var key: RecordKey
+        package var decoded: PersonRecordCoder.Decoded
+        package var fingerprint: Fingerprint
     }
 
     /// A group file and its membership file as read.
-    struct GroupFile: Sendable {
-        var key: RecordKey
-        var id: RecordID
-        var state: GroupState
-        var members: Set<RecordKey>
-        var fingerprint: Fingerprint
-        var membersFingerprint: Fingerprint?
+    package struct GroupFile: Sendable {
+        package var key: RecordKey
+        package var id: RecordID
+        package var state: GroupState
+        package var members: Set<RecordKey>
+        package var fingerprint: Fingerprint
+        package var membersFingerprint: Fingerprint?
     }
 
     /// The whole store.
@@ -71,15 +71,38 @@ package struct StoreReader {
     }
 
     /// Reads one person file, or `nil` when it does not exist.
-    func readPerson(key: RecordKey) throws -> PersonFile? {
+    package func readPerson(key: RecordKey) throws -> PersonFile? {
         let url = layout.root.appending(path: StoreLayout.personPath(key))
         guard let data = try read(url) else { return nil }
         let decoded = try PersonRecordCoder.decode(data, path: url.path)
         return PersonFile(key: key, decoded: decoded, fingerprint: Fingerprint(data))
     }
 
+    /// The bytes of a person's image: those not saved yet, or those of the saved sidecar file
+    /// beside the person's record; `nil` for a person without an image.
+    ///
+    /// - Throws: ``ContactsError/Code/io`` when the sidecar file cannot be read;
+    ///   ``ContactsError/Code/malformedFile`` when it is a symbolic link, which the store never
+    ///   follows.
+    package func imageData(_ image: ImageState) throws -> Data? {
+        switch image {
+        case .none:
+            return nil
+        case .pending(let data):
+            return data
+        case .stored(let fileName):
+            let url = layout.peopleFolder.appending(path: fileName)
+            try refuseSymbolicLink(url)
+            do {
+                return try Data(contentsOf: url)
+            } catch {
+                throw PosixError.error("cannot read the image file", path: url.path, foundationError: error, call: "Data(contentsOf:)")
+            }
+        }
+    }
+
     /// Reads one group file and its members, or `nil` when the group file does not exist.
-    func readGroup(key: RecordKey) throws -> GroupFile? {
+    package func readGroup(key: RecordKey) throws -> GroupFile? {
         let url = layout.root.appending(path: StoreLayout.groupPath(key))
         guard let data = try read(url) else { return nil }
         let (id, state) = try GroupRecordCoder.decode(data, path: url.path)
@@ -110,7 +133,7 @@ package struct StoreReader {
     /// (`ENOENT`).
     ///
     /// - Throws: the errors of ``folderError(_:code:call:)`` when it exists but cannot be listed.
-    static func entries(ofFolder path: String) throws -> [String]? {
+    package static func entries(ofFolder path: String) throws -> [String]? {
         do {
             return try PosixFileSystem.entries(of: path)
         } catch let error as ContactsError {

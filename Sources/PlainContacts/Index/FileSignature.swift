@@ -7,13 +7,13 @@ import Glibc
 /// with an old time still changes the status-change time. Two equal signatures therefore mean
 /// an unchanged file, except for a write in the same clock tick as the signature was taken,
 /// which the index treats as "racily clean" and re-reads (see ``StoreIndex``).
-struct FileSignature: Hashable, Sendable {
-    var inode: UInt64
-    var size: Int64
-    var modified: Int64
-    var changed: Int64
+package struct FileSignature: Hashable, Sendable {
+    package var inode: UInt64
+    package var size: Int64
+    package var modified: Int64
+    package var changed: Int64
 
-    init(inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+    package init(inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
         self.inode = inode
         self.size = size
         self.modified = modified
@@ -22,14 +22,14 @@ struct FileSignature: Hashable, Sendable {
 
     /// The signature of the file or folder at `path`, or `nil` when there is none. Symbolic
     /// links are not followed.
-    static func of(_ path: String) -> FileSignature? {
+    package static func of(_ path: String) -> FileSignature? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
         return FileSignature(status)
     }
 
     /// The signature of `name` inside the open folder `folder`.
-    static func of(_ name: String, in folder: Int32) -> FileSignature? {
+    package static func of(_ name: String, in folder: Int32) -> FileSignature? {
         var status = stat()
         guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         return FileSignature(status)
@@ -43,5 +43,5 @@ struct FileSignature: Hashable, Sendable {
     }
 
     /// The later of the two times.
-    var latest: Int64 { Swift.max(modified, changed) }
+    package var latest: Int64 { Swift.max(modified, changed) }
 }

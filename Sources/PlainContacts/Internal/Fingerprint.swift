@@ -1,10 +1,10 @@
 import FoundationEssentials
 
 /// A 64-bit FNV-1a digest of a file's bytes, to notice that a file changed since it was read.
-struct Fingerprint: Hashable, Sendable {
-    var value: UInt64
+package struct Fingerprint: Hashable, Sendable {
+    package var value: UInt64
 
-    init(_ data: Data) {
+    package init(_ data: Data) {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         data.withUnsafeBytes { buffer in
             for byte in buffer {

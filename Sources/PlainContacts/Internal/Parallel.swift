@@ -3,14 +3,14 @@ import Glibc
 
 /// Independent pieces of work run on all the machine's cores: the `stat` of every person file
 /// when a large store is scanned, the group files when a book opens.
-enum Parallel {
+package enum Parallel {
     /// The number of cores online.
     static var cores: Int { Swift.max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
     /// `transform(position)` for every position below `count`, in order. The positions are cut
     /// into one contiguous range per core, and no range is shorter than `minimumChunk` (small
     /// jobs are not worth a thread).
-    static func map<T: Sendable>(
+    package static func map<T: Sendable>(
         _ count: Int, minimumChunk: Int = 1, _ transform: @Sendable (Int) -> T
     ) -> [T] {
         let chunks = Swift.min(cores, Swift.max(1, count / Swift.max(1, minimumChunk)))

@@ -7,7 +7,7 @@ import Glibc
 /// `EACCES` and `EPERM` become ``ContactsError/Code/permissionDenied``, `ENOSPC` and `EDQUOT`
 /// ``ContactsError/Code/diskFull``, `EROFS` ``ContactsError/Code/readOnlyFileSystem``; every
 /// other value ``ContactsError/Code/io`` with the system's description of it.
-enum PosixError {
+package enum PosixError {
     /// The error for a failed call, its message the action and the reason.
     ///
     /// ```swift
@@ -21,7 +21,7 @@ enum PosixError {
     /// The error for a failed Foundation file operation (such as `Data(contentsOf:)`), classified
     /// by the `errno` it carries; without one it is ``ContactsError/Code/io`` with the Foundation
     /// error as its cause.
-    static func error(_ action: String, path: String?, foundationError error: any Error, call: String) -> ContactsError {
+    package static func error(_ action: String, path: String?, foundationError error: any Error, call: String) -> ContactsError {
         if let code = errno(of: error) {
             return self.error(action, path: path, code: code, call: call)
         }

@@ -6,7 +6,7 @@ import Glibc
 /// The value does not close itself: callers pair every `open` with `close()` (usually in a
 /// `defer`). Every call is retried on `EINTR`, and every failure becomes a `ContactsError`
 /// that names the file, coded from its `errno` by ``PosixError``.
-struct PosixFile {
+package struct PosixFile {
     /// The open file descriptor.
     let descriptor: Int32
     /// The path the descriptor was opened with, for error messages.
@@ -150,7 +150,7 @@ struct PosixFile {
     }
 
     /// Closes the descriptor on a path that is already failing, where a second error adds nothing.
-    func closeIgnoringErrors() {
+    package func closeIgnoringErrors() {
         _ = Glibc.close(descriptor)
     }
 

@@ -4,9 +4,9 @@ import Glibc
 ///
 /// Every call is retried on `EINTR`; failures become `ContactsError` values that name the
 /// path, coded from their `errno` by ``PosixError``. Folders are always created with mode exactly `0700`.
-enum PosixFileSystem {
+package enum PosixFileSystem {
     /// Whether anything (file, folder or link) exists at `path`. The corresponding C function is `lstat`.
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0
     }
@@ -21,7 +21,7 @@ enum PosixFileSystem {
     ///
     /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder cannot be created, or a non-folder is in the way.
     @discardableResult
-    static func makeFolder(_ path: String) throws -> Bool {
+    package static func makeFolder(_ path: String) throws -> Bool {
         while mkdir(path, 0o700) != 0 {
             let code = errno
             if code == EINTR { continue }
@@ -147,7 +147,7 @@ enum PosixFileSystem {
     }
 
     /// `byteCount` random bytes as lowercase hexadecimal, for names of temporary files and transactions.
-    static func randomHex(byteCount: Int) -> String {
+    package static func randomHex(byteCount: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         var text = ""
         text.reserveCapacity(byteCount * 2)

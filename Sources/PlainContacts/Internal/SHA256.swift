@@ -7,12 +7,12 @@
 /// SHA256.hexDigest(Array("abc".utf8))
 /// // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 /// ```
-enum SHA256 {
+package enum SHA256 {
     /// The length of a digest in bytes.
-    static let digestCount = 32
+    package static let digestCount = 32
 
     /// Returns the 32-byte SHA-256 digest of `bytes`.
-    static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var state = State()
         let handledContiguously: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             state.update(buffer)
@@ -33,12 +33,12 @@ enum SHA256 {
     }
 
     /// Returns the SHA-256 digest of `bytes` as 64 lowercase hexadecimal digits.
-    static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
         hexString(hash(bytes))
     }
 
     /// Returns `bytes` as lowercase hexadecimal digits, two per byte.
-    static func hexString(_ bytes: some Collection<UInt8>) -> String {
+    package static func hexString(_ bytes: some Collection<UInt8>) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)

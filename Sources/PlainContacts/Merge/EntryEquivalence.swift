@@ -12,9 +12,9 @@ import FoundationEssentials
 /// let same = EntryEquivalence.sameValue(for: .phones)
 /// same("+1 (555) 0100", "+1 555-0100")   // true
 /// ```
-enum EntryEquivalence {
+package enum EntryEquivalence {
     /// The comparison of two text values of `property`.
-    static func sameValue(for property: PropertyID) -> @Sendable (String, String) -> Bool {
+    package static func sameValue(for property: PropertyID) -> @Sendable (String, String) -> Bool {
         switch property {
         case .phones: samePhone
         case .emails: sameEmail
@@ -41,7 +41,7 @@ enum EntryEquivalence {
     }
 
     /// Whether two entries added independently are one entry: equal labels and the same value.
-    static func sameEntry<Value>(
+    package static func sameEntry<Value>(
         _ a: MultiValue<Value>.Entry, _ b: MultiValue<Value>.Entry, sameValue: (Value, Value) -> Bool
     ) -> Bool {
         a.label == b.label && sameValue(a.value, b.value)

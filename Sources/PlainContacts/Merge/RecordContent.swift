@@ -13,10 +13,10 @@ import FoundationEssentials
 /// ```swift
 /// if RecordContent.same(merged, person.state) { return }  // nothing to write
 /// ```
-enum RecordContent {
+package enum RecordContent {
     /// The person without its bookkeeping: each multi-value's entries in the order of
     /// ``sortKey(of:)``, numbered 0, 1, 2….
-    static func of(_ state: PersonState) -> PersonState {
+    package static func of(_ state: PersonState) -> PersonState {
         var content = state
         content.values[.creationDate] = nil
         content.values[.modificationDate] = nil
@@ -29,7 +29,7 @@ enum RecordContent {
     }
 
     /// Whether two versions of a person say the same.
-    static func same(_ a: PersonState, _ b: PersonState) -> Bool {
+    package static func same(_ a: PersonState, _ b: PersonState) -> Bool {
         a == b || of(a) == of(b)
     }
 

@@ -17,7 +17,7 @@ import FoundationEssentials
 /// no identifier left). The modification date is
 /// bookkeeping and takes the later value, never conflicting. Unknown keys merge like
 /// properties.
-enum RecordMerger {
+package enum RecordMerger {
     /// The merged person, or the property keys that conflict.
     static func merge(base: PersonState, ours: PersonState, theirs: PersonState) -> Result<PersonState, Conflicts> {
         let (merged, conflicts) = mergeKeepingOurs(base: base, ours: ours, theirs: theirs)
@@ -26,7 +26,7 @@ enum RecordMerger {
 
     /// The merged person with this side's value for every conflicting property, image and
     /// unknown key, and the sorted keys of those conflicts (empty when the merge is clean).
-    static func mergeKeepingOurs(base: PersonState, ours: PersonState, theirs: PersonState) -> (merged: PersonState, conflicts: [String]) {
+    package static func mergeKeepingOurs(base: PersonState, ours: PersonState, theirs: PersonState) -> (merged: PersonState, conflicts: [String]) {
         var merged = theirs
         var conflicts: [String] = []
         var counter = Swift.max(base.nextValueIdentifier, ours.nextValueIdentifier, theirs.nextValueIdentifier)
@@ -98,7 +98,7 @@ enum RecordMerger {
     }
 
     /// Membership merges as set changes: theirs, plus what we added, minus what we removed.
-    static func merge<Element: Hashable>(base: Set<Element>, ours: Set<Element>, theirs: Set<Element>) -> Set<Element> {
+    package static func merge<Element: Hashable>(base: Set<Element>, ours: Set<Element>, theirs: Set<Element>) -> Set<Element> {
         theirs.union(ours.subtracting(base)).subtracting(base.subtracting(ours))
     }
 

@@ -23,10 +23,10 @@ public final class Group {
     public var recordType: RecordType { .group }
 
     /// The file key, fixed by the first save.
-    var key: RecordKey?
+    package var key: RecordKey?
 
     /// The record's contents.
-    var state: GroupState {
+    package var state: GroupState {
         didSet { book?.noteTouched(self) }
     }
 

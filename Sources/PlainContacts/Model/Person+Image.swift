@@ -14,21 +14,9 @@ extension Person {
     ///   ``ContactsError/Code/malformedFile`` when it is a symbolic link, which the store never
     ///   follows.
     public func imageData() throws -> Data? {
-        switch state.image {
-        case .none:
-            return nil
-        case .pending(let data):
-            return data
-        case .stored(let fileName):
-            guard let layout = book?.layout ?? storeLayout else { return nil }
-            let url = layout.peopleFolder.appending(path: fileName)
-            try StoreReader(layout: layout).refuseSymbolicLink(url)
-            do {
-                return try Data(contentsOf: url)
-            } catch {
-                throw PosixError.error("cannot read the image file", path: url.path, foundationError: error, call: "Data(contentsOf:)")
-            }
-        }
+        if case .pending(let data) = state.image { return data }
+        guard let layout = book?.layout ?? storeLayout else { return nil }
+        return try StoreReader(layout: layout).imageData(state.image)
     }
 
     /// Sets the image from its original bytes (`ABPersonSetImageData`); the next save writes them

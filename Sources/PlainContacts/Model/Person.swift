@@ -23,7 +23,7 @@ import FoundationEssentials
 public final class Person {
     /// The record ID, ``RecordID/invalid`` until the person is first saved
     /// (`ABRecordGetRecordID`).
-    public internal(set) var recordID: RecordID = .invalid
+    public package(set) var recordID: RecordID = .invalid
 
     /// The record type, always ``RecordType/person`` (`ABRecordGetRecordType`).
     public var recordType: RecordType { .person }

@@ -6,15 +6,15 @@ package struct PersonState: Sendable, Hashable {
     /// The set properties; an absent key means the property is not set.
     package var values: [PropertyID: PropertyValue] = [:]
     /// The identifier the next new multi-value entry of this record receives.
-    var nextValueIdentifier: Int32 = 0
+    package var nextValueIdentifier: Int32 = 0
     /// The image, if any.
-    var image: ImageState = .none
+    package var image: ImageState = .none
     /// Record keys of people merged into this one; references to them re-identify here.
-    var mergedKeys: [String] = []
+    package var mergedKeys: [String] = []
     /// Keys found in the file that this version does not know; kept on rewrite.
-    var unknownFields: [String: JSONValue] = [:]
+    package var unknownFields: [String: JSONValue] = [:]
 
-    init() {}
+    package init() {}
 
     func string(_ property: PropertyID) -> String? {
         if case .string(let text)? = values[property] { return text }
@@ -51,7 +51,7 @@ package struct PersonState: Sendable, Hashable {
 }
 
 /// Where a person's image is.
-enum ImageState: Sendable, Hashable {
+package enum ImageState: Sendable, Hashable {
     /// No image.
     case none
     /// Saved as a sidecar file beside the record, named here (`katie-bell-x7k2mq.jpg`).

@@ -22,9 +22,9 @@ import FoundationEssentials
 ///
 /// A value is named by its card property for single values (`N`, `FN`, `ORG`, `NOTE`…) and by
 /// the model property and multi-value identifier for the others (`phones/0`).
-struct VCardOrigin: Sendable, Hashable {
+package struct VCardOrigin: Sendable, Hashable {
     /// The lines one value came from.
-    struct Source: Sendable, Hashable {
+    package struct Source: Sendable, Hashable {
         /// The content lines, unfolded, in the order the card had them.
         var lines: [String]
         /// The fingerprint of the value when it was imported.
@@ -32,15 +32,15 @@ struct VCardOrigin: Sendable, Hashable {
     }
 
     /// The record key holding the origin.
-    static let key = "vcardOrigin"
+    package static let key = "vcardOrigin"
 
     /// The vCard version of the card, such as `"3.0"`.
     var version: String
     /// The lines of each value, by value name.
-    var sources: [String: Source]
+    package var sources: [String: Source]
 
     /// The origin stored in a person's state, if any; a malformed one reads as none.
-    init?(of state: PersonState) {
+    package init?(of state: PersonState) {
         guard case .object(let fields)? = state.unknownFields[Self.key], let version = fields["version"]?.string,
             case .object(let values)? = fields["values"]
         else { return nil }
@@ -62,7 +62,7 @@ struct VCardOrigin: Sendable, Hashable {
     }
 
     /// Stores the origin in a person's state; an origin without sources removes the key.
-    func store(in state: inout PersonState) {
+    package func store(in state: inout PersonState) {
         guard !sources.isEmpty else {
             state.unknownFields[Self.key] = nil
             return

@@ -10,14 +10,14 @@
 /// tel.types        // ["CELL", "PREF"]
 /// tel.text         // "+1 555 0100"
 /// ```
-struct VCardProperty: Sendable, Hashable {
+package struct VCardProperty: Sendable, Hashable {
     /// The group before the dot, such as `item1` in `item1.TEL`, as written; `nil` when there is none.
     /// Groups compare case-insensitively (see ``VCard/properties(inGroup:)``).
     var group: String? {
         didSet { writtenHead = nil }
     }
     /// The property name in upper case, for example `TEL` or `X-ABLABEL`.
-    var name: String {
+    package var name: String {
         didSet { writtenHead = nil }
     }
     /// The parameters in the order written.
@@ -49,12 +49,12 @@ struct VCardProperty: Sendable, Hashable {
     /// Whether the writer writes ``verbatim`` instead of the parts.
     var isVerbatim: Bool { verbatim != nil }
 
-    static func == (lhs: VCardProperty, rhs: VCardProperty) -> Bool {
+    package static func == (lhs: VCardProperty, rhs: VCardProperty) -> Bool {
         lhs.group == rhs.group && lhs.name == rhs.name && lhs.parameters == rhs.parameters
             && lhs.rawValue == rhs.rawValue && lhs.line == rhs.line && lhs.verbatim == rhs.verbatim
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(group)
         hasher.combine(name)
         hasher.combine(parameters)
@@ -126,7 +126,7 @@ struct VCardProperty: Sendable, Hashable {
     /// // EMAIL;type=INTERNET;type=HOME:…
     /// email.parameter(named: "TYPE")   // ["INTERNET", "HOME"]
     /// ```
-    func parameter(named name: String) -> [String] {
+    package func parameter(named name: String) -> [String] {
         let wanted = VCardText.asciiUppercased(name)
         var values: [String] = []
         for parameter in parameters where parameter.name == wanted {
@@ -136,7 +136,7 @@ struct VCardProperty: Sendable, Hashable {
     }
 
     /// Whether a parameter with this name is present (matched case-insensitively).
-    func hasParameter(named name: String) -> Bool {
+    package func hasParameter(named name: String) -> Bool {
         let wanted = VCardText.asciiUppercased(name)
         return parameters.contains { $0.name == wanted }
     }
@@ -181,7 +181,7 @@ struct VCardProperty: Sendable, Hashable {
     }
 
     /// The value with backslash escapes removed (``VCardText/unescape(_:)``).
-    var text: String {
+    package var text: String {
         VCardText.unescape(rawValue)
     }
 

@@ -16,14 +16,14 @@ import FoundationEssentials
 ///
 /// A group created from a group card keeps the card's UID under the same `"uid"` key of the
 /// group record.
-enum VCardRecordFields {
+package enum VCardRecordFields {
     /// The record key holding the card's UID.
-    static let uidKey = "uid"
+    package static let uidKey = "uid"
     /// The record key holding the unmapped content lines.
-    static let linesKey = "vcard"
+    package static let linesKey = "vcard"
 
     /// The stored UID, if any.
-    static func uid(of state: PersonState) -> String? {
+    package static func uid(of state: PersonState) -> String? {
         guard case .string(let uid)? = state.unknownFields[uidKey], !uid.isEmpty else { return nil }
         return uid
     }
@@ -38,19 +38,19 @@ enum VCardRecordFields {
     }
 
     /// The stored content lines in order; entries that are not strings are ignored.
-    static func lines(of state: PersonState) -> [String] {
+    package static func lines(of state: PersonState) -> [String] {
         guard case .array(let items)? = state.unknownFields[linesKey] else { return [] }
         return items.compactMap(\.string)
     }
 
     /// Stores content lines; an empty list removes the key.
-    static func setLines(_ lines: [String], in state: inout PersonState) {
+    package static func setLines(_ lines: [String], in state: inout PersonState) {
         state.unknownFields[linesKey] = lines.isEmpty ? nil : .array(lines.map(JSONValue.string))
     }
 
     /// The form of a UID used to compare UIDs: without a leading `urn:uuid:` (any case), so that
     /// `urn:uuid:1234…` and `1234…` name the same card.
-    static func matchKey(_ uid: String) -> String {
+    package static func matchKey(_ uid: String) -> String {
         let prefix = "urn:uuid:"
         if uid.utf8.count > prefix.utf8.count, uid.lowercased().hasPrefix(prefix) {
             return String(uid.dropFirst(prefix.count))
@@ -65,7 +65,7 @@ enum VCardRecordFields {
     }
 
     /// Removes a stored UID that is the one derived from `key`.
-    static func removeDerivedUID(from state: inout PersonState, key: RecordKey) {
+    package static func removeDerivedUID(from state: inout PersonState, key: RecordKey) {
         if let uid = uid(of: state), isDerived(uid, for: key) { setUID(nil, in: &state) }
     }
 
@@ -80,7 +80,7 @@ enum VCardRecordFields {
     ///
     /// The same key gives the same identifier on every machine, so exporting a person without a
     /// stored UID twice gives the same `UID`.
-    static func derivedUID(for key: RecordKey) -> String {
+    package static func derivedUID(for key: RecordKey) -> String {
         var bytes = Array(SHA256.hash(key.rawValue.utf8).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80

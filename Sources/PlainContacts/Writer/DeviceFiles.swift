@@ -11,11 +11,11 @@ import Glibc
 /// let data = try DeviceFiles.read(privateFolder.appending(path: "access.json"))
 /// try DeviceFiles.append(Data("line\n".utf8), to: privateFolder.appending(path: "history"))
 /// ```
-enum DeviceFiles {
+package enum DeviceFiles {
     /// Reads a whole file; `nil` if it does not exist.
     ///
     /// - Throws: ``ContactsError/Code/io`` for any other failure.
-    static func read(_ url: URL) throws -> Data? {
+    package static func read(_ url: URL) throws -> Data? {
         let path = url.path(percentEncoded: false)
         var descriptor: Int32
         repeat {
@@ -44,7 +44,7 @@ enum DeviceFiles {
     /// must exist.
     ///
     /// - Throws: ``ContactsError/Code/io`` if the folder cannot be created.
-    static func makePrivateFolder(_ folder: URL) throws {
+    package static func makePrivateFolder(_ folder: URL) throws {
         let path = folder.path(percentEncoded: false)
         if mkdir(path, 0o700) == 0 {
             guard chmod(path, 0o700) == 0 else {
@@ -64,7 +64,7 @@ enum DeviceFiles {
     /// reader can tell apart from a torn one.
     ///
     /// - Throws: ``ContactsError/Code/io`` if any step fails.
-    static func append(_ data: Data, to url: URL) throws {
+    package static func append(_ data: Data, to url: URL) throws {
         let path = url.path(percentEncoded: false)
         var descriptor: Int32
         repeat {
@@ -94,7 +94,7 @@ enum DeviceFiles {
 
 extension DeviceFiles {
     /// Whether `url` names an existing folder.
-    static func isFolder(_ url: URL) -> Bool {
+    package static func isFolder(_ url: URL) -> Bool {
         var info = stat()
         return stat(url.path(percentEncoded: false), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }

@@ -115,7 +115,7 @@ package enum DurableFile {
     /// ```
     ///
     /// - Throws: `ContactsError` when the folder cannot be listed or a leftover removed.
-    static func removeLeftovers(of url: URL) throws {
+    package static func removeLeftovers(of url: URL) throws {
         let target = StorePaths.path(of: url)
         let folder = PosixFileSystem.parent(of: target)
         let name = "." + PosixFileSystem.lastComponent(of: target)

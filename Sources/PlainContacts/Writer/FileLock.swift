@@ -16,9 +16,9 @@ import Glibc
 /// guard try FileLock.acquire(.exclusive, on: file, waiting: .upTo(.seconds(5)), action: "could not lock the store")
 /// else { throw ContactsError(.busy, "the store is locked by another process", path: file.path) }
 /// ```
-enum FileLock {
+package enum FileLock {
     /// Whether other holders may hold the lock at the same time.
-    enum Mode {
+    package enum Mode {
         /// Any number of shared holders coexist; they exclude exclusive holders.
         case shared
         /// One holder, excluding every other.
@@ -26,7 +26,7 @@ enum FileLock {
     }
 
     /// How long to wait for a lock another holder has.
-    enum Wait: Equatable {
+    package enum Wait: Equatable {
         /// Block until the lock is free.
         case forever
         /// Poll with a non-blocking `flock`, sleeping 2 ms at first and up to 50 ms between
@@ -45,7 +45,7 @@ enum FileLock {
     ///
     /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder or the file cannot be
     ///   created, or the file cannot be opened.
-    static func open(_ lockFile: String, in folder: String) throws -> PosixFile {
+    package static func open(_ lockFile: String, in folder: String) throws -> PosixFile {
         if !PosixFileSystem.exists(lockFile) {
             try PosixFileSystem.makeFolder(folder)
             do {
@@ -66,7 +66,7 @@ enum FileLock {
     /// - Returns: `true` once the lock is held; `false` if another holder kept it past `wait`.
     /// - Throws: a `ContactsError` (coded by ``PosixError``) starting with `action` when `flock`
     ///   fails for another reason than a lock held elsewhere.
-    static func acquire(_ mode: Mode, on file: PosixFile, waiting wait: Wait, action: String) throws -> Bool {
+    package static func acquire(_ mode: Mode, on file: PosixFile, waiting wait: Wait, action: String) throws -> Bool {
         let operation = mode == .exclusive ? LOCK_EX : LOCK_SH
         guard case .upTo(let timeout) = wait else {
             while flock(file.descriptor, operation) != 0 {
@@ -94,7 +94,7 @@ enum FileLock {
     }
 
     /// Releases the lock and closes the descriptor; the file stays for the next holder.
-    static func release(_ file: PosixFile) {
+    package static func release(_ file: PosixFile) {
         while flock(file.descriptor, LOCK_UN) != 0 && errno == EINTR {}
         file.closeIgnoringErrors()
     }

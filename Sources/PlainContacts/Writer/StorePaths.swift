@@ -8,7 +8,7 @@ import FoundationEssentials
 /// <store>/.contacts/journal.tmp          the journal while it is being written
 /// <store>/.contacts/staging/<txid>/<n>   the new bytes of a commit before they are moved into place
 /// ```
-struct StorePaths: Sendable {
+package struct StorePaths: Sendable {
     /// The name of the store's private, device-local folder.
     static let privateFolderName = ".contacts"
 
@@ -21,7 +21,7 @@ struct StorePaths: Sendable {
     }
 
     /// The file system path of a file URL, standardized and without a trailing slash.
-    static func path(of url: URL) -> String {
+    package static func path(of url: URL) -> String {
         var path = url.standardizedFileURL.path(percentEncoded: false)
         while path.count > 1 && path.hasSuffix("/") {
             path.removeLast()

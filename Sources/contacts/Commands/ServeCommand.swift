@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PlainContacts
+import PlainContactsDAV
 import Synchronization
 
 /// `contacts serve [--listen HOST:PORT] [--trusted-proxy ADDRESS]...`: the store as a CardDAV server, in the foreground,

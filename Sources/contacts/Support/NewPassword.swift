@@ -1,5 +1,6 @@
 import Glibc
 import PlainContacts
+import PlainContactsDAV
 
 /// Where `contacts user add` gets the password it hashes: never the command line, where any
 /// user of the machine could read it in the process list.

@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsDAV
 
 /// Where the password of a remote comes from each time a command needs it; it is never
 /// written to disk.

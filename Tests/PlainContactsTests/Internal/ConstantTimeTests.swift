@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite("Constant-time comparison")
 struct ConstantTimeTests {

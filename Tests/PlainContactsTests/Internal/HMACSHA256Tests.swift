@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite("HMAC-SHA256")
 struct HMACSHA256Tests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite("PBKDF2-HMAC-SHA256")
 struct PBKDF2Tests {

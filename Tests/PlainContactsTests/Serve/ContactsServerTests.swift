@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// The server as `contacts serve` assembles it.
 @Suite struct ContactsServerTests {

@@ -1,5 +1,6 @@
 import Synchronization
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// A handler for server tests that answers 200 with `METHOD target body` and counts the
 /// requests it was given.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// An ``HTTPTransport`` that answers from a queue of canned responses and records every
 /// request it was given.

@@ -1,4 +1,5 @@
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// Feeds bytes to a parser in pieces of a chosen size and collects what comes out, the way a
 /// connection would.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// Why a test client failed.
 struct HTTPTestClientError: Error, CustomStringConvertible {

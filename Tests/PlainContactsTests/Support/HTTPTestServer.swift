@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// A server on an ephemeral loopback port for one test, with its log lines kept for checking.
 ///

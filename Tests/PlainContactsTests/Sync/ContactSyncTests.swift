@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// The sync carried out against an in-memory server: every scenario of the issue that does not
 /// need a real server (those run against Radicale and Xandikos in the integration tests).

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// A CardDAV address book in memory, as the sync sees one: cards by href with ETags that change
 /// on every write, a sync token per change, a ctag, conditional writes that fail with 412, and

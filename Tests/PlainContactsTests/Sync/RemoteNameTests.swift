@@ -1,5 +1,6 @@
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct RemoteNameTests {
     @Test(arguments: ["fastmail", "icloud.home", "Work_2", "a-b", "0", String(repeating: "x", count: 64)])

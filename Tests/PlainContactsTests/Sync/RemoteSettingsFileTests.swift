@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// A temporary store folder; no manifest is needed.
 private func makeStoreFolder() throws -> TemporaryStore {

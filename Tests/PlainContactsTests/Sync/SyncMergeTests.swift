@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct SyncMergeTests {
     private func state(phones: [(String, Label?)], note: String? = nil) -> PersonState {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// Two clones of one store that sync with one account and pull each other's files, as a
 /// person with two computers does: each way a change can travel (Git, the account, or both, in

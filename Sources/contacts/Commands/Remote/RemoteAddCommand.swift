@@ -1,5 +1,6 @@
 import Foundation
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts remote add NAME URL [--user USER] [--password-command CMD] [--book BOOK]`.
 enum RemoteAddCommand: Command {

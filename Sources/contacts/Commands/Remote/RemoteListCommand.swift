@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts remote list`: every remote with where its password comes from.
 enum RemoteListCommand: Command {

@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts remote rm NAME`.
 enum RemoteRemoveCommand: Command {

@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts user add NAME [--replace]`: an account of `contacts serve`, its password read
 /// from the terminal or standard input, never from the command line.

@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts user …`: the accounts that may sign in to `contacts serve`.
 enum UserCommand: Command {

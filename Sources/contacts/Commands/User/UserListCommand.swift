@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts user list`: every account with how its password is hashed.
 enum UserListCommand: Command {

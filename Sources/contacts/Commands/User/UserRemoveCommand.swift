@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts user rm NAME`.
 enum UserRemoveCommand: Command {

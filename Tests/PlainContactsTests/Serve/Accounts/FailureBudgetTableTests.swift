@@ -1,5 +1,6 @@
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct FailureBudgetTableTests {
     /// A table whose clients may each fail once per second.

@@ -1,5 +1,6 @@
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct FailureBudgetTests {
     /// Takes a token at each offset from `start`, returning which takes succeeded.

@@ -1,5 +1,6 @@
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct PasswordHashTests {
     /// Cheap enough for a debug build; the parsing floor is lowered to match.

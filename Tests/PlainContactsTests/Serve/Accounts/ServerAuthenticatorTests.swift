@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// Iteration counts cheap enough for a debug build.
 private let testIterations = 1_000

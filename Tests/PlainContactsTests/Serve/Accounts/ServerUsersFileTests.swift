@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// Iteration counts cheap enough for a debug build.
 private let testIterations = 1_000

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// One server per store: the lock on `.contacts/carddav/lock`, and the exclusive service that holds it.
 @Suite struct CardDAVServerLockTests {

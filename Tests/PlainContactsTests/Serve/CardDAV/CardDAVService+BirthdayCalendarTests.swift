@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct CardDAVServiceBirthdayCalendarTests {
     private var calendarPath: String { CardDAVURLSpace(user: nil).birthdayCalendarHref }

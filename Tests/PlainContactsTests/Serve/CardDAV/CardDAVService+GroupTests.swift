@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// Groups as cards, in Apple's form (what iOS writes) and RFC 6350's.
 @Suite struct CardDAVServiceGroupTests {

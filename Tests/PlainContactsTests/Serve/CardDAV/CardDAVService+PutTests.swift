@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct CardDAVServicePutTests {
     @Test func aNewCardIsSavedAsAPersonKeepingItsUIDAndHref() throws {

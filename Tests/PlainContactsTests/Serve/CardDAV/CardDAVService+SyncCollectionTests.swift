@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct CardDAVServiceSyncCollectionTests {
     private func changes(_ answer: WebDAVMultistatus, _ server: CardDAVTestStore) -> (changed: Set<String>, removed: Set<String>) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// Cards in the vCard version each client asks for: `address-data`'s `version` in reports,
 /// `Accept` in `GET`; the card's one ETag for every version; nothing lost either way.

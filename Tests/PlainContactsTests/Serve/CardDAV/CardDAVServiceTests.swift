@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// The service's URL space and methods: discovery, OPTIONS, refusals, hostile paths and bodies.
 @Suite struct CardDAVServiceTests {

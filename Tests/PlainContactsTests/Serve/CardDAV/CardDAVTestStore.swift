@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// A fresh store served by a ``CardDAVService``, with helpers to send requests and read answers.
 final class CardDAVTestStore {

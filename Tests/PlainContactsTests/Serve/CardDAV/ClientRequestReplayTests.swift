@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// Requests that clients which cannot run here are published to send, replayed against the
 /// server: every property asked for is answered or listed as not found in its own `propstat`,

@@ -1,5 +1,6 @@
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct HTTPForwardedClientTests {
     /// The client of a request from `peer` with `headers`, trusting `proxies`.

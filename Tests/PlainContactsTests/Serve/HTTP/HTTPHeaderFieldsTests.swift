@@ -1,5 +1,6 @@
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct HTTPHeaderFieldsTests {
     @Test func lookupIgnoresCaseAndReturnsTheFirstValue() {

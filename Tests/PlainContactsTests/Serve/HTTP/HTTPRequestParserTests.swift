@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct HTTPRequestParserTests {
     /// Limits small enough that tests can pass them with a few bytes.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// One connection's requests over a real loopback socket: keep-alive, pipelining, bodies,
 /// `100 Continue`, refusals and timeouts.

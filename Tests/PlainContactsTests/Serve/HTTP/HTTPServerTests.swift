@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// The server's life over real loopback sockets: listening, the connection limit, graceful
 /// stop.

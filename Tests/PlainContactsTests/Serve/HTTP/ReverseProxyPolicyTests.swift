@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct ReverseProxyPolicyTests {
     /// A forwarded client at `address` through 127.0.0.1.

@@ -1,5 +1,6 @@
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct TrustedProxiesTests {
     @Test func trustsTheAddressesAndRangesGiven() throws {

@@ -2,6 +2,7 @@ import DAVTestSupport
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 /// ``CardDAVDiscovery`` against real servers started on 127.0.0.1.
 @Suite struct CardDAVDiscoveryIntegrationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct HTTPClientTests {
     private let credentials = RemoteCredentials(user: "me", password: "s3cret-pw")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+@testable import PlainContactsDAV
 
 @Suite struct WebDAVMultistatusTests {
     private let url = "http://127.0.0.1:5232/user/contacts/"

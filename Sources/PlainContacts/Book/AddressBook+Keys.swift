@@ -1,0 +1,63 @@
+import FoundationEssentials
+
+/// Records by file key: what the CardDAV client and server ask of a book, since a card on a
+/// server names its record by the key it carries, never by a record ID.
+///
+/// ```swift
+/// for key in book.personKeys.sorted() {
+///     guard let person = try book.person(forKey: key) else { continue }
+///     print(key, person.compositeName ?? "")
+/// }
+/// ```
+extension AddressBook {
+    /// The file key of every saved person not removed since, read from the store's catalog.
+    package var personKeys: [RecordKey] {
+        catalogKeys
+    }
+
+    /// The person with a file key, reading its file on first use; `nil` when there is none or it
+    /// was removed from this book.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``
+    ///   when the person's file cannot be read.
+    package func person(forKey key: RecordKey) throws -> Person? {
+        try materialize(key)
+    }
+
+    /// The person with a file key, for a caller that cannot stop at a damaged file: one that
+    /// cannot be read gives `nil` and is kept in ``lastLoadError``.
+    package func readablePerson(forKey key: RecordKey) -> Person? {
+        materializeQuietly(key)
+    }
+
+    /// The saved group with a file key; `nil` when there is none or it was removed.
+    package func group(forKey key: RecordKey) -> Group? {
+        groups.byKey[key]
+    }
+
+    /// The file keys of a saved group's members as this book has them (unsaved additions and
+    /// removals included); empty for a group without members or without a file.
+    package func memberKeys(ofGroupWithKey key: RecordKey) -> Set<RecordKey> {
+        memberships.members(of: key) ?? []
+    }
+
+    /// The fingerprint of a person's file as this book last read or saved it: the version a
+    /// sync compares with the file's bytes; `nil` when the person was not read from a file.
+    package func savedFingerprint(ofPersonWithKey key: RecordKey) -> Fingerprint? {
+        people.saved[key]?.fingerprint
+    }
+
+    /// The fingerprint of a person's file as this book last read or saved it, while the person
+    /// still holds what that file holds (same record ID and contents); `nil` otherwise.
+    package func savedFingerprint(of person: Person) -> Fingerprint? {
+        guard let key = person.key, let saved = people.saved[key], saved.id == person.recordID, saved.state == person.state else {
+            return nil
+        }
+        return saved.fingerprint
+    }
+
+    /// Where a person's file is (or would be), for messages that name it.
+    package func personFilePath(forKey key: RecordKey) -> String {
+        layout.root.appending(path: StoreLayout.personPath(key)).path(percentEncoded: false)
+    }
+}

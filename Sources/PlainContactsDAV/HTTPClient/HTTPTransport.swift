@@ -1,0 +1,44 @@
+import Foundation
+import PlainContacts
+
+/// Carries one request to a server and brings back its response, without following redirects,
+/// retrying or authenticating: ``HTTPClient`` does those.
+///
+/// ``URLSessionTransport`` is the real one; tests use a fake that answers from a queue.
+///
+/// ```swift
+/// let response = try URLSessionTransport().send(HTTPRequest(method: "GET", url: url))
+/// ```
+protocol HTTPTransport: Sendable {
+    /// Sends a request and waits for its response.
+    ///
+    /// - Throws: ``HTTPTransportError`` when no response came (no connection, a timeout).
+    func send(_ request: HTTPRequest) throws -> HTTPResponse
+}
+
+/// Why a transport brought back no response.
+///
+/// ```swift
+/// throw HTTPTransportError(.timedOut, detail: "no answer within 30 s")
+/// ```
+struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    enum Kind: Sendable {
+        /// The server could not be reached or closed the connection.
+        case connectionFailed
+        /// The server did not answer in time.
+        case timedOut
+    }
+
+    var kind: Kind
+    /// What the system said, for messages.
+    var detail: String
+
+    /// Creates an error.
+    init(_ kind: Kind, detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    var description: String { detail }
+}

@@ -1,0 +1,188 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PlainContacts
+
+/// Serves one accepted connection on its own thread: reads requests one at a time, calls the
+/// handler, writes each response, until either side closes, a timeout passes or the server
+/// stops.
+///
+/// A refused request (a parse error, a limit, a timeout while it arrives) is answered with its
+/// status and `Connection: close` and never reaches the handler. When the server stops, a
+/// request already begun (being received, or handed to the handler) is finished and its
+/// response written with `Connection: close`; a connection waiting for its next request is
+/// closed without an answer.
+///
+/// ```swift
+/// var connection = HTTPServerConnection(socket: socket, peerAddress: "127.0.0.1", settings: settings, stopSignal: stop)
+/// connection.run()   // returns once the socket is closed
+/// ```
+struct HTTPServerConnection: Sendable {
+    /// What every connection of a server shares: its limits and callbacks.
+    struct Settings: Sendable {
+        /// The limits requests are held to.
+        var limits: HTTPServerLimits
+        /// Receives one line per request and per refusal.
+        var log: @Sendable (String) -> Void
+        /// Turns a request into a response.
+        var handler: @Sendable (HTTPServerRequest) -> HTTPServerResponse
+    }
+
+    /// Bodies up to this size are written in the same `send` as the head, so that a small
+    /// response leaves in one packet: 64 KiB costs little to copy.
+    static let maxCoalescedBodySize = 64 * 1024
+
+    /// The connected socket; closed when ``run()`` returns.
+    let socket: HTTPServerSocket
+    /// The client's IP address, given to every request.
+    let peerAddress: String
+    /// The server's limits and callbacks.
+    let settings: HTTPServerConnection.Settings
+    /// Raised when the server stops.
+    let stopSignal: HTTPServerStopSignal
+    /// The requests read so far from the connection's bytes.
+    private var parser: HTTPRequestParser
+
+    /// Creates the server side of an accepted connection.
+    init(socket: HTTPServerSocket, peerAddress: String, settings: HTTPServerConnection.Settings, stopSignal: HTTPServerStopSignal) {
+        self.socket = socket
+        self.peerAddress = peerAddress
+        self.settings = settings
+        self.stopSignal = stopSignal
+        parser = HTTPRequestParser(limits: settings.limits)
+    }
+
+    /// Serves requests until the connection ends, then closes the socket.
+    mutating func run() {
+        let limits = settings.limits
+        var idleSince = ContinuousClock.now
+        var requestStart: ContinuousClock.Instant?
+        var hasAnswered = false
+        while true {
+            guard let event = parser.next() else {
+                switch receive(idleSince: idleSince, requestStart: requestStart, hasAnswered: hasAnswered) {
+                case .received:
+                    if requestStart == nil { requestStart = .now }
+                case .timedOut where requestStart != nil && parser.isPartway:
+                    let timedOut = HTTPServerError(.requestTimedOut, "request not received in time", status: 408)
+                    refuse(timedOut, since: requestStart ?? .now)
+                    return
+                case .stopped:
+                    // Checked again by `receive`, which finishes a request begun before the stop.
+                    continue
+                case .timedOut, .closed, .failed:
+                    socket.close()
+                    return
+                }
+                continue
+            }
+            switch event {
+            case .continueExpected:
+                guard socket.send(HTTPServerResponse.continueHead, progressTimeout: limits.writeTimeout) else {
+                    socket.close()
+                    return
+                }
+            case .failure(let error):
+                refuse(error, since: requestStart ?? .now)
+                return
+            case .request(var request):
+                request.peerAddress = peerAddress
+                guard respond(to: request, since: requestStart ?? .now) else { return }
+                hasAnswered = true
+                idleSince = .now
+                requestStart = parser.isPartway ? idleSince : nil
+            }
+        }
+    }
+
+    /// Waits for the next bytes of a request, until the idle deadline (between requests; the
+    /// shorter first-request deadline before the first) or the request's read deadline (once it
+    /// has begun).
+    ///
+    /// While the server runs, a stop ends the wait. Once it is stopping, a request already
+    /// begun is read on to its read deadline, so that it can be finished, and between
+    /// requests only bytes that have already arrived are taken: a connection with none is
+    /// idle, and its wait ends at once.
+    private mutating func receive(
+        idleSince: ContinuousClock.Instant, requestStart: ContinuousClock.Instant?, hasAnswered: Bool
+    ) -> HTTPServerSocket.ReceiveOutcome {
+        let limits = settings.limits
+        guard stopSignal.isRaised else {
+            let idle = hasAnswered ? limits.idleTimeout : min(limits.firstRequestTimeout, limits.idleTimeout)
+            let deadline = requestStart.map { $0 + limits.requestReadTimeout } ?? idleSince + idle
+            return socket.receive(into: &parser, deadline: deadline, stopDescriptor: stopSignal.readDescriptor)
+        }
+        guard let requestStart, parser.isPartway else {
+            let outcome = socket.receive(into: &parser, deadline: .now, stopDescriptor: nil)
+            return outcome == .received ? .received : .closed
+        }
+        return socket.receive(into: &parser, deadline: requestStart + limits.requestReadTimeout, stopDescriptor: nil)
+    }
+
+    /// Calls the handler and writes its response; returns whether the connection stays open.
+    /// When it does not, the socket is closed on return.
+    private func respond(to request: HTTPServerRequest, since start: ContinuousClock.Instant) -> Bool {
+        var response = settings.handler(request)
+        if !HTTPServerResponse.finalStatuses.contains(response.status) {
+            settings.log("\(request.method) \(request.path): the handler answered with status \(response.status); sending 500")
+            response = .refusal(500)
+        }
+        let unwritable = response.unwritableFieldNames
+        if !unwritable.isEmpty {
+            settings.log("\(request.method) \(request.path): left out header fields with invalid bytes: \(unwritable.joined(separator: ", "))")
+        }
+        let closing = !request.keepsAlive || response.asksToClose || stopSignal.isRaised
+        let connection: String? = closing ? "close" : (request.version == .http1_0 ? "keep-alive" : nil)
+        let head = response.serializedHead(isHeadRequest: request.isHead, connection: connection, date: HTTPDate.now())
+        let delivered = write(head: head, body: response.writesBody(forHeadRequest: request.isHead) ? response.body : Data())
+        let line = Self.logLine(request.method, request.path, status: response.status, since: start, delivered: delivered)
+        settings.log(line + (response.logNote.map { " (\($0))" } ?? ""))
+        if !delivered {
+            socket.close()
+            return false
+        }
+        if closing {
+            socket.lingeringClose(deadline: .now + settings.limits.closeLingerTimeout)
+            return false
+        }
+        return true
+    }
+
+    /// Answers a refused request with its status and closes the connection.
+    private func refuse(_ error: HTTPServerError, since start: ContinuousClock.Instant) {
+        let status = error.status ?? 400
+        let response = HTTPServerResponse.refusal(status)
+        let head = response.serializedHead(isHeadRequest: false, connection: "close", date: HTTPDate.now())
+        let delivered = write(head: head, body: response.body)
+        let line = parser.requestLine.map { HTTPServerRequest(method: $0.method, target: $0.target) }
+        let entry = Self.logLine(line?.method ?? "-", line?.path ?? "-", status: status, since: start, delivered: delivered)
+        settings.log("\(entry) (\(error.code))")
+        if delivered {
+            socket.lingeringClose(deadline: .now + settings.limits.closeLingerTimeout)
+        } else {
+            socket.close()
+        }
+    }
+
+    /// Writes a response's head and body; returns whether all of it was written.
+    private func write(head: [UInt8], body: Data) -> Bool {
+        let timeout = settings.limits.writeTimeout
+        if body.count <= Self.maxCoalescedBodySize {
+            return socket.send(head + body, progressTimeout: timeout)
+        }
+        guard socket.send(head, progressTimeout: timeout) else { return false }
+        return body.withUnsafeBytes { socket.send($0, progressTimeout: timeout) }
+    }
+
+    /// The log line of an answered request: method, path, status and milliseconds taken, with a
+    /// note when the client did not take the whole response. Never a header value nor a body.
+    static func logLine(_ method: String, _ path: String, status: Int, since start: ContinuousClock.Instant, delivered: Bool)
+        -> String
+    {
+        let (seconds, attoseconds) = start.duration(to: .now).components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return "\(method) \(path) \(status) \(milliseconds)ms" + (delivered ? "" : " (not delivered)")
+    }
+}

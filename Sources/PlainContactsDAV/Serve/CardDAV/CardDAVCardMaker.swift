@@ -1,0 +1,179 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import PlainContacts
+
+/// Makes a record's card from its files, without opening an address book: a person's card as
+/// `contacts sync` uploads it (``CardMapping/data(for:imageData:version:)``, vCard 3.0 unless the person came
+/// from a 4.0 card), a group's in the form it came in (``GroupCard``); or either in the vCard
+/// version a client asks for.
+///
+/// Each file's signature is taken before the file is read, so that a signature recorded with a
+/// card never describes bytes newer than the card: a write that lands meanwhile changes the
+/// signature again, and the next look makes the card anew. A file changed within
+/// ``racyInterval`` of being read could change again in the same clock tick without changing
+/// its signature (an editor writing in place, keeping the size): its signature is recorded as
+/// ``racySignature``, which matches no file, so that the next look reads it again, as the
+/// store's index does.
+///
+/// ```swift
+/// let maker = CardDAVCardMaker(layout: layout)
+/// if let made = try maker.person(key) { print(made.uid, made.data.count) }
+/// ```
+struct CardDAVCardMaker: Sendable {
+    /// A card made from a record's files.
+    struct Made: Sendable {
+        /// The card's bytes.
+        var data: Data
+        /// The card's UID in ``VCardRecordFields/matchKey(_:)`` form.
+        var uid: String
+        /// The signatures of the files it was made from (see ``CardDAVEntry/signatures``).
+        var signatures: [FileSignature?]
+        /// The record file's modification time, in nanoseconds since 1970.
+        var modified: Int64
+
+        /// The card's ETag, unquoted: the first 16 bytes of the SHA-256 digest of its bytes, in
+        /// hexadecimal, so that it changes exactly when the bytes do.
+        var etag: String { SHA256.hexString(SHA256.hash(data).prefix(16)) }
+    }
+
+    /// What looking at a record's files gave.
+    enum Outcome: Sendable {
+        /// The card.
+        case made(Made)
+        /// The record has no file (any more).
+        case missing
+        /// The record's files cannot be read now (a file in the middle of a merge, with
+        /// conflict markers): its card is left as it was.
+        case unreadable
+    }
+
+    /// How recent a file's change must be for its signature not to be trusted: far more than
+    /// a clock tick of any file system.
+    static let racyInterval: Int64 = 2_000_000_000
+    /// The signature recorded for a file changed within ``racyInterval`` of being read.
+    static let racySignature = FileSignature(inode: 0, size: -1, modified: 0, changed: 0)
+
+    /// The store.
+    let layout: StoreLayout
+
+    /// A signature as it may be recorded: itself, or ``racySignature`` when the file changed too
+    /// recently.
+    static func trusted(_ signature: FileSignature?) -> FileSignature? {
+        guard let signature else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        return nanoseconds - signature.latest < racyInterval ? racySignature : signature
+    }
+
+    /// The path of a person's record file.
+    func personPath(_ key: RecordKey) -> String {
+        layout.root.appending(path: StoreLayout.personPath(key)).path(percentEncoded: false)
+    }
+
+    /// The paths of a group's record and membership files.
+    func groupPaths(_ key: RecordKey) -> [String] {
+        [
+            layout.root.appending(path: StoreLayout.groupPath(key)).path(percentEncoded: false),
+            layout.root.appending(path: StoreLayout.membersPath(key)).path(percentEncoded: false),
+        ]
+    }
+
+    /// The current signatures of a record's files.
+    func signatures(of record: CardDAVEntry.Record) -> [FileSignature?] {
+        signatures(of: record.kind, keys: [record.key])[0]
+    }
+
+    /// The current signatures of the files of many records of one kind, taken relative to
+    /// their folder (a full path per file would cost more than the `stat` itself), on all
+    /// cores for a large store.
+    func signatures(of kind: CardDAVEntry.Record.Kind, keys: [RecordKey]) -> [[FileSignature?]] {
+        let folder = (kind == .person ? layout.peopleFolder : layout.groupsFolder).path(percentEncoded: false)
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return keys.map { _ in kind == .person ? [nil] : [nil, nil] } }
+        defer { close(descriptor) }
+        return Parallel.map(keys.count, minimumChunk: 4096) { index in
+            let key = keys[index].rawValue
+            switch kind {
+            case .person:
+                return [FileSignature.of(key + ".json", in: descriptor)]
+            case .group:
+                return [FileSignature.of(key + ".json", in: descriptor), FileSignature.of(key + ".members", in: descriptor)]
+            }
+        }
+    }
+
+    /// A record's card in a vCard version (`nil` for the version its card came in), or what
+    /// kept it from being made.
+    func outcome(
+        _ record: CardDAVEntry.Record, version: VCardVersion? = nil, uidOfPerson: (RecordKey) -> String?
+    ) -> Outcome {
+        do {
+            let made = try record.kind == .person
+                ? person(record.key, version: version) : group(record.key, uidOfPerson: uidOfPerson, version: version)
+            return made.map(Outcome.made) ?? .missing
+        } catch {
+            return .unreadable
+        }
+    }
+
+    /// A person's card in a vCard version (`nil`: the version of the card the person came
+    /// from, see ``CardMapping/data(for:imageData:version:)``); `nil` when the person has no file.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the record
+    ///   file or its image.
+    func person(_ key: RecordKey, version: VCardVersion? = nil) throws -> Made? {
+        let signature = FileSignature.of(personPath(key))
+        let reader = StoreReader(layout: layout)
+        guard let signature, let file = try reader.readPerson(key: key) else { return nil }
+        let person = Person()
+        person.key = key
+        person.recordID = file.decoded.id
+        person.state = file.decoded.state
+        let data = CardMapping.data(for: person, imageData: try reader.imageData(person.state.image), version: version)
+        let uid = CardMapping.matchKey(of: person) ?? VCardRecordFields.derivedUID(for: key)
+        return Made(data: data, uid: uid, signatures: [Self.trusted(signature)], modified: signature.modified)
+    }
+
+    /// A group's card; `nil` when the group has no file. The card a client sent for the group is
+    /// given as sent while it still says what the group says (``GroupCard/sentCard(in:)``).
+    ///
+    /// - Parameters:
+    ///   - uidOfPerson: the UID of a member by record key, `nil` for a person the server does
+    ///     not know (left out).
+    ///   - version: the vCard version asked for (4.0: `KIND:group` and `MEMBER`; 3.0: Apple's
+    ///     form); `nil` for the form the group's card came in.
+    /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the files.
+    func group(_ key: RecordKey, uidOfPerson: (RecordKey) -> String?, version: VCardVersion? = nil) throws -> Made? {
+        let signatures = groupPaths(key).map(FileSignature.of)
+        guard let signature = signatures[0], let file = try StoreReader(layout: layout).readGroup(key: key) else {
+            return nil
+        }
+        var card = GroupCard(group: file.state, key: key, memberUIDs: file.members.compactMap(uidOfPerson))
+        if let version { card.form = version == .v4 ? .rfc6350 : .apple }
+        var served = card.sentCard(in: file.state) ?? card.card(memberValues: GroupCard.sentMemberValues(in: file.state))
+        if let line = CardMapping.keyLine(key, id: file.id) { served.properties.append(line) }
+        return Made(
+            data: Data(VCardWriter.serialize(served).utf8), uid: VCardRecordFields.matchKey(card.uid),
+            signatures: signatures.map(Self.trusted),
+            modified: signature.modified)
+    }
+
+    /// The keys of the records of one kind, from the names of their files.
+    ///
+    /// - Throws: the errors of listing the folder (a missing folder has no records).
+    func keys(of kind: CardDAVEntry.Record.Kind) throws -> [RecordKey] {
+        let folder = kind == .person ? layout.peopleFolder : layout.groupsFolder
+        guard let names = try StoreReader.entries(ofFolder: folder.path(percentEncoded: false)) else { return [] }
+        var keys: [RecordKey] = []
+        keys.reserveCapacity(names.count)
+        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            if let key = RecordKey(rawValue: String(name.dropLast(5))) { keys.append(key) }
+        }
+        return keys
+    }
+}

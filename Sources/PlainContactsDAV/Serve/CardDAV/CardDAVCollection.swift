@@ -1,0 +1,454 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import PlainContacts
+
+/// The address book as the server sees it: every record of the store as a card with a resource
+/// name, an ETag and the change number at which it last changed, kept in memory and brought up to
+/// date cheaply before each answer.
+///
+/// Bringing it up to date lists the people and groups folders and compares each file's
+/// signature (inode, size, times) with the one recorded when its card was made; only files that
+/// changed are read and their cards made again. A card whose bytes changed, a new record and a
+/// removed record each take the next change number. So changes made by the server, by the CLI,
+/// by a `git pull` or by an editor are all seen, and the sync token of the collection is simply
+/// its latest change number (see ``CardDAVSyncToken``).
+///
+/// A record keeps its resource name for its whole life: a new record takes the name a client
+/// put it under, else its UID's (``CardMapping/fileName(forUID:)``), else one derived from its
+/// key; names and change numbers are recorded in ``CardDAVStateFile`` so that they survive
+/// restarts.
+///
+/// Safe to use from many threads: the state is behind a mutex, and writes to the store are
+/// serialized by ``write(name:uid:_:)``.
+///
+/// ```swift
+/// let collection = CardDAVCollection(layout: StoreLayout(root: storeURL))
+/// let listing = try collection.listing()
+/// for entry in listing.entries.values { print(entry.name, entry.quotedETag) }
+/// ```
+final class CardDAVCollection: Sendable {
+    /// The cards at one moment, with the token that names that moment.
+    struct Listing: Sendable {
+        /// The cards by resource name.
+        var entries: [String: CardDAVEntry]
+        /// Cards removed, by resource name, with the change number of the removal.
+        var removed: [String: UInt64]
+        /// The collection's state.
+        var token: CardDAVSyncToken
+        /// Tokens with a lower change number are no longer answered.
+        var floor: UInt64
+    }
+
+    /// How many removals are remembered for sync tokens by default: a client that has not
+    /// synced since more cards than this were removed syncs afresh.
+    static let defaultMaximumRemovals = 20_000
+
+    /// How many bytes of cards are kept in memory: a ten-thousand-card book without photos
+    /// takes a few megabytes; photos beyond this are read from their files when asked for.
+    static let cardCacheLimit = 64 << 20
+
+    /// What the mutex guards.
+    private struct State {
+        /// What is recorded in the state file.
+        var file: CardDAVStateFile
+        /// The latest change number.
+        var sequence: UInt64
+        /// The resource name of each record.
+        var names: [CardDAVEntry.Record: String] = [:]
+        /// The resource name of the card with each UID (the first, when two share one).
+        var uids: [String: String] = [:]
+        /// Names that writes in progress put new cards under, by the card's UID.
+        var pending: [String: String] = [:]
+        /// Cards' bytes by resource name, as far as ``cardCacheLimit`` allows.
+        var cards: [String: Data] = [:]
+        /// The bytes in ``cards``.
+        var cachedBytes = 0
+        /// Set when the state file failed to take a change: it is rewritten whole next time.
+        var fileIsBehind = false
+    }
+
+    /// The lines a change adds to the state file.
+    private struct Changes {
+        /// The lines, one after another.
+        var lines: [UInt8] = []
+        /// How many lines.
+        var count = 0
+        /// Set when the whole file must be written (removals were forgotten).
+        var forcesRewrite = false
+
+        /// Adds a line.
+        mutating func add(_ line: [UInt8]) {
+            lines += line
+            count += 1
+        }
+    }
+
+    /// Makes cards from the store's files.
+    let maker: CardDAVCardMaker
+    /// The state file.
+    private let stateURL: URL
+    /// The cards and what belongs with them.
+    private let state: Mutex<State>
+    /// Serializes the server's writes to the store.
+    private let writer = Mutex<Void>(())
+    /// How many removals are remembered for sync tokens.
+    let maximumRemovals: Int
+
+    /// The address book of a store, with what the state file recorded.
+    init(layout: StoreLayout, maximumRemovals: Int = CardDAVCollection.defaultMaximumRemovals) {
+        self.maximumRemovals = maximumRemovals
+        maker = CardDAVCardMaker(layout: layout)
+        stateURL = CardDAVStateFile.url(in: layout)
+        let file = CardDAVStateFile.load(from: stateURL)
+        var initial = State(file: file, sequence: file.sequence)
+        for (name, entry) in file.entries {
+            initial.names[entry.record] = name
+            if initial.uids[entry.uid] == nil { initial.uids[entry.uid] = name }
+        }
+        state = Mutex(initial)
+    }
+
+    // MARK: Reading
+
+    /// Every card, brought up to date with the store.
+    ///
+    /// - Throws: the errors of listing the store's folders; ``ContactsError/Code/io`` when the
+    ///   state file cannot be written.
+    func listing() throws -> Listing {
+        try state.withLock { state in
+            try refreshAll(&state)
+            return Listing(
+                entries: state.file.entries, removed: state.file.removed,
+                token: CardDAVSyncToken(instance: state.file.instance, sequence: state.sequence), floor: state.file.floor)
+        }
+    }
+
+    /// The collection's token, after bringing it up to date.
+    ///
+    /// - Throws: the errors of ``listing()``.
+    func token() throws -> CardDAVSyncToken {
+        try state.withLock { state in
+            try refreshAll(&state)
+            return CardDAVSyncToken(instance: state.file.instance, sequence: state.sequence)
+        }
+    }
+
+    /// Cards by resource name, with their bytes, each brought up to date with its files; names
+    /// of no card are left out.
+    ///
+    /// - Throws: the errors of ``listing()``.
+    func cards(named names: some Sequence<String>) throws -> [String: (entry: CardDAVEntry, data: Data)] {
+        let wanted = Array(Set(names))
+        return try state.withLock { state in
+            if wanted.contains(where: { state.file.entries[$0] == nil }) { try refreshAll(&state) }
+            // The files of the cards asked for are compared with their signatures all at once.
+            var known: [CardDAVEntry] = []
+            known.reserveCapacity(wanted.count)
+            for name in wanted { if let entry = state.file.entries[name] { known.append(entry) } }
+            var current: [CardDAVEntry.Record: [FileSignature?]] = [:]
+            for kind in [CardDAVEntry.Record.Kind.person, .group] {
+                let keys = known.filter { $0.record.kind == kind }.map(\.record.key)
+                for (key, signatures) in zip(keys, maker.signatures(of: kind, keys: keys)) {
+                    current[CardDAVEntry.Record(kind: kind, key: key)] = signatures
+                }
+            }
+            var found: [String: (entry: CardDAVEntry, data: Data)] = [:]
+            var changes = Changes()
+            var uidChanged = false
+            for entry in known {
+                if let data = state.cards[entry.name], current[entry.record] == entry.signatures {
+                    found[entry.name] = (entry, data)
+                } else if let data = update(entry.record, in: &state, changes: &changes, uidChanged: &uidChanged),
+                    let updated = state.names[entry.record].flatMap({ state.file.entries[$0] })
+                {
+                    found[updated.name] = (updated, data)
+                }
+            }
+            try persist(changes, in: &state)
+            if uidChanged { try refreshAll(&state, regroup: true) }
+            return found
+        }
+    }
+
+    /// One card with its bytes; `nil` when there is none of that name.
+    ///
+    /// - Throws: the errors of ``listing()``.
+    func card(named name: String) throws -> (entry: CardDAVEntry, data: Data)? {
+        try cards(named: [name])[name]
+    }
+
+    /// Cards in a vCard version: each card not already in that version is made again from its
+    /// record's files in it, keeping its entry (and so its ETag, which names the record's
+    /// state, not one spelling of it). A card whose files changed since `cards` were read is
+    /// read again first; a card gone meanwhile is left out; one whose files cannot be read now
+    /// (in the middle of a merge) is given as it is. `nil` leaves the cards as they are.
+    ///
+    /// ```swift
+    /// let cards = try collection.converted(collection.cards(named: ["d69c.vcf"]), to: .v4)
+    /// ```
+    ///
+    /// - Throws: the errors of ``listing()``.
+    func converted(
+        _ cards: [String: (entry: CardDAVEntry, data: Data)], to version: VCardVersion?
+    ) throws -> [String: (entry: CardDAVEntry, data: Data)] {
+        guard let version else { return cards }
+        var result = cards
+        for (name, given) in cards where Self.version(of: given.data) != version.rawValue {
+            var current: (entry: CardDAVEntry, data: Data)? = given
+            result[name] = nil
+            // A file written between reading the card and making it again changes its
+            // signatures: the card is read again, a few times at most.
+            for _ in 0..<3 {
+                guard let entry = current?.entry else { break }
+                // A person's card needs nothing of the state: it is made without holding the
+                // lock, so that other requests are not kept waiting on its files.
+                let outcome =
+                    entry.record.kind == .person
+                    ? maker.outcome(entry.record, version: version) { _ in nil }
+                    : state.withLock { state in
+                        maker.outcome(entry.record, version: version) { key in
+                            state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
+                        }
+                    }
+                if case .made(let made) = outcome, made.signatures == entry.signatures {
+                    result[name] = (entry, made.data)
+                    break
+                }
+                current = try card(named: name)
+            }
+            if result[name] == nil, let current { result[name] = current }
+        }
+        return result
+    }
+
+    /// The `VERSION` of a card made by the server (its second line), `nil` when it has none.
+    static func version(of data: Data) -> String? {
+        let prefix = Array("BEGIN:VCARD\r\nVERSION:".utf8)
+        guard data.count > prefix.count, data.starts(with: prefix) else { return nil }
+        let rest = data.dropFirst(prefix.count).prefix(16)
+        guard let end = rest.firstIndex(of: 0x0D) else { return nil }
+        return String(decoding: rest[..<end], as: UTF8.self)
+    }
+
+    /// The resource name of the card with a UID (``VCardRecordFields/matchKey(_:)`` form), as
+    /// last brought up to date.
+    func name(ofUID uid: String) -> String? {
+        state.withLock { $0.uids[uid] }
+    }
+
+    /// The record key of the person with a UID, as last brought up to date.
+    func personKey(ofUID uid: String) -> RecordKey? {
+        state.withLock { state in
+            guard let name = state.uids[uid], let entry = state.file.entries[name], entry.record.kind == .person else {
+                return nil
+            }
+            return entry.record.key
+        }
+    }
+
+    // MARK: Writing
+
+    /// Runs one write of the store for the card at `name`, serialized with the server's other
+    /// writes: `body` is given the card as it is now (`nil` when there is none) and returns the
+    /// record it saved or removed (`nil` when it changed nothing). A new record that a UID
+    /// `uid` names takes `name`. The card is then brought up to date and returned with the
+    /// bytes a `GET` now serves (`nil` once removed; bytes `nil` when the record's files cannot
+    /// be read now).
+    ///
+    /// - Throws: what `body` throws (the collection is then left as the store is), and the
+    ///   errors of ``listing()``.
+    func write(
+        name: String, uid: String?, _ body: (CardDAVEntry?) throws -> CardDAVEntry.Record?
+    ) throws -> (entry: CardDAVEntry, data: Data?)? {
+        try writer.withLock { _ in
+            let current = try card(named: name)
+            if let uid { state.withLock { $0.pending[uid] = name } }
+            defer {
+                if let uid { state.withLock { _ = $0.pending.removeValue(forKey: uid) } }
+            }
+            guard let record = try body(current?.entry) else { return current.map { ($0.entry, $0.data) } }
+            return try state.withLock { state in
+                var changes = Changes()
+                var uidChanged = false
+                let data = update(record, in: &state, changes: &changes, uidChanged: &uidChanged)
+                try persist(changes, in: &state)
+                if uidChanged { try refreshAll(&state, regroup: true) }
+                return state.names[record].flatMap { state.file.entries[$0] }.map { ($0, data) }
+            }
+        }
+    }
+
+    // MARK: Bringing up to date
+
+    /// Compares every record file with what the state recorded and makes the cards of those
+    /// that changed; with `regroup`, every group card is made again (a member's UID changed).
+    private func refreshAll(_ state: inout State, regroup: Bool = false) throws {
+        var changes = Changes()
+        var uidChanged = false
+        let people = try staleRecords(.person, in: &state, changes: &changes)
+        // The people's cards are made on all cores: the first listing of a large store makes
+        // every one of them.
+        let maker = self.maker
+        let made = Parallel.map(people.count, minimumChunk: 64) { index in
+            maker.outcome(.init(kind: .person, key: people[index])) { _ in nil }
+        }
+        for (key, outcome) in zip(people, made) {
+            apply(outcome, to: .init(kind: .person, key: key), in: &state, changes: &changes, uidChanged: &uidChanged)
+        }
+        let groups = try staleRecords(.group, in: &state, changes: &changes, all: regroup || uidChanged)
+        for key in groups {
+            _ = update(.init(kind: .group, key: key), in: &state, changes: &changes, uidChanged: &uidChanged)
+        }
+        try persist(changes, in: &state)
+    }
+
+    /// The keys of the records of one kind whose files changed since their cards were made (or
+    /// all of them); records whose files are gone are removed on the way.
+    private func staleRecords(
+        _ kind: CardDAVEntry.Record.Kind, in state: inout State, changes: inout Changes, all: Bool = false
+    ) throws -> [RecordKey] {
+        let keys = try maker.keys(of: kind)
+        let present = Set(keys)
+        for (record, _) in state.names where record.kind == kind && !present.contains(record.key) {
+            remove(record, in: &state, changes: &changes)
+        }
+        if all { return keys }
+        let signatures = maker.signatures(of: kind, keys: keys)
+        var stale: [RecordKey] = []
+        for (key, signature) in zip(keys, signatures) {
+            let record = CardDAVEntry.Record(kind: kind, key: key)
+            guard let name = state.names[record], let entry = state.file.entries[name], entry.signatures == signature else {
+                stale.append(key)
+                continue
+            }
+        }
+        return stale
+    }
+
+    /// Makes a record's card again and records it; gives its bytes, `nil` when the record is
+    /// gone or cannot be read.
+    private func update(
+        _ record: CardDAVEntry.Record, in state: inout State, changes: inout Changes, uidChanged: inout Bool
+    ) -> Data? {
+        let outcome = maker.outcome(record) { key in
+            state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
+        }
+        return apply(outcome, to: record, in: &state, changes: &changes, uidChanged: &uidChanged)
+    }
+
+    /// Records a card just made: a new card takes a name and the next change number, a card
+    /// whose bytes changed takes the next change number, a card whose files changed without
+    /// changing it only takes their new signatures. A record that is gone is removed; one that
+    /// cannot be read is left as it was (a file in the middle of a merge).
+    @discardableResult
+    private func apply(
+        _ outcome: CardDAVCardMaker.Outcome, to record: CardDAVEntry.Record, in state: inout State,
+        changes: inout Changes, uidChanged: inout Bool
+    ) -> Data? {
+        let made: CardDAVCardMaker.Made
+        switch outcome {
+        case .unreadable:
+            return nil
+        case .missing:
+            remove(record, in: &state, changes: &changes)
+            return nil
+        case .made(let card):
+            made = card
+        }
+        let etag = made.etag
+        var entry: CardDAVEntry
+        if let name = state.names[record], let old = state.file.entries[name] {
+            entry = old
+            if old.uid != made.uid {
+                if record.kind == .person { uidChanged = true }
+                if state.uids[old.uid] == name { state.uids[old.uid] = nil }
+            }
+            if old.etag != etag {
+                state.sequence += 1
+                entry.sequence = state.sequence
+            }
+        } else {
+            state.sequence += 1
+            let name = newName(for: record, uid: made.uid, in: state)
+            entry = CardDAVEntry(
+                record: record, name: name, uid: made.uid, etag: etag, length: 0, modified: 0, signatures: [],
+                sequence: state.sequence)
+            state.names[record] = name
+            if state.file.removed.removeValue(forKey: name) != nil { changes.add(CardDAVStateFile.line(forgotten: name)) }
+        }
+        entry.uid = made.uid
+        entry.etag = etag
+        entry.length = made.data.count
+        entry.modified = made.modified
+        entry.signatures = made.signatures
+        if entry != state.file.entries[entry.name] {
+            state.file.entries[entry.name] = entry
+            changes.add(CardDAVStateFile.line(for: entry))
+        }
+        if state.uids[made.uid] == nil { state.uids[made.uid] = entry.name }
+        cache(made.data, as: entry.name, in: &state)
+        return made.data
+    }
+
+    /// Removes a record's card: its name is remembered as removed, with the next change number.
+    private func remove(_ record: CardDAVEntry.Record, in state: inout State, changes: inout Changes) {
+        guard let name = state.names.removeValue(forKey: record) else { return }
+        if let entry = state.file.entries.removeValue(forKey: name), state.uids[entry.uid] == name {
+            state.uids[entry.uid] = nil
+        }
+        if let data = state.cards.removeValue(forKey: name) { state.cachedBytes -= data.count }
+        state.sequence += 1
+        state.file.removed[name] = state.sequence
+        changes.add(CardDAVStateFile.line(removed: name, sequence: state.sequence))
+        if state.file.removed.count > maximumRemovals {
+            let oldest = state.file.removed.sorted { $0.value < $1.value }.prefix(state.file.removed.count - maximumRemovals)
+            for (forgotten, sequence) in oldest {
+                state.file.removed[forgotten] = nil
+                state.file.floor = max(state.file.floor, sequence)
+            }
+            changes.forcesRewrite = true
+        }
+    }
+
+    /// The name of a new record's card: the one a write put it under, else its UID's, else one
+    /// derived from its key.
+    private func newName(for record: CardDAVEntry.Record, uid: String, in state: State) -> String {
+        if let pending = state.pending[uid], state.file.entries[pending] == nil { return pending }
+        let preferred = CardMapping.fileName(forUID: uid)
+        if state.file.entries[preferred] == nil { return preferred }
+        let digest = SHA256.hexString(SHA256.hash("\(record.kind.rawValue)/\(record.key.rawValue)".utf8).prefix(16))
+        var candidate = digest + ".vcf"
+        var counter = 1
+        while state.file.entries[candidate] != nil {
+            counter += 1
+            candidate = "\(digest)-\(counter).vcf"
+        }
+        return candidate
+    }
+
+    /// Keeps a card's bytes in memory while the cache has room.
+    private func cache(_ data: Data, as name: String, in state: inout State) {
+        if let old = state.cards.removeValue(forKey: name) { state.cachedBytes -= old.count }
+        guard state.cachedBytes + data.count <= Self.cardCacheLimit else { return }
+        state.cards[name] = data
+        state.cachedBytes += data.count
+    }
+
+    /// Records changes in the state file. When that fails, the next change rewrites it whole,
+    /// and the error is thrown: no token is given for a state the file does not hold.
+    private func persist(_ changes: Changes, in state: inout State) throws {
+        guard changes.count > 0 || changes.forcesRewrite || state.fileIsBehind else { return }
+        do {
+            if changes.forcesRewrite || state.fileIsBehind { state.file.lineCount = 0 }
+            try state.file.save(appending: changes.lines, lineCount: changes.count, to: stateURL)
+            state.fileIsBehind = false
+        } catch {
+            state.fileIsBehind = true
+            throw error
+        }
+    }
+}

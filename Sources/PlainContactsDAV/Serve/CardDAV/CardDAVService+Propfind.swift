@@ -1,0 +1,112 @@
+import PlainContacts
+
+/// `PROPFIND` (RFC 4918 section 9.1).
+extension CardDAVService {
+    /// Answers `PROPFIND` on a resource and, with `Depth: 1`, its members: the root's member is
+    /// the principal, the principal's the address book, the address book's every card.
+    ///
+    /// A request without `Depth` is answered as `Depth: 0`, as Radicale does (clients that leave
+    /// it out want the resource itself); `Depth: infinity` is refused with 403 and
+    /// `DAV:propfind-finite-depth`, which RFC 4918 allows: a client then asks level by level.
+    /// A body that is not a well-formed `DAV:propfind` is 400 (see
+    /// ``propertyRequest(ofPropfind:)``).
+    func propfind(
+        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace
+    ) throws -> HTTPServerResponse {
+        guard let depth = try Self.depth(of: request, missing: 0) else {
+            throw CardDAVFailure(status: 403, condition: "d:propfind-finite-depth")
+        }
+        let body = try Self.xmlBody(of: request)
+        let asking = try Self.propertyRequest(ofPropfind: body)
+        var context = PropertyContext(space: space, addressDataProperties: CardDAVPropertyRequest.addressDataProperties(in: body))
+        var xml = CardDAVXMLWriter(root: "d:multistatus")
+        switch resource {
+        case .root, .wellKnown:
+            Self.writeResponse(.root, asking: asking, context: context, into: &xml)
+            if depth == 1 { Self.writeResponse(.principal, asking: asking, context: context, into: &xml) }
+        case .principal:
+            Self.writeResponse(.principal, asking: asking, context: context, into: &xml)
+            if depth == 1 {
+                context.token = try collection.token()
+                Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
+            }
+        case .collection:
+            let listing = try collection.listing()
+            context.token = listing.token
+            Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
+            if depth == 1 {
+                let names = listing.entries.keys.sorted()
+                let cards = asking.wantsAddressData ? try collection.cards(named: names) : [:]
+                xml = CardDAVXMLWriter(root: "d:multistatus", capacity: 512 + names.count * 320)
+                Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
+                for name in names {
+                    guard let entry = cards[name]?.entry ?? listing.entries[name] else { continue }
+                    var cardContext = context
+                    cardContext.token = nil
+                    cardContext.entry = entry
+                    cardContext.data = cards[name]?.data
+                    Self.writeResponse(.card(name), asking: asking, context: cardContext, into: &xml)
+                }
+            }
+        case .card(let name):
+            guard let card = try collection.card(named: name) else { throw CardDAVFailure(status: 404) }
+            context.entry = card.entry
+            context.data = asking.wantsAddressData ? card.data : nil
+            Self.writeResponse(resource, asking: asking, context: context, into: &xml)
+        case .birthdayCalendar:
+            throw CardDAVFailure.notOnBirthdayCalendar
+        }
+        return Self.multistatus(&xml)
+    }
+
+    /// What a `PROPFIND` body asks for: `allprop` for no body, or a `DAV:propfind` without
+    /// children, as RFC 4918 section 9.1 has it.
+    ///
+    /// ```swift
+    /// // <d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>
+    /// try CardDAVService.propertyRequest(ofPropfind: body)   // .named([DAV: getetag])
+    /// ```
+    ///
+    /// - Throws: a 400 failure for a body that is not a `DAV:propfind`, or one that holds
+    ///   elements but not exactly one of `prop`, `propname` and `allprop`, or what
+    ///   ``propertyRequest(in:required:)`` refuses.
+    static func propertyRequest(ofPropfind body: WebDAVElement?) throws -> CardDAVPropertyRequest {
+        guard let body else { return CardDAVPropertyRequest(nil) }
+        guard body.name == .dav("propfind") else { throw CardDAVFailure(status: 400, text: "the body is not a DAV propfind") }
+        return try propertyRequest(in: body, required: !body.children.isEmpty)
+    }
+
+    /// What a `propfind` element, or the body of a report (which holds the same children),
+    /// asks for; `allprop` when it holds none of `prop`, `propname` and `allprop`.
+    ///
+    /// ```swift
+    /// // <card:addressbook-multiget …><d:prop><d:getetag/></d:prop><d:href>…</d:href>…
+    /// try CardDAVService.propertyRequest(in: body, required: false)   // .named([DAV: getetag])
+    /// ```
+    ///
+    /// - Throws: a 400 failure for an element that holds more than one of `prop`, `propname`
+    ///   and `allprop` (none, when they are `required`), or `include` without `allprop`, or
+    ///   that has text where only elements belong (in the element itself, `prop` or
+    ///   `include`).
+    static func propertyRequest(in element: WebDAVElement, required: Bool) throws -> CardDAVPropertyRequest {
+        try requireElementsOnly(element)
+        let kinds = element.children.filter { [.dav("prop"), .dav("propname"), .dav("allprop")].contains($0.name) }
+        let include = element.child(.dav("include"))
+        guard kinds.count == 1 || (kinds.isEmpty && !required), include == nil || kinds.first?.name == .dav("allprop") else {
+            throw CardDAVFailure(status: 400, text: "the body asks for other than one of prop, propname and allprop")
+        }
+        if let prop = element.child(.dav("prop")) { try requireElementsOnly(prop) }
+        if let include { try requireElementsOnly(include) }
+        return CardDAVPropertyRequest(element)
+    }
+
+    /// Checks that an element holds only elements (and the white space between them), as a
+    /// `prop` holds property names.
+    ///
+    /// - Throws: a 400 failure for text in the element.
+    static func requireElementsOnly(_ element: WebDAVElement) throws {
+        guard element.text.trimmingWhitespaceAndNewlines.isEmpty else {
+            throw CardDAVFailure(status: 400, text: "the body has text where only elements belong")
+        }
+    }
+}

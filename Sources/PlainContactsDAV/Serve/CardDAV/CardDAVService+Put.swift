@@ -1,0 +1,138 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PlainContacts
+
+/// `PUT` of a card.
+extension CardDAVService {
+    /// The media types a card may be sent as (`Content-Type` without parameters).
+    static let cardMediaTypes: Set<String> = ["text/vcard", "text/x-vcard", "text/directory"]
+
+    /// Creates or replaces a card's person or group, on its `If-Match` / `If-None-Match`
+    /// conditions, through the same mapping as `contacts sync` applies a server's card and one
+    /// save under the store's lock.
+    ///
+    /// The card is read strictly before anything is written: a body that is not exactly one
+    /// well-formed vCard is 400 (`CARDDAV:valid-address-data`), another media type 415, a card
+    /// larger than ``maximumCardSize`` 403 (`CARDDAV:max-resource-size`), a UID that another card
+    /// has 409 (`CARDDAV:no-uid-conflict`, naming it). Over an existing person the card wins
+    /// property by property while what the card cannot carry is kept (``SyncMerge``), so that
+    /// lines of the card the model has no place for, kept before, stay. A new card keeps its UID
+    /// and its href. Answers 201 for a new card, 204 for a replaced one; with the new ETag only
+    /// when the card now served is the body byte for byte (RFC 7231 section 4.3.4, RFC 4791
+    /// section 5.3.4), so that a client whose card the store wrote otherwise reads it back.
+    func put(
+        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, user: String?
+    ) throws -> HTTPServerResponse {
+        guard case .card(let name) = resource else { throw CardDAVFailure(status: 405) }
+        if let type = request.header("Content-Type") {
+            let media = HTTPSyntax.trimmed(type.split(separator: ";", omittingEmptySubsequences: false)[0]).lowercased()
+            guard Self.cardMediaTypes.contains(media) else { throw CardDAVFailure(status: 415) }
+        }
+        guard request.body.count <= Self.maximumCardSize else {
+            throw CardDAVFailure(status: 403, condition: "card:max-resource-size")
+        }
+        let card = try Self.readCard(request.body, name: name)
+        let uid = card.matchKey
+        var created = false
+        let written = try collection.write(name: name, uid: uid) { current in
+            try Self.checkConditions(of: request, current: current)
+            if let other = collection.name(ofUID: uid), other != name {
+                var failure = CardDAVFailure(status: 409, condition: "card:no-uid-conflict")
+                failure.conditionContent = "<d:href>" + CardDAVXMLWriter.escaped(space.cardHref(other)) + "</d:href>"
+                throw failure
+            }
+            created = current == nil
+            let book = try AddressBook(url: layout.root, options: options)
+            let record: CardDAVEntry.Record
+            switch card {
+            case .person(let state, _, _): record = try save(state, over: current, in: book)
+            case .group(let groupCard, _): record = try save(groupCard, sent: request.body, over: current, in: book)
+            }
+            afterWrite?(CardDAVWrite(method: "PUT", record: record, user: user, userAgent: request.header("User-Agent")))
+            return record
+        }
+        guard let written else { throw CardDAVFailure(status: 500) }
+        var response = HTTPServerResponse(status: created ? 201 : 204)
+        // An ETag would tell the client that the card it sent is the card served (RFC 9110
+        // section 9.3.4): only then is it given, else the client reads the card back.
+        if written.data == request.body { response.headers.append("ETag", written.entry.quotedETag) }
+        return response
+    }
+
+    /// Reads a card sent by a client.
+    ///
+    /// - Throws: a 400 failure with `CARDDAV:valid-address-data` unless the body is exactly
+    ///   one well-formed vCard.
+    static func readCard(_ body: Data, name: String) throws -> CardMapping.Card {
+        do {
+            guard try VCardReader.parse(body, source: name, strict: true).count == 1 else {
+                throw CardDAVFailure(status: 400, condition: "card:valid-address-data")
+            }
+            return try CardMapping.read(body, href: name, strict: true)
+        } catch let failure as CardDAVFailure {
+            throw failure
+        } catch {
+            throw CardDAVFailure(status: 400, condition: "card:valid-address-data")
+        }
+    }
+
+    /// Saves a person's card: over the person of the current card, or as a new person.
+    private func save(_ theirs: PersonState, over current: CardDAVEntry?, in book: AddressBook) throws -> CardDAVEntry.Record {
+        if let current {
+            guard current.record.kind == .person else {
+                throw CardDAVFailure(status: 409, text: "a group's card cannot become a person's; remove it first")
+            }
+            if let person = try book.person(forKey: current.record.key) {
+                // The store's version is the base: what the card says wins, what it cannot
+                // carry (identifiers, merged keys, other record fields) is kept.
+                let merged = try SyncMerge.merge(
+                    base: person.state, ours: person.state, theirs: theirs, prefer: .remote, key: person.key,
+                    image: person.imageData)
+                if !SyncMerge.sameContent(merged.merged, person.state) { person.state = merged.merged }
+                try book.save()
+                return current.record
+            }
+        }
+        let person = Person()
+        person.state = theirs
+        try book.add(person)
+        try book.save()
+        guard let key = person.key else { throw CardDAVFailure(status: 500) }
+        return CardDAVEntry.Record(kind: .person, key: key)
+    }
+
+    /// Saves a group's card: over the group of the current card, or as a new group, keeping the
+    /// card as `sent` (see ``GroupCard/keepSent(_:in:)``) so that it is read back as sent. A
+    /// new group is saved before its members join it (a group must be saved to have members), so
+    /// a new group with members takes two saves.
+    private func save(
+        _ card: GroupCard, sent: Data, over current: CardDAVEntry?, in book: AddressBook
+    ) throws -> CardDAVEntry.Record {
+        let group: Group
+        if let current {
+            guard current.record.kind == .group else {
+                throw CardDAVFailure(status: 409, text: "a person's card cannot become a group's; remove it first")
+            }
+            guard let existing = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 412) }
+            group = existing
+            card.applyFields(to: group)
+        } else {
+            group = Group(name: card.name)
+            try book.add(group)
+            card.applyFields(to: group)
+            try book.save()
+        }
+        try card.setMembers(of: group, in: book) { uid in collection.personKey(ofUID: uid) }
+        if let sentCard = try? VCardReader.parse(sent, source: "").first {
+            var state = group.state
+            GroupCard.keepSent(sentCard, in: &state)
+            if state != group.state { group.state = state }
+        }
+        try book.save()
+        guard let key = group.key else { throw CardDAVFailure(status: 500) }
+        return CardDAVEntry.Record(kind: .group, key: key)
+    }
+}

@@ -1,0 +1,322 @@
+import FoundationEssentials
+import PlainContacts
+
+/// Carrying out a sync's decisions: server writes, each on a condition, and the store's edits,
+/// saved together at the end.
+extension SyncRun {
+    /// Carries out every decision in UID order. Server writes come first; the store is saved
+    /// by ``saveStore()`` and the status recorded by ``recordStatus(in:)`` only afterwards.
+    mutating func carryOut() throws {
+        let needingCards = actions.compactMap { uid, action -> String? in
+            switch action {
+            case .download, .restoreLocal, .merge: uid
+            default: nil
+            }
+        }
+        try fetchMissingCards(needingCards)
+        let total = actions.filter { $0.action != .nothing && $0.action != .forget }.count
+        var done = 0
+        for (uid, action) in actions {
+            switch action {
+            case .nothing:
+                outcomes[uid] = .keep
+                continue
+            case .forget:
+                outcomes[uid] = .forget
+                continue
+            case .upload:
+                try upload(uid, replacing: remoteEntries[uid] != nil)
+            case .restoreRemote:
+                report.kept.append(.init(uid: uid, recordID: people[uid]?.recordID ?? groups[uid]?.recordID, keptLocal: true))
+                try upload(uid, replacing: false)
+            case .download:
+                try download(uid)
+            case .restoreLocal:
+                report.kept.append(.init(uid: uid, recordID: nil, keptLocal: false))
+                try download(uid)
+            case .merge(let base, let prefer):
+                try merge(uid, withBase: base, prefer: prefer)
+            case .deleteRemote:
+                try deleteRemote(uid)
+            case .deleteLocal:
+                try deleteLocal(uid)
+            }
+            done += 1
+            options.progress?(SyncProgress(phase: .writing, done: done, total: total))
+        }
+    }
+
+    // MARK: Server writes
+
+    /// Writes the store's version to the server: over the known card (`If-Match`), or as a new
+    /// card (`If-None-Match: *`). A card changed on the server meanwhile (412) is read again and
+    /// merged, never overwritten.
+    mutating func upload(_ uid: String, replacing: Bool) throws {
+        guard let data = try localData(uid), let kind = localKind(uid) else { return }
+        do {
+            let version: RemoteCardVersion
+            if replacing, let entry = remoteEntries[uid] {
+                version = try remote.updateCard(at: entry.href, data: data, etag: entry.etag)
+                report.remote.changed += 1
+            } else {
+                version = try remote.createCard(named: CardMapping.fileName(forUID: uid), data: data)
+                report.remote.added += 1
+            }
+            outcomes[uid] = .synced(kind: kind, href: version.href, etag: version.etag)
+        } catch let error as ContactsError where error.code == .preconditionFailed {
+            try reread(uid, after: error)
+        }
+    }
+
+    /// After a 412: reads the server's card again and merges it with the store's version.
+    private mutating func reread(_ uid: String, after error: ContactsError) throws {
+        guard let href = remoteEntries[uid]?.href, let card = try remote.fetchCards([href]).first else {
+            // A new card whose name is taken by a card this sync did not list: the next sync
+            // lists it and matches it by UID.
+            report.warnings.append(
+                ContactsError(
+                    .preconditionFailed, "the server refused the card because one of that name appeared meanwhile; the next sync will pair them",
+                    path: remote.url))
+            outcomes[uid] = .keep
+            return
+        }
+        remoteEntries[uid] = RemoteEntry(
+            href: card.href, etag: card.etag, kind: localKind(uid), card: try CardMapping.read(card.data, href: card.href))
+        try merge(uid, withBase: status.entries[uid] != nil, prefer: options.prefer, retrying: false)
+    }
+
+    /// Removes the card from the server; one changed there meanwhile is downloaded instead.
+    mutating func deleteRemote(_ uid: String) throws {
+        guard let entry = remoteEntries[uid] else { return }
+        do {
+            try remote.deleteCard(at: entry.href, etag: entry.etag)
+            report.remote.removed += 1
+            outcomes[uid] = .forget
+        } catch let error as ContactsError where error.code == .preconditionFailed {
+            guard let card = try remote.fetchCards([entry.href]).first else {
+                outcomes[uid] = .forget
+                return
+            }
+            let read = try CardMapping.read(card.data, href: card.href)
+            remoteEntries[uid] = RemoteEntry(href: card.href, etag: card.etag, kind: read.kind, card: read)
+            report.kept.append(.init(uid: uid, recordID: nil, keptLocal: false))
+            try download(uid)
+        }
+    }
+
+    // MARK: Store edits
+
+    /// Puts the server's card into the store: a new record, or the record merged with it (the
+    /// server's version wins where they differ, since the store's did not change).
+    mutating func download(_ uid: String) throws {
+        guard let entry = remoteEntries[uid], let card = entry.card else {
+            outcomes[uid] = .keep
+            return
+        }
+        switch card {
+        case .person(let theirs, _, _):
+            if let person = people[uid] {
+                // The store's version did not change since the last sync: it is the base.
+                var merged = try SyncMerge.merge(
+                    base: person.state, ours: person.state, theirs: theirs, prefer: .remote, key: person.key,
+                    image: person.imageData)
+                if !SyncMerge.sameContent(merged.merged, person.state) {
+                    // Dated by the card's REV, when it has one: every clone taking the card
+                    // writes the same bytes.
+                    if let revision = theirs.values[.modificationDate] { merged.merged.values[.modificationDate] = revision }
+                    person.state = merged.merged
+                    report.local.changed += 1
+                }
+            } else {
+                let person = Person()
+                person.state = theirs
+                try book.add(person, placement: card.placement)
+                people[uid] = person
+                report.local.added += 1
+            }
+        case .group(let groupCard, _):
+            if let group = groups[uid] {
+                let before = cardForm(of: group)
+                apply(groupCard, to: group)
+                if before != groupCard { report.local.changed += 1 }
+            } else {
+                let group = Group(name: groupCard.name)
+                try book.add(group, placement: card.placement)
+                groups[uid] = group
+                apply(groupCard, to: group)
+                report.local.added += 1
+            }
+        }
+        outcomes[uid] = .synced(kind: card.kind, href: entry.href, etag: entry.etag)
+    }
+
+    /// Removes the record from the store, and every other record with its UID.
+    mutating func deleteLocal(_ uid: String) throws {
+        if let person = people[uid] {
+            try book.remove(person)
+            people[uid] = nil
+        } else if let group = groups[uid] {
+            try book.remove(group)
+            groups[uid] = nil
+        }
+        for person in people.duplicates.removeValue(forKey: uid) ?? [] { try book.remove(person) }
+        for group in duplicateGroups.removeValue(forKey: uid) ?? [] { try book.remove(group) }
+        report.local.removed += 1
+        outcomes[uid] = .forget
+    }
+
+    // MARK: Merging
+
+    /// Merges both sides' versions property by property; a clean merge goes to whichever side
+    /// lacks it, a conflict is reported and leaves both sides as they are.
+    mutating func merge(_ uid: String, withBase: Bool, prefer: SyncDecision.Preference?, retrying: Bool = true) throws {
+        guard let entry = remoteEntries[uid], let card = entry.card else {
+            outcomes[uid] = .keep
+            return
+        }
+        let merged: MergedVersion
+        switch card {
+        case .person(let theirs, _, _):
+            guard let person = people[uid] else { return try download(uid) }
+            var outcome = try SyncMerge.merge(
+                base: withBase ? bases.person(uid) : nil, ours: person.state, theirs: theirs, prefer: prefer,
+                key: person.key, image: person.imageData)
+            if !withBase, !outcome.conflicts.isEmpty || !SyncMerge.sameContent(outcome.merged, person.state),
+                let base = historicalBase(of: person, equalTo: outcome.theirs)
+            {
+                outcome = try SyncMerge.merge(
+                    base: base, ours: person.state, theirs: theirs, prefer: prefer, key: person.key, image: person.imageData)
+            }
+            guard outcome.conflicts.isEmpty else {
+                return leaveConflict(uid, recordID: person.recordID, properties: outcome.conflicts)
+            }
+            if !SyncMerge.sameContent(outcome.merged, person.state) {
+                person.state = outcome.merged
+                report.local.changed += 1
+            }
+            merged = SyncMerge.sameContent(outcome.merged, outcome.theirs) ? .same : .differs(CardMapping.data(for: person, imageData: try person.imageData()))
+        case .group(let theirs, _):
+            guard let group = groups[uid] else { return try download(uid) }
+            let ours = cardForm(of: group)
+            guard let result = SyncGroupMerge.merge(base: withBase ? bases.group(uid) : nil, ours: ours, theirs: theirs, prefer: prefer)
+            else {
+                return leaveConflict(uid, recordID: group.recordID, properties: ["name"])
+            }
+            apply(result, to: group)
+            if result != ours { report.local.changed += 1 }
+            merged = result == theirs ? .same : .differs(result.serialized(key: group.key, id: group.recordID))
+        }
+        guard case .differs(let data) = merged else {
+            outcomes[uid] = .synced(kind: card.kind, href: entry.href, etag: entry.etag)
+            return
+        }
+        do {
+            let version = try remote.updateCard(at: entry.href, data: data, etag: entry.etag)
+            report.remote.changed += 1
+            outcomes[uid] = .synced(kind: card.kind, href: version.href, etag: version.etag)
+        } catch let error as ContactsError where error.code == .preconditionFailed {
+            guard retrying else {
+                return leaveConflict(uid, recordID: people[uid]?.recordID ?? groups[uid]?.recordID, properties: ["card"])
+            }
+            try reread(uid, after: error)
+        }
+    }
+
+    /// The newest earlier version of a person's record file that says what the server's card
+    /// says: the version that was synced, on the clone the file came from.
+    private func historicalBase(of person: Person, equalTo card: PersonState) -> PersonState? {
+        guard let history = options.history, let key = person.key else { return nil }
+        let path = StoreLayout.personPath(key)
+        for data in history(key) {
+            guard var version = try? PersonRecordCoder.decode(data, path: path).state else { continue }
+            if VCardRecordFields.uid(of: card) == nil { VCardRecordFields.removeDerivedUID(from: &version, key: key) }
+            if SyncMerge.sameContent(version, card) { return version }
+        }
+        return nil
+    }
+
+    private enum MergedVersion {
+        case same
+        case differs(Data)
+    }
+
+    private mutating func leaveConflict(_ uid: String, recordID: RecordID?, properties: [String]) {
+        report.conflicts.append(.init(uid: uid, recordID: recordID, properties: properties))
+        outcomes[uid] = .keep
+    }
+
+    // MARK: Local versions
+
+    private func localKind(_ uid: String) -> SyncStatusFile.Entry.Kind? {
+        people.contains(uid) ? .person : groups[uid] != nil ? .group : nil
+    }
+
+    private func localData(_ uid: String) throws -> Data? {
+        if let person = people[uid] { return CardMapping.data(for: person, imageData: try person.imageData()) }
+        if let group = groups[uid] { return cardForm(of: group).serialized(key: group.key, id: group.recordID) }
+        return nil
+    }
+
+    // MARK: Saving
+
+    /// Saves the store: the records first, then the group members that new records needed
+    /// keys for.
+    mutating func saveStore() throws {
+        savedPeopleFiles = try book.saveReportingWrittenPeople()
+        try applyPendingMembers()
+        for (key, data) in try book.saveReportingWrittenPeople() { savedPeopleFiles[key] = data }
+    }
+
+    /// Records the status of every contact after the save. While a conflict or an unreadable
+    /// card is left, the sync token is not advanced, so that the next sync reads those cards
+    /// again.
+    mutating func recordStatus(in folder: URL) throws {
+        for (uid, outcome) in outcomes {
+            switch outcome {
+            case .keep:
+                continue
+            case .forget:
+                status.entries[uid] = nil
+                bases.remove(uid)
+            case .synced(let kind, let href, let etag):
+                if let person = people[uid] {
+                    status.entries[uid] = .init(kind: kind, href: href, etag: etag, localFingerprint: fingerprint(of: person))
+                    // The record file just saved holds the version, already encoded.
+                    if let key = person.key, let saved = savedPeopleFiles[key] ?? (try? DeviceFiles.read(URL(filePath: personPath(key)))),
+                        saved.isEmpty == false, Fingerprint(saved) == book.savedFingerprint(ofPersonWithKey: key)
+                    {
+                        bases.setPerson(recordFile: saved, for: uid)
+                    } else {
+                        bases.setPerson(person.state, id: person.recordID, for: uid)
+                    }
+                } else if let group = groups[uid] {
+                    let card = cardForm(of: group)
+                    status.entries[uid] = .init(kind: kind, href: href, etag: etag, localFingerprint: Self.fingerprint(of: card))
+                    bases.setGroup(card, for: uid)
+                }
+            }
+        }
+        // People read for this sync and unchanged since the last get their file's signature
+        // recorded, so that the next sync need not read them.
+        for (uid, person) in people.read {
+            guard var entry = status.entries[uid], entry.kind == .person, let key = person.key else { continue }
+            let current = fingerprint(of: person)
+            // An entry of an older status that was found unchanged takes the content fingerprint.
+            guard entry.localFingerprint == current || entry.localFingerprint == localFingerprints[uid] else { continue }
+            entry.localFingerprint = current
+            entry.key = key.rawValue
+            entry.signature = FileSignature.of(personPath(key))
+            status.entries[uid] = entry
+        }
+        bases.keepOnly(Set(status.entries.keys))
+        status.url = remote.url
+        if report.conflicts.isEmpty && skipped.isEmpty {
+            status.syncToken = newSyncToken
+            status.ctag = newCtag
+        } else {
+            status.ctag = nil
+        }
+        try bases.save(in: folder)
+        try status.save(in: folder)
+    }
+}

@@ -1,0 +1,198 @@
+import FoundationEssentials
+import PlainContacts
+
+/// What a remote looked like after the last sync, kept device-local in
+/// `.contacts/sync/<remote>/status` (mode 0600, never committed): the collection's sync token
+/// and ctag, and for each contact its UID, kind, href, ETag, the fingerprint of the record the
+/// sync left in the store, and for a person its record key and file signature.
+///
+/// A text file of tab-separated lines, because a sync of ten thousand cards reads and writes it
+/// every time; a backslash escapes a tab, a line break or a backslash inside a field:
+///
+/// ```
+/// plaincontacts-sync-status	1
+/// url	https://dav.example.com/me/contacts/
+/// syncToken	http://radicale.org/ns/sync/9b3f…
+/// card	d69c71e5-…	person	/me/contacts/d69c71e5-….vcf	"3-abc"	9c1e40c63161c682	katie-bell-x7k2mq	1835011	612	1764043200123456789	1764043200123456789
+/// ```
+///
+/// The versions themselves, which a merge needs when both sides changed, are kept beside it
+/// (see ``SyncBaseFile``). Lines this version does not know are kept on rewrite.
+struct SyncStatusFile: Hashable, Sendable {
+    /// One contact's status.
+    struct Entry: Hashable, Sendable {
+        enum Kind: String, Hashable, Sendable { case person, group }
+
+        var kind: Kind
+        var href: String
+        var etag: String
+        /// The fingerprint of the store's record (for a group, of its card form) after the sync.
+        var localFingerprint: String
+        /// A person's record key and its file's signature after the sync: a file with the same
+        /// signature is unchanged, and is not read at all.
+        var key: String? = nil
+        var signature: FileSignature? = nil
+
+        var status: SyncStatus { SyncStatus(localFingerprint: localFingerprint, remoteETag: etag) }
+    }
+
+    /// The format written; a newer one is refused.
+    static let formatVersion = 1
+    /// The file's name inside the remote's status folder.
+    static let fileName = "status"
+    private static let magic = "plaincontacts-sync-status"
+
+    /// The collection's URL when the status was written: a status of another collection is not
+    /// used.
+    var url: String?
+    var syncToken: String?
+    var ctag: String?
+    /// The contacts, by UID in ``VCardRecordFields/matchKey(_:)`` form.
+    var entries: [String: Entry] = [:]
+    /// Lines this version does not know, kept as they are.
+    var unknownLines: [String] = []
+
+    init() {}
+
+    /// Reads the status in `folder`; an empty status when there is none.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile`` naming the file, the line and the fix when
+    ///   it cannot be read; ``ContactsError/Code/unsupportedFormatVersion`` for a newer format.
+    static func load(from folder: URL) throws -> SyncStatusFile {
+        let url = folder.appending(path: fileName)
+        guard let data = try DeviceFiles.read(url) else { return SyncStatusFile() }
+        return try SyncStatusFile(data: data, path: url.path)
+    }
+
+    init(data: Data, path: String) throws {
+        let fix = "remove the file to sync this remote as if for the first time (nothing is lost: records and cards are matched by UID)"
+        // Read as bytes: ten thousand lines split as characters would cost a tenth of a second.
+        let bytes = [UInt8](data)
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let head = lines.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        guard head.hasPrefix(Self.magic + "\t"), let version = Int(head.dropFirst(Self.magic.count + 1)) else {
+            throw ContactsError(.malformedFile, "the file is not a sync status; \(fix)", path: path, line: 1)
+        }
+        guard version <= Self.formatVersion else {
+            throw ContactsError(
+                .unsupportedFormatVersion,
+                "the sync status is of format \(version), newer than this program's \(Self.formatVersion); update contacts",
+                path: path)
+        }
+        for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map(Self.unescape)
+            switch fields[0] {
+            case "url" where fields.count == 2: url = fields[1]
+            case "syncToken" where fields.count == 2: syncToken = fields[1]
+            case "ctag" where fields.count == 2: ctag = fields[1]
+            case "card":
+                guard fields.count >= 6, let kind = Entry.Kind(rawValue: fields[2]) else {
+                    throw ContactsError(.malformedFile, "a card's status is incomplete; \(fix)", path: path, line: index + 1)
+                }
+                var entry = Entry(kind: kind, href: fields[3], etag: fields[4], localFingerprint: fields[5])
+                if fields.count >= 7, !fields[6].isEmpty { entry.key = fields[6] }
+                if fields.count >= 11, let inode = UInt64(fields[7]), let size = Int64(fields[8]),
+                    let modified = Int64(fields[9]), let changed = Int64(fields[10])
+                {
+                    entry.signature = FileSignature(inode: inode, size: size, modified: modified, changed: changed)
+                }
+                entries[fields[1]] = entry
+            default:
+                unknownLines.append(String(decoding: line, as: UTF8.self))
+            }
+        }
+    }
+
+    /// The file's bytes: entries sorted by UID, so that equal statuses are equal files.
+    var data: Data {
+        var text: [UInt8] = Array("\(Self.magic)\t\(Self.formatVersion)\n".utf8)
+        func add(_ fields: [String]) {
+            for (index, field) in fields.enumerated() {
+                if index > 0 { text.append(0x09) }
+                text.append(contentsOf: Self.escape(field).utf8)
+            }
+            text.append(0x0A)
+        }
+        if let url { add(["url", url]) }
+        if let syncToken { add(["syncToken", syncToken]) }
+        if let ctag { add(["ctag", ctag]) }
+        for uid in entries.keys.sorted() {
+            guard let entry = entries[uid] else { continue }
+            var fields = ["card", uid, entry.kind.rawValue, entry.href, entry.etag, entry.localFingerprint, entry.key ?? ""]
+            if let signature = entry.signature {
+                fields += [
+                    String(signature.inode), String(signature.size), String(signature.modified), String(signature.changed),
+                ]
+            }
+            add(fields)
+        }
+        for line in unknownLines {
+            text.append(contentsOf: line.utf8)
+            text.append(0x0A)
+        }
+        return Data(text)
+    }
+
+    /// Writes the status into `folder` (created 0700), unless the file already holds these bytes.
+    func save(in folder: URL) throws {
+        try SyncFolder.make(folder)
+        let url = folder.appending(path: Self.fileName)
+        try DurableFile.writeIfChanged(data, to: url)
+    }
+
+    /// A field with its backslashes, tabs and line breaks escaped.
+    static func escape(_ field: String) -> String {
+        guard field.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return field }
+        var escaped = ""
+        for character in field {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\t": escaped += "\\t"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// A field read back: the inverse of ``escape(_:)``.
+    static func unescape(_ field: ArraySlice<UInt8>) -> String {
+        guard field.contains(0x5C) else { return String(decoding: field, as: UTF8.self) }
+        var result: [UInt8] = []
+        result.reserveCapacity(field.count)
+        var escaping = false
+        for byte in field {
+            if escaping {
+                switch byte {
+                case UInt8(ascii: "t"): result.append(0x09)
+                case UInt8(ascii: "n"): result.append(0x0A)
+                case UInt8(ascii: "r"): result.append(0x0D)
+                default: result.append(byte)
+                }
+                escaping = false
+            } else if byte == 0x5C {
+                escaping = true
+            } else {
+                result.append(byte)
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}
+
+/// The folders of a remote's sync status.
+enum SyncFolder {
+    /// Creates `folder` and its parents up to the store's private folder, each mode 0700.
+    static func make(_ folder: URL) throws {
+        var missing: [URL] = []
+        var current = folder
+        while !FileManager.default.fileExists(atPath: current.path(percentEncoded: false)) {
+            missing.append(current)
+            let parent = current.deletingLastPathComponent()
+            if parent == current { break }
+            current = parent
+        }
+        for url in missing.reversed() { try DeviceFiles.makePrivateFolder(url) }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import PlainContacts
+
+/// Reads a WebDAV XML body into a tree of ``WebDAVElement``s, safely: a body that declares a
+/// document type (where entities, external or not, would be defined) is refused before it is
+/// parsed, and external entities are off besides.
+enum WebDAVXML {
+    /// The root element of `data`.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedResponse`` naming `url` for XML that is not well
+    ///   formed, holds a document type declaration or nests deeper than `maximumDepth`.
+    static func parse(_ data: Data, url: String, maximumDepth: Int) throws -> WebDAVElement {
+        if declaresDocumentType(data) {
+            throw ContactsError(
+                .malformedResponse, "the answer declares a document type, which a WebDAV answer never needs; refused",
+                path: url)
+        }
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.shouldResolveExternalEntities = false
+        let builder = TreeBuilder(maximumDepth: maximumDepth)
+        parser.delegate = builder
+        let parsed = parser.parse()
+        if builder.tooDeep {
+            throw ContactsError(
+                .malformedResponse, "the answer nests elements deeper than \(maximumDepth) levels", path: url)
+        }
+        guard parsed, let root = builder.root else {
+            let line = parser.lineNumber
+            throw ContactsError(.malformedResponse, "the answer is not well-formed XML (near line \(line))", path: url)
+        }
+        return root
+    }
+
+    /// Whether the bytes hold `<!DOCTYPE` (in any case) before the root element.
+    static func declaresDocumentType(_ data: Data) -> Bool {
+        let marker = Array("<!doctype".utf8)
+        let bytes = [UInt8](data)
+        guard bytes.count >= marker.count else { return false }
+        for start in 0...(bytes.count - marker.count) {
+            var matches = true
+            for offset in 0..<marker.count {
+                var byte = bytes[start + offset]
+                if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
+                if byte != marker[offset] {
+                    matches = false
+                    break
+                }
+            }
+            if matches { return true }
+        }
+        return false
+    }
+
+    /// Builds the element tree as the parser reports elements.
+    private final class TreeBuilder: NSObject, XMLParserDelegate {
+        let maximumDepth: Int
+        private var stack: [WebDAVElement] = []
+        private(set) var root: WebDAVElement?
+        private(set) var tooDeep = false
+
+        init(maximumDepth: Int) {
+            self.maximumDepth = maximumDepth
+        }
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            guard stack.count < maximumDepth else {
+                tooDeep = true
+                parser.abortParsing()
+                return
+            }
+            var named: [String: String] = [:]
+            for (name, value) in attributes {
+                // Without a prefix, or with one: the local name is what a filter asks for.
+                named[name.split(separator: ":").last.map(String.init) ?? name] = value
+            }
+            stack.append(
+                WebDAVElement(
+                    name: .init(namespace: namespaceURI ?? "", local: elementName), text: "", children: [], attributes: named))
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard !stack.isEmpty else { return }
+            stack[stack.count - 1].text += string
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            guard !stack.isEmpty else { return }
+            stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+        }
+
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
+        ) {
+            guard let element = stack.popLast() else { return }
+            if stack.isEmpty {
+                root = element
+            } else {
+                stack[stack.count - 1].children.append(element)
+            }
+        }
+    }
+}
