@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import PlainContacts
-import PlainContactsDAV
+@testable import PlainContactsDAV
 import Testing
 
 /// The iteration count the debug binary hashes with in these tests (see `UserCommand`).

@@ -18,13 +18,13 @@ import FoundationEssentials
 /// ```
 package struct RecordPlacement: Sendable, Hashable {
     /// The UID of the card the record is made from.
-    package var uid: String
+    var uid: String
     /// The file key the card carries, if any.
-    package var carriedKey: RecordKey?
+    var carriedKey: RecordKey?
     /// The record ID the card carries with its key, if any.
-    package var carriedID: RecordID?
+    var carriedID: RecordID?
 
-    package init(uid: String, carriedKey: RecordKey?, carriedID: RecordID? = nil) {
+    init(uid: String, carriedKey: RecordKey?, carriedID: RecordID? = nil) {
         self.uid = uid
         self.carriedKey = carriedKey
         self.carriedID = carriedID

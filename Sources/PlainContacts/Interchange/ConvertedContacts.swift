@@ -20,11 +20,11 @@ package struct ConvertedContacts: Sendable {
     /// What the conversion recovered from or guessed, each naming the file and line.
     package var warnings: [ContactsError]
     /// The number of cards written.
-    package var cardCount: Int
+    var cardCount: Int
 
     /// The line of the original file that line `line` (1-based) of ``vCardText`` came from;
     /// the last known line for a line past the end.
-    package func sourceLine(ofLine line: Int) -> Int {
+    func sourceLine(ofLine line: Int) -> Int {
         Self.sourceLine(ofLine: line, in: sourceLines)
     }
 
@@ -36,7 +36,7 @@ package struct ConvertedContacts: Sendable {
     }
 
     /// `error` naming the original file's line instead of the vCard text's.
-    package func relocated(_ error: ContactsError) -> ContactsError {
+    func relocated(_ error: ContactsError) -> ContactsError {
         guard let line = error.line else { return error }
         var relocated = error
         relocated.line = sourceLine(ofLine: line)

@@ -13,22 +13,22 @@ import PlainContacts
 /// credentials?.user      // "ada"
 /// credentials?.password  // "s3cret:x"
 /// ```
-package struct BasicCredentials: Sendable, Equatable, CustomStringConvertible {
+struct BasicCredentials: Sendable, Equatable, CustomStringConvertible {
     /// The longest base64 token accepted, in bytes: room for a 64-character user name and a
     /// password of some 3,000 bytes, while a header of megabytes is refused before decoding.
-    package static let maximumEncodedCount = 4_096
+    static let maximumEncodedCount = 4_096
 
     /// The user name as sent; not yet checked against ``ServerUserName``'s rules.
-    package let user: String
+    let user: String
     /// The password as sent.
-    package let password: String
+    let password: String
 
     /// Wraps a user and password.
     ///
     /// ```swift
     /// BasicCredentials(user: "ada", password: "s3cret")
     /// ```
-    package init(user: String, password: String) {
+    init(user: String, password: String) {
         self.user = user
         self.password = password
     }
@@ -42,7 +42,7 @@ package struct BasicCredentials: Sendable, Equatable, CustomStringConvertible {
     /// BasicCredentials(authorizationHeader: "basic  YWRhOnMzY3JldA== ")?.user  // "ada"
     /// BasicCredentials(authorizationHeader: "Bearer abc")                      // nil
     /// ```
-    package init?(authorizationHeader: String) {
+    init?(authorizationHeader: String) {
         let parts = authorizationHeader.utf8.split(whereSeparator: Self.isSpaceOrTab)
         guard parts.count == 2,
             String(decoding: parts[0], as: UTF8.self).lowercased() == "basic",
@@ -68,5 +68,5 @@ package struct BasicCredentials: Sendable, Equatable, CustomStringConvertible {
     /// ```swift
     /// "\(credentials)"  // "Basic credentials (redacted)"
     /// ```
-    package var description: String { "Basic credentials (redacted)" }
+    var description: String { "Basic credentials (redacted)" }
 }

@@ -12,7 +12,7 @@ extension PasswordHash {
     /// hash.text
     /// // "pbkdf2-sha256$200000$c2FsdHNhbHRzYWx0c2FsdA==$…="
     /// ```
-    package var text: String {
+    var text: String {
         [
             algorithm.rawValue,
             String(iterations),
@@ -33,7 +33,7 @@ extension PasswordHash {
     /// - Throws: ``ContactsError/Code/invalidValue`` for text of another shape, an unknown
     ///   algorithm, invalid base64, a salt or key of unaccepted length, or an iteration count
     ///   outside the accepted range. The message never quotes the text.
-    package init(parsing text: String, minimumIterations: Int = PasswordHash.minimumIterations) throws(ContactsError) {
+    init(parsing text: String, minimumIterations: Int = PasswordHash.minimumIterations) throws(ContactsError) {
         let fields = Self.trimmingWhitespace(text)
             .split(separator: Self.fieldSeparator, omittingEmptySubsequences: false)
         guard fields.count == 4 else {

@@ -36,11 +36,11 @@ package struct PasswordHash: Sendable, Equatable, CustomStringConvertible {
     package static let defaultIterations = 200_000
     /// The lowest iteration count accepted when reading a hash: anything cheaper was not made
     /// by this program and would make a leaked file cheap to attack.
-    package static let minimumIterations = 100_000
+    static let minimumIterations = 100_000
     /// The highest iteration count accepted: fifty times the default, seconds of CPU per
     /// sign-in. A larger count in an edited file would let each request naming that user burn
     /// the CPU for minutes.
-    package static let maximumIterations = 10_000_000
+    static let maximumIterations = 10_000_000
     /// The salt length of new hashes: 128 bits, the least NIST SP 800-132 allows.
     static let saltCount = 16
     /// The derived key length of new hashes: one SHA-256 output, so one PBKDF2 block.
@@ -83,7 +83,7 @@ package struct PasswordHash: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: ``ContactsError/Code/invalidValue`` when `iterations` is below 1 or above
     ///   ``maximumIterations``.
-    package static func make(password: String, iterations: Int = defaultIterations) throws(ContactsError) -> PasswordHash {
+    static func make(password: String, iterations: Int = defaultIterations) throws(ContactsError) -> PasswordHash {
         guard (1...maximumIterations).contains(iterations) else {
             throw ContactsError(.invalidValue, "an iteration count must lie between 1 and \(maximumIterations)")
         }
@@ -101,7 +101,7 @@ package struct PasswordHash: Sendable, Equatable, CustomStringConvertible {
     /// ```swift
     /// hash.verify("s3cret")  // true or false
     /// ```
-    package func verify(_ password: String) -> Bool {
+    func verify(_ password: String) -> Bool {
         let candidate = PBKDF2.deriveKey(
             password: Array(password.utf8), salt: salt, iterations: max(1, iterations), length: max(1, derivedKey.count))
         return ConstantTime.equals(candidate, derivedKey)

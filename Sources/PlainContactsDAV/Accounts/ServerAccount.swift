@@ -12,7 +12,7 @@ package struct ServerAccount: Sendable, Equatable {
     package var passwordHash: PasswordHash
 
     /// Pairs a name with a hash.
-    package init(name: ServerUserName, passwordHash: PasswordHash) {
+    init(name: ServerUserName, passwordHash: PasswordHash) {
         self.name = name
         self.passwordHash = passwordHash
     }

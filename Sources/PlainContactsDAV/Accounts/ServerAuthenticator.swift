@@ -41,9 +41,9 @@ import PlainContacts
 ///     reply(429, headers: ["Retry-After": "2"])
 /// }
 /// ```
-package final class ServerAuthenticator: Sendable {
+final class ServerAuthenticator: Sendable {
     /// The result of checking one request's credentials.
-    package enum Outcome: Sendable, Equatable {
+    enum Outcome: Sendable, Equatable {
         /// There is no account: the request needs no credentials (whatever it sent).
         case open
         /// The password is right for this user.
@@ -56,7 +56,7 @@ package final class ServerAuthenticator: Sendable {
     }
 
     /// Why credentials were refused.
-    package enum Refusal: Sendable, Equatable {
+    enum Refusal: Sendable, Equatable {
         /// The header is not Basic authentication, not valid base64 or UTF-8, has no colon, or
         /// the user name breaks ``ServerUserName``'s rules; no derivation was spent.
         case malformed
@@ -69,7 +69,7 @@ package final class ServerAuthenticator: Sendable {
 
     /// The value of the `WWW-Authenticate` header of a 401 answer: Basic authentication, with
     /// user names and passwords in UTF-8 (RFC 7617).
-    package static let challenge = #"Basic realm="contacts", charset="UTF-8""#
+    static let challenge = #"Basic realm="contacts", charset="UTF-8""#
 
     /// How long a request waits for a derivation slot before it is throttled: longer than a
     /// few derivations queued ahead, shorter than a client's request timeout.
@@ -129,7 +129,7 @@ package final class ServerAuthenticator: Sendable {
     ///
     /// - Throws: the errors of ``ServerUsersFile/passwordHashes()``: a users file that exists
     ///   but cannot be read, or holds something else than accounts.
-    package convenience init(usersFile: ServerUsersFile) throws {
+    convenience init(usersFile: ServerUsersFile) throws {
         let signature = FileSignature.of(usersFile.fileURL.path(percentEncoded: false))
         self.init(
             passwordHashes: try usersFile.passwordHashes(), usersFile: usersFile, fileSignature: signature,
@@ -142,7 +142,7 @@ package final class ServerAuthenticator: Sendable {
     /// ```swift
     /// let authenticator = ServerAuthenticator(passwordHashes: [try ServerUserName("kim"): hash])
     /// ```
-    package convenience init(passwordHashes: [ServerUserName: PasswordHash]) {
+    convenience init(passwordHashes: [ServerUserName: PasswordHash]) {
         self.init(passwordHashes: passwordHashes, usersFile: nil, clientFailureBudget: Self.standardClientFailureBudget)
     }
 
@@ -176,7 +176,7 @@ package final class ServerAuthenticator: Sendable {
     /// ```swift
     /// if !authenticator.requiresAuthentication && !address.isLoopback { refuse to start }
     /// ```
-    package var requiresAuthentication: Bool {
+    var requiresAuthentication: Bool {
         state.withLock { $0.requiresAuthentication }
     }
 
@@ -193,7 +193,7 @@ package final class ServerAuthenticator: Sendable {
     /// // .authenticated(kim), or .refused(.wrongCredentials)
     /// authenticator.authenticate(authorizationHeader: nil, client: "192.0.2.7")  // .missing
     /// ```
-    package func authenticate(authorizationHeader: String?, client: String? = nil) -> Outcome {
+    func authenticate(authorizationHeader: String?, client: String? = nil) -> Outcome {
         guard requiresAuthentication else { return .open }
         guard let header = authorizationHeader, header.contains(where: { !$0.isWhitespace }) else {
             return .missing
@@ -253,7 +253,7 @@ package final class ServerAuthenticator: Sendable {
     /// - Returns: whether the accounts were read again.
     /// - Throws: the errors of ``ServerUsersFile/passwordHashes()``.
     @discardableResult
-    package func reloadIfChanged() throws -> Bool {
+    func reloadIfChanged() throws -> Bool {
         guard let usersFile else { return false }
         let signature = FileSignature.of(usersFile.fileURL.path(percentEncoded: false))
         let isUnchanged = state.withLock { state in
@@ -277,7 +277,7 @@ package final class ServerAuthenticator: Sendable {
     /// ```swift
     /// authenticator.replaceAccounts(try usersFile.passwordHashes())
     /// ```
-    package func replaceAccounts(_ hashes: [ServerUserName: PasswordHash]) {
+    func replaceAccounts(_ hashes: [ServerUserName: PasswordHash]) {
         replaceAccounts(hashes, fileSignature: nil)
     }
 

@@ -50,7 +50,7 @@ package struct ServerUserName: Hashable, Comparable, Sendable, CustomStringConve
     /// ServerUserName.isValid("kim")  // true
     /// ServerUserName.isValid("..")   // false
     /// ```
-    package static func isValid(_ text: String) -> Bool {
+    static func isValid(_ text: String) -> Bool {
         problem(with: text) == nil
     }
 

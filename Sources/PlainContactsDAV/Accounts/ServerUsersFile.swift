@@ -34,11 +34,11 @@ package struct ServerUsersFile: Sendable {
     package static let maximumPasswordLength = 1_024
 
     /// The store's folder.
-    package let storeURL: URL
+    let storeURL: URL
     /// The iteration count of the hashes ``add(_:password:replacing:)`` makes.
-    package let hashIterations: Int
+    let hashIterations: Int
     /// The lowest iteration count accepted when reading hashes.
-    package let minimumIterations: Int
+    let minimumIterations: Int
 
     /// The accounts of the store at `storeURL`. Nothing is read or created until a method is
     /// called; tests lower the counts to stay fast.
@@ -57,7 +57,7 @@ package struct ServerUsersFile: Sendable {
     }
 
     /// The accounts file, `<store>/.contacts/users.json`.
-    package var fileURL: URL { privateFolder.appending(path: ServerUsersFile.fileName) }
+    var fileURL: URL { privateFolder.appending(path: ServerUsersFile.fileName) }
 
     // MARK: Reading
 
@@ -97,7 +97,7 @@ package struct ServerUsersFile: Sendable {
     /// ```
     ///
     /// - Throws: as ``accounts()``.
-    package func passwordHashes() throws -> [ServerUserName: PasswordHash] {
+    func passwordHashes() throws -> [ServerUserName: PasswordHash] {
         Dictionary(uniqueKeysWithValues: try accounts().map { ($0.name, $0.passwordHash) })
     }
 

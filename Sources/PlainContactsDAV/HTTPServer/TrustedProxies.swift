@@ -20,7 +20,7 @@ package struct TrustedProxies: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// TrustedProxies().isEmpty   // true
     /// ```
-    package init() {
+    init() {
         ranges = []
     }
 

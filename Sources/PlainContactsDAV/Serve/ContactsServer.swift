@@ -51,7 +51,7 @@ package final class ContactsServer: Sendable {
     /// The reverse proxies believed, and the requests in progress of their clients.
     private let proxyPolicy: ReverseProxyPolicy
     /// The host the server listens on, as given.
-    package let host: String
+    let host: String
 
     /// A server for the store at `storeURL`, not yet listening, its accounts from `usersFile`
     /// (the store's own by default), believing the forwarded headers of `trustedProxies`.
@@ -101,7 +101,7 @@ package final class ContactsServer: Sendable {
     package var requiresAuthentication: Bool { authenticator.requiresAuthentication }
 
     /// The reverse proxies whose forwarded headers name the client.
-    package var trustedProxies: TrustedProxies { proxyPolicy.trustedProxies }
+    var trustedProxies: TrustedProxies { proxyPolicy.trustedProxies }
 
     /// The port the server listens on (the one chosen by the system when 0 was asked for).
     package var port: Int { Int(http.port) }
@@ -143,7 +143,7 @@ package final class ContactsServer: Sendable {
     }
 
     /// Stops accepting requests and ends the server once the requests in progress are answered.
-    package func stop() { http.stop() }
+    func stop() { http.stop() }
 
     /// Waits until the server has stopped.
     package func waitUntilStopped() { http.waitUntilStopped() }

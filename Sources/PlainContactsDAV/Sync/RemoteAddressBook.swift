@@ -76,7 +76,7 @@ package struct RemoteCardVersion: Hashable, Sendable {
     /// The card's ETag, as the server wrote it.
     package var etag: String
 
-    package init(href: String, etag: String) {
+    init(href: String, etag: String) {
         self.href = href
         self.etag = etag
     }
@@ -89,7 +89,7 @@ package struct RemoteCard: Hashable, Sendable {
     /// The card's bytes, as the server sent them.
     package var data: Data
 
-    package init(href: String, etag: String, data: Data) {
+    init(href: String, etag: String, data: Data) {
         self.href = href
         self.etag = etag
         self.data = data
@@ -99,12 +99,12 @@ package struct RemoteCard: Hashable, Sendable {
 /// What an address book collection says of its own version before a sync.
 package struct RemoteCollectionState: Hashable, Sendable {
     /// CalendarServer's `getctag`: changes whenever any card changes; `nil` when not offered.
-    package var ctag: String?
+    var ctag: String?
     /// The collection's RFC 6578 `sync-token`; `nil` when the server does not offer
     /// `sync-collection`.
     package var syncToken: String?
 
-    package init(ctag: String?, syncToken: String?) {
+    init(ctag: String?, syncToken: String?) {
         self.ctag = ctag
         self.syncToken = syncToken
     }
@@ -113,15 +113,15 @@ package struct RemoteCollectionState: Hashable, Sendable {
 /// What changed in a collection since a sync token.
 package struct RemoteChanges: Hashable, Sendable {
     /// Cards added or changed, with their new ETags.
-    package var changed: [RemoteCardVersion]
+    var changed: [RemoteCardVersion]
     /// Hrefs of cards removed.
-    package var removed: [String]
+    var removed: [String]
     /// The token to give next time.
-    package var syncToken: String
+    var syncToken: String
     /// The content of changed cards the server sent with the report, by href.
-    package var cards: [String: Data] = [:]
+    var cards: [String: Data] = [:]
 
-    package init(changed: [RemoteCardVersion], removed: [String], syncToken: String) {
+    init(changed: [RemoteCardVersion], removed: [String], syncToken: String) {
         self.changed = changed
         self.removed = removed
         self.syncToken = syncToken

@@ -16,7 +16,7 @@ package struct RemoteName: Hashable, Comparable, Sendable, CustomStringConvertib
     package let rawValue: String
 
     /// The longest name accepted, in bytes.
-    package static let maximumLength = 64
+    static let maximumLength = 64
 
     /// Checks and wraps a name.
     ///
@@ -32,7 +32,7 @@ package struct RemoteName: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     /// Whether `text` is a valid name.
-    package static func isValid(_ text: String) -> Bool {
+    static func isValid(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard let first = bytes.first, bytes.count <= maximumLength else { return false }
         guard first != UInt8(ascii: "."), first != UInt8(ascii: "-") else { return false }

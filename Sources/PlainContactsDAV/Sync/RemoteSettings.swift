@@ -27,7 +27,7 @@ package struct RemoteSettings: Sendable, Equatable {
     package var passwordCommand: String?
     /// Keys of the remote's entry that this version does not know, kept when the file is
     /// rewritten; a sync may keep its own settings here.
-    package var unknownFields: [String: JSONValue] = [:]
+    var unknownFields: [String: JSONValue] = [:]
 
     /// Creates the settings of a remote.
     package init(name: RemoteName, url: URL, user: String? = nil, passwordCommand: String? = nil) {

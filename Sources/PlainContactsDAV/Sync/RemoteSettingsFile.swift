@@ -24,7 +24,7 @@ package struct RemoteSettingsFile: Sendable {
     static let statusFolderName = "sync"
 
     /// The store's folder.
-    package let storeURL: URL
+    let storeURL: URL
 
     /// The remotes of the store at `storeURL`. Nothing is read or created until a method is
     /// called.
@@ -33,7 +33,7 @@ package struct RemoteSettingsFile: Sendable {
     }
 
     /// The settings file, `<store>/.contacts/remotes.json`.
-    package var fileURL: URL { privateFolder.appending(path: RemoteSettingsFile.fileName) }
+    var fileURL: URL { privateFolder.appending(path: RemoteSettingsFile.fileName) }
 
     /// The folder of a remote's sync status files, `<store>/.contacts/sync/NAME/`. It is not
     /// created here; ``remove(named:)`` removes it with the settings.
@@ -90,7 +90,7 @@ package struct RemoteSettingsFile: Sendable {
     ///
     /// - Throws: ``ContactsError/Code/remoteNotFound`` if no remote has that name; otherwise as
     ///   ``add(_:)``.
-    package func replace(_ remote: RemoteSettings) throws {
+    func replace(_ remote: RemoteSettings) throws {
         try update { contents in
             guard contents.remotes[remote.name] != nil else { throw notFound(remote.name) }
             contents.remotes[remote.name] = remote

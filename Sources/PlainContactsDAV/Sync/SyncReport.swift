@@ -49,5 +49,5 @@ package struct SyncReport: Sendable {
     /// listing every card.
     package var incremental = false
 
-    package init() {}
+    init() {}
 }

@@ -15,7 +15,7 @@ package struct DiscoveredAddressBook: Hashable, Sendable {
     package var displayName: String?
 
     /// Creates a found address book.
-    package init(url: URL, displayName: String?) {
+    init(url: URL, displayName: String?) {
         self.url = url
         self.displayName = displayName
     }
