@@ -18,12 +18,9 @@ enum ContactsTool {
             for line in error.details { console.note(line) }
             if error.showsUsage { console.note(HelpText.usageHint(for: chain)) }
             return error.status.rawValue
-        } catch let error as ContactsError {
-            console.error(error.description)
-            return ExitStatus(for: error.code).rawValue
         } catch {
             console.error("\(error)")
-            return ExitStatus.failure.rawValue
+            return (ExitStatus(forLibraryError: error) ?? .failure).rawValue
         }
     }
 

@@ -77,17 +77,17 @@ package enum CardMapping {
     /// With `strict`, the card is read as `contacts import --strict` reads it: syntax errors,
     /// broken base64 and a nameless group card are refused rather than recovered from.
     ///
-    /// - Throws: ``ContactsError/Code/malformedResponse`` naming the href when the data holds no
-    ///   card, or (with `strict`) a card that is not well formed.
+    /// - Throws: ``PlainContactsError/Code/malformedVCard`` naming the href when the data holds
+    ///   no card, or (with `strict`) a card that is not well formed.
     package static func read(_ data: Data, href: String, strict: Bool = false) throws -> Card {
         let cards: [VCard]
         do {
             cards = try VCardReader.parse(data, source: href, strict: strict)
         } catch let error as ContactsError {
-            throw ContactsError(.malformedResponse, "the server's card is unreadable: \(error.message)", path: href)
+            throw ContactsError(.malformedVCard, "the server's card is unreadable: \(error.message)", path: href)
         }
         guard var card = cards.first else {
-            throw ContactsError(.malformedResponse, "the server sent no vCard for this card", path: href)
+            throw ContactsError(.malformedVCard, "the server sent no vCard for this card", path: href)
         }
         let key = carriedKey(in: card)
         card.properties.removeAll { $0.name == keyProperty }
@@ -99,10 +99,10 @@ package enum CardMapping {
         do {
             mapped = try VCardImporter.map(card, source: href, strict: strict)
         } catch let error as ContactsError {
-            throw ContactsError(.malformedResponse, "the card is unreadable: \(error.message)", path: href)
+            throw ContactsError(.malformedVCard, "the card is unreadable: \(error.message)", path: href)
         }
         guard case .person(let imported) = mapped else {
-            throw ContactsError(.malformedResponse, "the server's card is neither a person nor a group", path: href)
+            throw ContactsError(.malformedVCard, "the server's card is neither a person nor a group", path: href)
         }
         var state = imported.person.state
         let categories = card.properties.filter { $0.name == "CATEGORIES" }.map(VCardWriter.contentLine)

@@ -108,7 +108,7 @@ package struct ServerUsersFile: Sendable {
     /// try file.checkNameIsFree(try ServerUserName("kim"))
     /// ```
     ///
-    /// - Throws: ``ContactsError/Code/userExists`` when an account has that name; otherwise as
+    /// - Throws: `ServeError.Code.userExists` when an account has that name; otherwise as
     ///   ``accounts()``, except that hashes are not checked.
     package func checkNameIsFree(_ name: ServerUserName) throws {
         if try read().users[name] != nil { throw exists(name) }
@@ -126,7 +126,7 @@ package struct ServerUsersFile: Sendable {
     /// ```
     ///
     /// - Returns: whether an existing account's password was replaced.
-    /// - Throws: ``ContactsError/Code/userExists`` when the account exists and `replacing` is
+    /// - Throws: `ServeError.Code.userExists` when the account exists and `replacing` is
     ///   false; ``ContactsError/Code/invalidValue`` for an empty password or one longer than
     ///   ``maximumPasswordLength`` bytes; ``ContactsError/Code/malformedFile`` when the file is
     ///   damaged (nothing is written); ``ContactsError/Code/io`` when the store folder is
@@ -154,7 +154,7 @@ package struct ServerUsersFile: Sendable {
     /// try file.remove(try ServerUserName("kim"))
     /// ```
     ///
-    /// - Throws: ``ContactsError/Code/userNotFound`` when no account has that name; otherwise
+    /// - Throws: `ServeError.Code.userNotFound` when no account has that name; otherwise
     ///   as ``add(_:password:replacing:)``.
     package func remove(_ name: ServerUserName) throws {
         try update { contents in
@@ -201,15 +201,14 @@ package struct ServerUsersFile: Sendable {
     }
 
     /// The error for an account that exists already.
-    private func exists(_ name: ServerUserName) -> ContactsError {
-        ContactsError(
-            .userExists,
+    private func exists(_ name: ServerUserName) -> ServeError {
+        ServeError(.userExists,
             "user \"\(name)\" exists already; give it a new password with `contacts user add \(name) --replace`",
             path: fileURL.path(percentEncoded: false))
     }
 
     /// The error for an account that does not exist.
-    private func notFound(_ name: ServerUserName) -> ContactsError {
-        ContactsError(.userNotFound, "no user is named \"\(name)\"", path: fileURL.path(percentEncoded: false))
+    private func notFound(_ name: ServerUserName) -> ServeError {
+        ServeError(.userNotFound, "no user is named \"\(name)\"", path: fileURL.path(percentEncoded: false))
     }
 }

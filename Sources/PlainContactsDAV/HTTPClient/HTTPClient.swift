@@ -46,8 +46,8 @@ struct HTTPClient: Sendable {
     ///
     /// - Parameter handled: statuses the caller reads itself instead of the errors below (such as
     ///   `403` for a `sync-collection` report, which means a stale token).
-    /// - Throws: ``ContactsError/Code/authenticationFailed`` on `401` or `403`;
-    ///   ``ContactsError/Code/serverUnavailable`` when the server cannot be reached, times out or
+    /// - Throws: `SyncError.Code.authenticationFailed` on `401` or `403`;
+    ///   `SyncError.Code.serverUnavailable` when the server cannot be reached, times out or
     ///   answers 5xx or 429 after every attempt, or redirects too often.
     func send(_ request: HTTPRequest, handling handled: Set<Int> = []) throws -> HTTPResponse {
         let origin = Self.origin(of: request.url)
@@ -61,8 +61,7 @@ struct HTTPClient: Sendable {
             response.url = current.url
             if handled.contains(response.status) { return response }
             if response.status == 401 || response.status == 403 {
-                throw ContactsError(
-                    .authenticationFailed, "the server refused the credentials (HTTP \(response.status))",
+                throw SyncError(.authenticationFailed, "the server refused the credentials (HTTP \(response.status))",
                     path: Self.describe(current.url))
             }
             guard Self.redirectStatuses.contains(response.status), let location = response.header("Location"),
@@ -70,8 +69,7 @@ struct HTTPClient: Sendable {
             else { return response }
             current = Self.redirected(current, to: next, status: response.status, origin: origin)
         }
-        throw ContactsError(
-            .serverUnavailable, "the server redirected more than \(Self.maximumRedirects) times",
+        throw SyncError(.serverUnavailable, "the server redirected more than \(Self.maximumRedirects) times",
             path: Self.describe(request.url))
     }
 
@@ -101,8 +99,7 @@ struct HTTPClient: Sendable {
                 failure = "HTTP \(response.status)"
                 if response.status == 429 {
                     guard let after = Self.retryAfter(response), after <= Self.maximumRetryAfter else {
-                        throw ContactsError(
-                            .serverUnavailable, "the server asked to wait before trying again (HTTP 429)",
+                        throw SyncError(.serverUnavailable, "the server asked to wait before trying again (HTTP 429)",
                             path: Self.describe(request.url))
                     }
                     delay = max(delay, after)
@@ -111,8 +108,7 @@ struct HTTPClient: Sendable {
                 failure = error.kind == .timedOut ? "timed out" : "could not connect (\(error.detail))"
             }
             guard attempt < Self.maximumAttempts else {
-                throw ContactsError(
-                    .serverUnavailable, "the server is unavailable: \(failure) after \(attempt) attempts",
+                throw SyncError(.serverUnavailable, "the server is unavailable: \(failure) after \(attempt) attempts",
                     path: Self.describe(request.url))
             }
             wait(delay)

@@ -53,10 +53,10 @@ package struct ContactSync {
 
     /// Runs the sync.
     ///
-    /// - Throws: ``ContactsError/Code/tooManyRemovals`` (nothing written) when the sync would
+    /// - Throws: `SyncError.Code.tooManyRemovals` (nothing written) when the sync would
     ///   remove more than half of either side without ``Options/force``;
-    ///   ``ContactsError/Code/authenticationFailed``, ``ContactsError/Code/serverUnavailable`` and
-    ///   ``ContactsError/Code/malformedResponse`` from the server (the store is not saved, the
+    ///   `SyncError.Code.authenticationFailed`, `SyncError.Code.serverUnavailable` and
+    ///   `SyncError.Code.malformedResponse` from the server (the store is not saved, the
     ///   status not advanced: the next sync completes what this one wrote);
     ///   the store's save errors.
     package func run() throws -> SyncReport {

@@ -21,8 +21,8 @@ package protocol RemoteAddressBook: Sendable {
 
     /// The collection's own version markers, read before anything else.
     ///
-    /// - Throws: ``ContactsError/Code/authenticationFailed``,
-    ///   ``ContactsError/Code/serverUnavailable`` or ``ContactsError/Code/malformedResponse``.
+    /// - Throws: `SyncError.Code.authenticationFailed`,
+    ///   `SyncError.Code.serverUnavailable` or `SyncError.Code.malformedResponse`.
     func collectionState() throws -> RemoteCollectionState
 
     /// Every card of the collection, with its ETag (a `Depth: 1` `PROPFIND` of `getetag`). The
@@ -45,20 +45,20 @@ package protocol RemoteAddressBook: Sendable {
     ///
     /// - Returns: the new card's href and ETag; when the server does not say the ETag, it is
     ///   read back.
-    /// - Throws: ``ContactsError/Code/preconditionFailed`` when a card of that name exists.
+    /// - Throws: `SyncError.Code.preconditionFailed` when a card of that name exists.
     func createCard(named name: String, data: Data) throws -> RemoteCardVersion
 
     /// Replaces a card, only if it is still at `etag` (`If-Match`).
     ///
     /// - Returns: the card's new version.
-    /// - Throws: ``ContactsError/Code/preconditionFailed`` when the card changed on the server
+    /// - Throws: `SyncError.Code.preconditionFailed` when the card changed on the server
     ///   (or was removed there).
     func updateCard(at href: String, data: Data, etag: String) throws -> RemoteCardVersion
 
     /// Removes a card, only if it is still at `etag` (`If-Match`). A card already gone is not
     /// an error.
     ///
-    /// - Throws: ``ContactsError/Code/preconditionFailed`` when the card changed on the server.
+    /// - Throws: `SyncError.Code.preconditionFailed` when the card changed on the server.
     func deleteCard(at href: String, etag: String) throws
 }
 

@@ -63,7 +63,7 @@ package struct RemoteSettingsFile: Sendable {
     /// Checks that no remote has `name` yet, so that a command can refuse before any slow
     /// work; ``add(_:)`` checks again under the lock.
     ///
-    /// - Throws: ``ContactsError/Code/remoteExists`` if a remote has that name; otherwise as
+    /// - Throws: `SyncError.Code.remoteExists` if a remote has that name; otherwise as
     ///   ``remotes()``.
     package func checkNameIsFree(_ name: RemoteName) throws {
         if try remote(named: name) != nil { throw exists(name) }
@@ -74,7 +74,7 @@ package struct RemoteSettingsFile: Sendable {
     /// Adds a remote. A sync status folder left under its name (by a removal that was cut
     /// short) is removed first, so a new remote never starts from another's status.
     ///
-    /// - Throws: ``ContactsError/Code/remoteExists`` if a remote has that name;
+    /// - Throws: `SyncError.Code.remoteExists` if a remote has that name;
     ///   ``ContactsError/Code/malformedFile`` if the file is damaged (nothing is written);
     ///   ``ContactsError/Code/io`` if the store folder is missing or a file cannot be written.
     package func add(_ remote: RemoteSettings) throws {
@@ -88,7 +88,7 @@ package struct RemoteSettingsFile: Sendable {
     /// Replaces the settings of an existing remote (of the same name), keeping what the others
     /// hold; a sync records its own keys this way, in ``RemoteSettings/unknownFields``.
     ///
-    /// - Throws: ``ContactsError/Code/remoteNotFound`` if no remote has that name; otherwise as
+    /// - Throws: `SyncError.Code.remoteNotFound` if no remote has that name; otherwise as
     ///   ``add(_:)``.
     func replace(_ remote: RemoteSettings) throws {
         try update { contents in
@@ -101,7 +101,7 @@ package struct RemoteSettingsFile: Sendable {
     /// short leaves at worst a remote whose next sync starts afresh (matching cards by UID).
     /// The file is removed once it holds nothing.
     ///
-    /// - Throws: ``ContactsError/Code/remoteNotFound`` if no remote has that name; otherwise as
+    /// - Throws: `SyncError.Code.remoteNotFound` if no remote has that name; otherwise as
     ///   ``add(_:)``.
     package func remove(named name: RemoteName) throws {
         try update { contents in
@@ -141,15 +141,13 @@ package struct RemoteSettingsFile: Sendable {
         }
     }
 
-    private func exists(_ name: RemoteName) -> ContactsError {
-        ContactsError(
-            .remoteExists,
+    private func exists(_ name: RemoteName) -> SyncError {
+        SyncError(.remoteExists,
             "a remote named \"\(name)\" exists already; remove it first with `contacts remote rm \(name)`",
             path: fileURL.path(percentEncoded: false))
     }
 
-    private func notFound(_ name: RemoteName) -> ContactsError {
-        ContactsError(
-            .remoteNotFound, "no remote is named \"\(name)\"", path: fileURL.path(percentEncoded: false))
+    private func notFound(_ name: RemoteName) -> SyncError {
+        SyncError(.remoteNotFound, "no remote is named \"\(name)\"", path: fileURL.path(percentEncoded: false))
     }
 }

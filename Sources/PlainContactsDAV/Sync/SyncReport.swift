@@ -42,7 +42,7 @@ package struct SyncReport: Sendable {
     package var conflicts: [Conflict] = []
     package var kept: [Kept] = []
     /// Cards and records left out of this sync, each a warning naming the card or record.
-    package var warnings: [ContactsError] = []
+    package var warnings: [SyncError] = []
     /// Whether nothing was written (`--dry-run`).
     package var dryRun = false
     /// Whether the server's changes were read incrementally (sync token or ctag) rather than by

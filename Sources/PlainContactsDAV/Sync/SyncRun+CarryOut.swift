@@ -63,25 +63,24 @@ extension SyncRun {
                 report.remote.added += 1
             }
             outcomes[uid] = .synced(kind: kind, href: version.href, etag: version.etag)
-        } catch let error as ContactsError where error.code == .preconditionFailed {
+        } catch let error as SyncError where error.code == .preconditionFailed {
             try reread(uid, after: error)
         }
     }
 
     /// After a 412: reads the server's card again and merges it with the store's version.
-    private mutating func reread(_ uid: String, after error: ContactsError) throws {
+    private mutating func reread(_ uid: String, after error: SyncError) throws {
         guard let href = remoteEntries[uid]?.href, let card = try remote.fetchCards([href]).first else {
             // A new card whose name is taken by a card this sync did not list: the next sync
             // lists it and matches it by UID.
             report.warnings.append(
-                ContactsError(
-                    .preconditionFailed, "the server refused the card because one of that name appeared meanwhile; the next sync will pair them",
+                SyncError(.preconditionFailed, "the server refused the card because one of that name appeared meanwhile; the next sync will pair them",
                     path: remote.url))
             outcomes[uid] = .keep
             return
         }
         remoteEntries[uid] = RemoteEntry(
-            href: card.href, etag: card.etag, kind: localKind(uid), card: try CardMapping.read(card.data, href: card.href))
+            href: card.href, etag: card.etag, kind: localKind(uid), card: try Self.read(card))
         try merge(uid, withBase: status.entries[uid] != nil, prefer: options.prefer, retrying: false)
     }
 
@@ -92,12 +91,12 @@ extension SyncRun {
             try remote.deleteCard(at: entry.href, etag: entry.etag)
             report.remote.removed += 1
             outcomes[uid] = .forget
-        } catch let error as ContactsError where error.code == .preconditionFailed {
+        } catch let error as SyncError where error.code == .preconditionFailed {
             guard let card = try remote.fetchCards([entry.href]).first else {
                 outcomes[uid] = .forget
                 return
             }
-            let read = try CardMapping.read(card.data, href: card.href)
+            let read = try Self.read(card)
             remoteEntries[uid] = RemoteEntry(href: card.href, etag: card.etag, kind: read.kind, card: read)
             report.kept.append(.init(uid: uid, recordID: nil, keptLocal: false))
             try download(uid)
@@ -214,7 +213,7 @@ extension SyncRun {
             let version = try remote.updateCard(at: entry.href, data: data, etag: entry.etag)
             report.remote.changed += 1
             outcomes[uid] = .synced(kind: card.kind, href: version.href, etag: version.etag)
-        } catch let error as ContactsError where error.code == .preconditionFailed {
+        } catch let error as SyncError where error.code == .preconditionFailed {
             guard retrying else {
                 return leaveConflict(uid, recordID: people[uid]?.recordID ?? groups[uid]?.recordID, properties: ["card"])
             }

@@ -55,9 +55,9 @@ extension SyncRun {
         book.personFilePath(forKey: key)
     }
 
-    private func duplicateUIDWarning(_ id: RecordID) -> ContactsError {
-        ContactsError(
-            .invalidValue,
+    private func duplicateUIDWarning(_ id: RecordID) -> SyncError {
+        SyncError(
+            .uidClash,
             "record \(id) has the same vCard UID as another record and is synced as that one; join the two with contacts doctor --fix")
     }
 

@@ -115,8 +115,8 @@ extension SyncRun {
             }
             guard remoteEntries[uid] == nil else {
                 report.warnings.append(
-                    ContactsError(
-                        .invalidValue, "another card on the server has the same UID; this one is left out of the sync",
+                    SyncError(
+                        .uidClash, "another card on the server has the same UID; this one is left out of the sync",
                         path: href))
                 continue
             }
@@ -129,16 +129,30 @@ extension SyncRun {
 
     /// Reads cards on all the machine's cores (a first sync reads thousands); each outcome is
     /// the card read, or the warning that leaves it out of the sync.
-    private static func readInParallel(_ batch: [RemoteCard]) -> [Result<CardMapping.Card, ContactsError>] {
+    private static func readInParallel(_ batch: [RemoteCard]) -> [Result<CardMapping.Card, SyncError>] {
         Parallel.map(batch.count, minimumChunk: readChunk) { position in
             let card = batch[position]
             do {
-                return .success(try CardMapping.read(card.data, href: card.href))
-            } catch let error as ContactsError {
+                return .success(try read(card))
+            } catch let error as SyncError {
                 return .failure(error)
             } catch {
-                return .failure(ContactsError(.malformedResponse, "the server's card is unreadable", path: card.href))
+                return .failure(SyncError(.malformedResponse, "the server's card is unreadable", path: card.href))
             }
+        }
+    }
+
+    /// A card from the server, read as a record.
+    ///
+    /// - Throws: `SyncError.Code.malformedResponse` naming the card's href when it holds no
+    ///   card that can be read.
+    static func read(_ card: RemoteCard) throws(SyncError) -> CardMapping.Card {
+        do {
+            return try CardMapping.read(card.data, href: card.href)
+        } catch let error as ContactsError {
+            throw error.recoded(.malformedResponse)
+        } catch {
+            throw SyncError(.malformedResponse, "the server's card is unreadable", path: card.href)
         }
     }
 
@@ -148,7 +162,7 @@ extension SyncRun {
     private func initialChanges() throws -> RemoteChanges? {
         do {
             return try remote.changes(since: "", includingCards: true)
-        } catch let error as ContactsError where error.code == .malformedResponse || error.code == .recordNotFound {
+        } catch let error as SyncError where error.code == .malformedResponse || error.code == .notFound {
             return nil
         }
     }
@@ -162,7 +176,7 @@ extension SyncRun {
         for (uid, entry) in remoteEntries { byHref[entry.href] = uid }
         for card in try remote.fetchCards(missing) {
             guard let uid = byHref[card.href] else { continue }
-            let read = try CardMapping.read(card.data, href: card.href)
+            let read = try Self.read(card)
             remoteEntries[uid]?.card = read
             remoteEntries[uid]?.etag = card.etag
         }

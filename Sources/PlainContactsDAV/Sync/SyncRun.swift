@@ -67,8 +67,8 @@ struct SyncRun {
             let localKind: SyncStatusFile.Entry.Kind? = people.contains(uid) ? .person : groups[uid] != nil ? .group : nil
             if let localKind, let remoteKind = remoteEntries[uid]?.kind, localKind != remoteKind {
                 report.warnings.append(
-                    ContactsError(
-                        .invalidValue, "the store has a \(localKind.rawValue) and the server a \(remoteKind.rawValue) card with this UID; left as they are",
+                    SyncError(
+                        .uidClash, "the store has a \(localKind.rawValue) and the server a \(remoteKind.rawValue) card with this UID; left as they are",
                         path: remoteEntries[uid]?.href ?? uid))
                 continue
             }
@@ -87,8 +87,7 @@ struct SyncRun {
         else { return }
         let local = decided.filter(\.removesLocally).count
         let remote = decided.filter(\.removesRemotely).count
-        throw ContactsError(
-            .tooManyRemovals,
+        throw SyncError(.tooManyRemovals,
             "the sync would remove \(local) of \(people.count + groups.count) records from the store and \(remote) of "
                 + "\(remoteEntries.count) cards from the server; nothing was changed. Check the remote's URL and account, "
                 + "then run the sync again with --force if this is what you want",

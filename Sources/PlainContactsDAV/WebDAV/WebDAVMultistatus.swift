@@ -44,18 +44,18 @@ struct WebDAVMultistatus: Hashable, Sendable {
 
     /// Reads a multistatus body.
     ///
-    /// - Throws: ``ContactsError/Code/malformedResponse`` naming `url` when the body is not well
+    /// - Throws: `SyncError.Code.malformedResponse` naming `url` when the body is not well
     ///   formed XML, declares a document type, nests deeper than ``maximumDepth``, is not a
     ///   `DAV: multistatus`, or has a response without an `href`.
     static func parse(_ data: Data, url: String) throws -> WebDAVMultistatus {
         let root = try WebDAVXML.parse(data, url: url, maximumDepth: maximumDepth)
         guard root.name == .dav("multistatus") else {
-            throw ContactsError(.malformedResponse, "the answer is not a DAV multistatus (it is \(root.name.local))", path: url)
+            throw SyncError(.malformedResponse, "the answer is not a DAV multistatus (it is \(root.name.local))", path: url)
         }
         var responses: [Response] = []
         for element in root.children where element.name == .dav("response") {
             guard let href = element.child(.dav("href"))?.text.trimmingWhitespaceAndNewlines, !href.isEmpty else {
-                throw ContactsError(.malformedResponse, "a response of the multistatus has no href", path: url)
+                throw SyncError(.malformedResponse, "a response of the multistatus has no href", path: url)
             }
             var response = Response(
                 href: href, status: element.child(.dav("status")).flatMap { statusCode($0.text) }, properties: [:],

@@ -10,12 +10,11 @@ import PlainContacts
 enum WebDAVXML {
     /// The root element of `data`.
     ///
-    /// - Throws: ``ContactsError/Code/malformedResponse`` naming `url` for XML that is not well
+    /// - Throws: `SyncError.Code.malformedResponse` naming `url` for XML that is not well
     ///   formed, holds a document type declaration or nests deeper than `maximumDepth`.
     static func parse(_ data: Data, url: String, maximumDepth: Int) throws -> WebDAVElement {
         if declaresDocumentType(data) {
-            throw ContactsError(
-                .malformedResponse, "the answer declares a document type, which a WebDAV answer never needs; refused",
+            throw SyncError(.malformedResponse, "the answer declares a document type, which a WebDAV answer never needs; refused",
                 path: url)
         }
         let parser = XMLParser(data: data)
@@ -25,12 +24,11 @@ enum WebDAVXML {
         parser.delegate = builder
         let parsed = parser.parse()
         if builder.tooDeep {
-            throw ContactsError(
-                .malformedResponse, "the answer nests elements deeper than \(maximumDepth) levels", path: url)
+            throw SyncError(.malformedResponse, "the answer nests elements deeper than \(maximumDepth) levels", path: url)
         }
         guard parsed, let root = builder.root else {
             let line = parser.lineNumber
-            throw ContactsError(.malformedResponse, "the answer is not well-formed XML (near line \(line))", path: url)
+            throw SyncError(.malformedResponse, "the answer is not well-formed XML (near line \(line))", path: url)
         }
         return root
     }

@@ -2,8 +2,8 @@ import PlainContacts
 
 /// A failure of the command-line tool itself, with the exit status it ends with.
 ///
-/// Library failures stay `ContactsError`s; ``ContactsTool`` turns both into a message on
-/// standard error and an exit status.
+/// Library failures stay errors of their domain (`ContactsError`, `SyncError`, `ServeError`);
+/// ``ContactsTool`` turns them all into a message on standard error and an exit status.
 struct CLIError: Error, Sendable {
     /// The exit status.
     var status: ExitStatus
@@ -29,8 +29,8 @@ struct CLIError: Error, Sendable {
 
     /// A library error met where the command cannot throw it as is: its message and the exit
     /// status of its code.
-    static func library(_ error: ContactsError) -> CLIError {
-        CLIError(status: ExitStatus(for: error.code), message: error.description)
+    static func library<Domain>(_ error: PlainContactsError<Domain>) -> CLIError {
+        CLIError(status: ExitStatus(forLibraryError: error) ?? .failure, message: error.description)
     }
 
     /// Any other failure: exit status 1.

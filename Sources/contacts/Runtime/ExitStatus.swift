@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsDAV
 
 /// The exit statuses of `contacts`, after BSD `sysexits.h`.
 enum ExitStatus: Int32, Sendable {
@@ -22,24 +23,55 @@ enum ExitStatus: Int32, Sendable {
     /// the credentials (`EX_NOPERM`).
     case noPermission = 77
 
-    /// The exit status for a library error: the one place where error codes become statuses.
+    /// The exit status of a library error of any domain, `nil` for any other error: the one
+    /// place where the libraries' error codes become statuses.
+    init?(forLibraryError error: any Error) {
+        switch error {
+        case let error as ContactsError: self.init(for: error.code)
+        case let error as SyncError: self.init(for: error.code)
+        case let error as ServeError: self.init(for: error.code)
+        default: return nil
+        }
+    }
+
+    /// The exit status of a store error.
     init(for code: ContactsError.Code) {
         switch code {
-        case .notAStore, .recordNotFound, .remoteNotFound, .userNotFound:
+        case .notAStore, .recordNotFound:
             self = .noInput
-        case .malformedFile, .conflictMarkers, .malformedVCard, .malformedInput, .malformedResponse, .unsupportedFormatVersion,
-            .invalidValue, .propertyTypeMismatch, .identifiersExhausted:
+        case .malformedFile, .conflictMarkers, .malformedVCard, .malformedInput, .unsupportedFormatVersion, .invalidValue,
+            .propertyTypeMismatch, .identifiersExhausted:
             self = .dataError
-        case .unknownProperty, .remoteExists, .userExists:
+        case .unknownProperty:
             self = .usage
-        case .busy, .conflict, .personNotSaved, .preconditionFailed, .tooManyRemovals:
+        case .busy, .conflict, .personNotSaved:
             self = .temporaryFailure
-        case .operationNotPermittedByUser, .permissionDenied, .authenticationFailed:
+        case .operationNotPermittedByUser, .permissionDenied:
             self = .noPermission
-        case .serverUnavailable:
-            self = .unavailable
         default:
             self = .failure
+        }
+    }
+
+    /// The exit status of an error of the CardDAV client.
+    init(for code: SyncError.Code) {
+        switch code {
+        case .remoteNotFound, .notFound: self = .noInput
+        case .malformedResponse: self = .dataError
+        case .remoteExists: self = .usage
+        case .preconditionFailed, .tooManyRemovals: self = .temporaryFailure
+        case .authenticationFailed: self = .noPermission
+        case .serverUnavailable: self = .unavailable
+        default: self = .failure
+        }
+    }
+
+    /// The exit status of an error of the CardDAV server and its accounts.
+    init(for code: ServeError.Code) {
+        switch code {
+        case .userNotFound: self = .noInput
+        case .userExists: self = .usage
+        default: self = .failure
         }
     }
 }

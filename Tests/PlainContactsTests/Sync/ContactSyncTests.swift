@@ -301,7 +301,7 @@ import Testing
         for href in server.cards.keys { server.remove(href) }
         let files = try recordBytes()
 
-        #expect { try sync() } throws: { ($0 as? ContactsError)?.code == .tooManyRemovals }
+        #expect { try sync() } throws: { ($0 as? SyncError)?.code == .tooManyRemovals }
         #expect(try recordBytes() == files)
 
         let report = try sync(force: true)
@@ -317,7 +317,7 @@ import Testing
         server.listingFails = true
         let files = try recordBytes()
 
-        #expect { try sync() } throws: { ($0 as? ContactsError)?.code == .serverUnavailable }
+        #expect { try sync() } throws: { ($0 as? SyncError)?.code == .serverUnavailable }
         #expect(try recordBytes() == files)
         #expect(try people().count == 1)
     }
@@ -351,7 +351,7 @@ import Testing
         server.failAfterWrites = 2
         let files = try recordBytes()
 
-        #expect { try sync() } throws: { ($0 as? ContactsError)?.code == .serverUnavailable }
+        #expect { try sync() } throws: { ($0 as? SyncError)?.code == .serverUnavailable }
         #expect(try recordBytes() == files)
 
         server.failAfterWrites = nil

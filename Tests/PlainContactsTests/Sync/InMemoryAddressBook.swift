@@ -63,7 +63,7 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
 
     private func countWrite() throws {
         if let left = failAfterWrites {
-            if left <= 0 { throw ContactsError(.serverUnavailable, "the server went away", path: url) }
+            if left <= 0 { throw SyncError(.serverUnavailable, "the server went away", path: url) }
             failAfterWrites = left - 1
         }
         writes += 1
@@ -71,7 +71,7 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
 
     private func checkAlive() throws {
         if let left = failAfterWrites, left <= 0 {
-            throw ContactsError(.serverUnavailable, "the server went away", path: url)
+            throw SyncError(.serverUnavailable, "the server went away", path: url)
         }
     }
 
@@ -85,7 +85,7 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
 
     func listCards() throws -> [RemoteCardVersion] {
         try checkAlive()
-        if listingFails { throw ContactsError(.serverUnavailable, "the listing timed out", path: url) }
+        if listingFails { throw SyncError(.serverUnavailable, "the listing timed out", path: url) }
         listings += 1
         return cards.keys.sorted().map { RemoteCardVersion(href: $0, etag: cards[$0]?.etag ?? "") }
     }
@@ -131,7 +131,7 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
     func createCard(named name: String, data: Data) throws -> RemoteCardVersion {
         try countWrite()
         let href = path + name
-        guard cards[href] == nil else { throw ContactsError(.preconditionFailed, "exists", path: href) }
+        guard cards[href] == nil else { throw SyncError(.preconditionFailed, "exists", path: href) }
         store(href, data)
         return RemoteCardVersion(href: href, etag: cards[href]?.etag ?? "")
     }
@@ -139,7 +139,7 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
     func updateCard(at href: String, data: Data, etag: String) throws -> RemoteCardVersion {
         try countWrite()
         beforeUpdate?(href)
-        guard cards[href]?.etag == etag else { throw ContactsError(.preconditionFailed, "changed", path: href) }
+        guard cards[href]?.etag == etag else { throw SyncError(.preconditionFailed, "changed", path: href) }
         store(href, data)
         return RemoteCardVersion(href: href, etag: cards[href]?.etag ?? "")
     }
@@ -147,7 +147,7 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
     func deleteCard(at href: String, etag: String) throws {
         try countWrite()
         guard let card = cards[href] else { return }
-        guard card.etag == etag else { throw ContactsError(.preconditionFailed, "changed", path: href) }
+        guard card.etag == etag else { throw SyncError(.preconditionFailed, "changed", path: href) }
         remove(href)
     }
 }

@@ -24,14 +24,7 @@ private func remote(_ name: String, _ url: String, user: String? = nil, command:
 
 /// The code of the `ContactsError` `body` throws, or `nil`.
 private func errorCode(_ body: () throws -> Void) -> ContactsError.Code? {
-    do {
-        try body()
-        return nil
-    } catch let error as ContactsError {
-        return error.code
-    } catch {
-        return nil
-    }
+    thrownCode(in: StoreDomain.self, body)
 }
 
 @Suite struct RemoteSettingsFileTests {
@@ -82,7 +75,7 @@ private func errorCode(_ body: () throws -> Void) -> ContactsError.Code? {
         let first = try remote("dav", "https://one.example.com/")
         try temporary.remotes.add(first)
 
-        #expect(errorCode { try temporary.remotes.add(try remote("dav", "https://two.example.com/")) } == .remoteExists)
+        #expect(thrownCode(in: SyncDomain.self) { try temporary.remotes.add(try remote("dav", "https://two.example.com/")) } == .remoteExists)
         #expect(try temporary.remotes.remotes() == [first])
     }
 
@@ -113,8 +106,8 @@ private func errorCode(_ body: () throws -> Void) -> ContactsError.Code? {
         let temporary = try makeStoreFolder()
         try temporary.remotes.add(try remote("dav", "https://one.example.com/"))
 
-        #expect(errorCode { try temporary.remotes.remove(named: RemoteName("other")) } == .remoteNotFound)
-        #expect(errorCode { try temporary.remotes.replace(try remote("other", "https://x.example.com/")) } == .remoteNotFound)
+        #expect(thrownCode(in: SyncDomain.self) { try temporary.remotes.remove(named: RemoteName("other")) } == .remoteNotFound)
+        #expect(thrownCode(in: SyncDomain.self) { try temporary.remotes.replace(try remote("other", "https://x.example.com/")) } == .remoteNotFound)
         #expect(try temporary.remotes.remotes().count == 1)
     }
 

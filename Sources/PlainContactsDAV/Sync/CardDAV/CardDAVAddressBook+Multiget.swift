@@ -9,8 +9,8 @@ extension CardDAVAddressBook {
     /// The cards at these hrefs, with their ETags and bytes (`addressbook-multiget` reports of
     /// ``multigetBatchSize`` hrefs); a card removed meanwhile (`404`) is left out.
     ///
-    /// - Throws: ``ContactsError/Code/authenticationFailed``, ``ContactsError/Code/serverUnavailable``
-    ///   or ``ContactsError/Code/malformedResponse`` (also for a card without data or ETag).
+    /// - Throws: `SyncError.Code.authenticationFailed`, `SyncError.Code.serverUnavailable`
+    ///   or `SyncError.Code.malformedResponse` (also for a card without data or ETag).
     package func fetchCards(_ hrefs: [String]) throws -> [RemoteCard] {
         var cards: [RemoteCard] = []
         var start = 0
@@ -36,7 +36,7 @@ extension CardDAVAddressBook {
             guard !isCollection, response.status.map({ (200..<300).contains($0) }) ?? true else { continue }
             if response.properties.isEmpty && response.failedProperties.values.contains(404) { continue }
             guard let data = response.property(.cardDAV("address-data"))?.text else {
-                throw ContactsError(.malformedResponse, "the server gave no card data for \(href)", path: url)
+                throw SyncError(.malformedResponse, "the server gave no card data for \(href)", path: url)
             }
             cards.append(RemoteCard(href: href, etag: try etag(of: response, href: href), data: Data(data.utf8)))
         }

@@ -6,15 +6,15 @@ extension CardDAVAddressBook {
     /// lists its reports (`supported-report-set`) without `sync-collection`, the token is
     /// dropped, so that a sync compares ETags instead.
     ///
-    /// - Throws: ``ContactsError/Code/authenticationFailed``, ``ContactsError/Code/serverUnavailable``,
-    ///   ``ContactsError/Code/recordNotFound`` when there is no collection at the URL, or
-    ///   ``ContactsError/Code/malformedResponse``.
+    /// - Throws: `SyncError.Code.authenticationFailed`, `SyncError.Code.serverUnavailable`,
+    ///   `SyncError.Code.notFound` when there is no collection at the URL, or
+    ///   `SyncError.Code.malformedResponse`.
     package func collectionState() throws -> RemoteCollectionState {
         let answer = try multistatus(
             "PROPFIND", collectionURL, depth: "0",
             body: WebDAVRequestBody.propfind([.calendarServer("getctag"), .dav("sync-token"), .dav("supported-report-set")]))
         guard let collection = try answer.responses.first(where: { try member($0).isCollection }) else {
-            throw ContactsError(.malformedResponse, "the answer does not describe the collection", path: url)
+            throw SyncError(.malformedResponse, "the answer does not describe the collection", path: url)
         }
         let ctag = collection.property(.calendarServer("getctag"))?.text.trimmingWhitespaceAndNewlines
         var token = collection.property(.dav("sync-token"))?.text.trimmingWhitespaceAndNewlines
@@ -27,7 +27,7 @@ extension CardDAVAddressBook {
     /// Every card of the collection with its ETag (a `Depth: 1` `PROPFIND`), leaving out the
     /// collection itself, sub-collections and members reported missing.
     ///
-    /// - Throws: as ``collectionState()``; ``ContactsError/Code/malformedResponse`` also when a
+    /// - Throws: as ``collectionState()``; `SyncError.Code.malformedResponse` also when a
     ///   card has no ETag.
     package func listCards() throws -> [RemoteCardVersion] {
         let answer = try multistatus(
@@ -51,7 +51,7 @@ extension CardDAVAddressBook {
             "PROPFIND", try url(ofHref: href), depth: "0", body: WebDAVRequestBody.propfind([.dav("getetag")]))
         guard let response = try answer.responses.first(where: { try member($0).href == href }) ?? answer.responses.first
         else {
-            throw ContactsError(.malformedResponse, "the server gave no ETag for \(href)", path: url)
+            throw SyncError(.malformedResponse, "the server gave no ETag for \(href)", path: url)
         }
         return try etag(of: response, href: href)
     }

@@ -9,9 +9,9 @@ extension CardDAVAddressBook {
     /// has that name (`PUT` with `If-None-Match: *`).
     ///
     /// - Returns: the card's href and ETag, read back with a `PROPFIND` when the answer has none.
-    /// - Throws: ``ContactsError/Code/preconditionFailed`` when a card of that name exists,
-    ///   ``ContactsError/Code/authenticationFailed``, ``ContactsError/Code/serverUnavailable`` or
-    ///   ``ContactsError/Code/malformedResponse``.
+    /// - Throws: `SyncError.Code.preconditionFailed` when a card of that name exists,
+    ///   `SyncError.Code.authenticationFailed`, `SyncError.Code.serverUnavailable` or
+    ///   `SyncError.Code.malformedResponse`.
     package func createCard(named name: String, data: Data) throws -> RemoteCardVersion {
         let href = collectionPath + CardDAVHref.encode(segment: name)
         return try put(href: href, data: data, condition: ("If-None-Match", "*"))
@@ -19,7 +19,7 @@ extension CardDAVAddressBook {
 
     /// Replaces a card, only if it is still at `etag` (`PUT` with `If-Match`).
     ///
-    /// - Throws: ``ContactsError/Code/preconditionFailed`` when the card changed or was removed on
+    /// - Throws: `SyncError.Code.preconditionFailed` when the card changed or was removed on
     ///   the server, and the errors of ``createCard(named:data:)``.
     package func updateCard(at href: String, data: Data, etag: String) throws -> RemoteCardVersion {
         try put(href: try CardDAVHref.canonicalPath(href, in: collectionURL), data: data, condition: ("If-Match", etag))

@@ -13,8 +13,8 @@ extension CardDAVAddressBook {
     /// The cards changed and removed since `token` (RFC 6578 `sync-collection`, `sync-level` 1,
     /// `getetag`), following truncated answers, or `nil` when the server refuses the token.
     ///
-    /// - Throws: ``ContactsError/Code/authenticationFailed`` (`401`),
-    ///   ``ContactsError/Code/serverUnavailable`` or ``ContactsError/Code/malformedResponse``.
+    /// - Throws: `SyncError.Code.authenticationFailed` (`401`),
+    ///   `SyncError.Code.serverUnavailable` or `SyncError.Code.malformedResponse`.
     package func changes(since token: String, includingCards: Bool) throws -> RemoteChanges? {
         var changed: [String: String] = [:]
         var removed: Set<String> = []
@@ -38,7 +38,7 @@ extension CardDAVAddressBook {
                 }
             }
             guard let next = answer.syncToken else {
-                throw ContactsError(.malformedResponse, "the sync-collection answer has no sync-token", path: url)
+                throw SyncError(.malformedResponse, "the sync-collection answer has no sync-token", path: url)
             }
             token = next
             if !truncated {
@@ -48,8 +48,7 @@ extension CardDAVAddressBook {
                 return changes
             }
         }
-        throw ContactsError(
-            .malformedResponse, "the server truncated more than \(Self.maximumSyncRounds) sync answers in a row", path: url)
+        throw SyncError(.malformedResponse, "the server truncated more than \(Self.maximumSyncRounds) sync answers in a row", path: url)
     }
 
     /// One `sync-collection` report, or `nil` when the token is refused.

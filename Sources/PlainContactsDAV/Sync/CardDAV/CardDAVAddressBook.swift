@@ -82,15 +82,15 @@ package struct CardDAVAddressBook: RemoteAddressBook, Sendable {
 
     /// The error for an answer a request did not expect: `404` is a missing resource, `412` a
     /// failed condition, anything else a malformed answer.
-    func unexpectedStatus(_ response: HTTPResponse) -> ContactsError {
+    func unexpectedStatus(_ response: HTTPResponse) -> SyncError {
         let path = HTTPClient.describe(response.url)
         switch response.status {
         case 404, 410:
-            return ContactsError(.recordNotFound, "the server has nothing at this URL (HTTP \(response.status))", path: path)
+            return SyncError(.notFound, "the server has nothing at this URL (HTTP \(response.status))", path: path)
         case 412:
-            return ContactsError(.preconditionFailed, "the card changed on the server (HTTP 412)", path: path)
+            return SyncError(.preconditionFailed, "the card changed on the server (HTTP 412)", path: path)
         default:
-            return ContactsError(.malformedResponse, "the server answered HTTP \(response.status)", path: path)
+            return SyncError(.malformedResponse, "the server answered HTTP \(response.status)", path: path)
         }
     }
 
@@ -103,7 +103,7 @@ package struct CardDAVAddressBook: RemoteAddressBook, Sendable {
     /// A response's ETag, required.
     func etag(of response: WebDAVMultistatus.Response, href: String) throws -> String {
         guard let etag = response.property(.dav("getetag"))?.text.trimmingWhitespaceAndNewlines, !etag.isEmpty else {
-            throw ContactsError(.malformedResponse, "the server gave no ETag for \(href)", path: url)
+            throw SyncError(.malformedResponse, "the server gave no ETag for \(href)", path: url)
         }
         return etag
     }

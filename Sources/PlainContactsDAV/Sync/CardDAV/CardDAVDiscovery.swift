@@ -29,10 +29,10 @@ package struct CardDAVDiscovery: Sendable {
 
     /// The address books reachable from `url`, sorted by URL.
     ///
-    /// - Throws: ``ContactsError/Code/recordNotFound`` when no address book is found;
+    /// - Throws: `SyncError.Code.notFound` when no address book is found;
     ///   ``ContactsError/Code/invalidValue`` for a URL that is not `http` or `https`;
-    ///   ``ContactsError/Code/authenticationFailed``, ``ContactsError/Code/serverUnavailable`` or
-    ///   ``ContactsError/Code/malformedResponse``.
+    ///   `SyncError.Code.authenticationFailed`, `SyncError.Code.serverUnavailable` or
+    ///   `SyncError.Code.malformedResponse`.
     package func addressBooks(at url: URL) throws -> [DiscoveredAddressBook] {
         let start = try CardDAVAddressBook.collectionURL(url)
         let first = try properties(of: start)
@@ -51,7 +51,7 @@ package struct CardDAVDiscovery: Sendable {
             else { continue }
             return try addressBooks(inHome: home)
         }
-        throw ContactsError(.recordNotFound, "no CardDAV address book was found from this URL", path: HTTPClient.describe(url))
+        throw SyncError(.notFound, "no CardDAV address book was found from this URL", path: HTTPClient.describe(url))
     }
 
     /// The properties discovery reads.
@@ -82,8 +82,7 @@ package struct CardDAVDiscovery: Sendable {
                 headers: ["Depth": "1", "Content-Type": WebDAVRequestBody.contentType],
                 body: WebDAVRequestBody.propfind([.dav("resourcetype"), .dav("displayname")])))
         guard response.status == 207 else {
-            throw ContactsError(
-                .malformedResponse, "the address book home answered HTTP \(response.status)",
+            throw SyncError(.malformedResponse, "the address book home answered HTTP \(response.status)",
                 path: HTTPClient.describe(response.url))
         }
         let answer = try WebDAVMultistatus.parse(response.body, url: HTTPClient.describe(response.url))
@@ -94,7 +93,7 @@ package struct CardDAVDiscovery: Sendable {
             books.append(DiscoveredAddressBook(url: url, displayName: Self.displayName(member)))
         }
         guard !books.isEmpty else {
-            throw ContactsError(.recordNotFound, "the address book home holds no address book", path: HTTPClient.describe(home))
+            throw SyncError(.notFound, "the address book home holds no address book", path: HTTPClient.describe(home))
         }
         return books.sorted { $0.url.absoluteString < $1.url.absoluteString }
     }

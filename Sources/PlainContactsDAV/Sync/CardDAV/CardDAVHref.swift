@@ -24,16 +24,15 @@ enum CardDAVHref {
 
     /// The canonical absolute path of `href`, resolved against the collection's URL.
     ///
-    /// - Throws: ``ContactsError/Code/malformedResponse`` naming the collection when the href is
+    /// - Throws: `SyncError.Code.malformedResponse` naming the collection when the href is
     ///   not a URL, or names another scheme, host or port.
     static func canonicalPath(_ href: String, in collection: URL) throws -> String {
         let trimmed = href.trimmingWhitespaceAndNewlines
         guard let resolved = URL(string: trimmed, relativeTo: collection)?.absoluteURL else {
-            throw ContactsError(.malformedResponse, "an href of the answer is not a URL", path: HTTPClient.describe(collection))
+            throw SyncError(.malformedResponse, "an href of the answer is not a URL", path: HTTPClient.describe(collection))
         }
         guard HTTPClient.origin(of: resolved) == HTTPClient.origin(of: collection) else {
-            throw ContactsError(
-                .malformedResponse, "an href of the answer names another server", path: HTTPClient.describe(collection))
+            throw SyncError(.malformedResponse, "an href of the answer names another server", path: HTTPClient.describe(collection))
         }
         let path = URLComponents(url: resolved, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? resolved.path
         return try canonical(path: path.isEmpty ? "/" : path, collection: collection)
@@ -43,8 +42,7 @@ enum CardDAVHref {
     static func canonical(path: String, collection: URL) throws -> String {
         let segments = try path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
             guard let decoded = String(segment).removingPercentEncoding else {
-                throw ContactsError(
-                    .malformedResponse, "an href of the answer has a broken percent-encoding",
+                throw SyncError(.malformedResponse, "an href of the answer has a broken percent-encoding",
                     path: HTTPClient.describe(collection))
             }
             return encode(segment: decoded)

@@ -34,14 +34,7 @@ private func name(_ text: String) throws -> ServerUserName {
 
 /// The code of the `ContactsError` `body` throws, or `nil`.
 private func errorCode(_ body: () throws -> Void) -> ContactsError.Code? {
-    do {
-        try body()
-        return nil
-    } catch let error as ContactsError {
-        return error.code
-    } catch {
-        return nil
-    }
+    thrownCode(in: StoreDomain.self, body)
 }
 
 @Suite struct ServerUsersFileTests {
@@ -111,8 +104,8 @@ private func errorCode(_ body: () throws -> Void) -> ContactsError.Code? {
         try temporary.users.add(name("kim"), password: "first", replacing: false)
         let before = try temporary.read(".contacts/users.json")
 
-        #expect(errorCode { try temporary.users.add(name("kim"), password: "second", replacing: false) } == .userExists)
-        #expect(errorCode { try temporary.users.checkNameIsFree(name("kim")) } == .userExists)
+        #expect(thrownCode(in: ServeDomain.self) { try temporary.users.add(name("kim"), password: "second", replacing: false) } == .userExists)
+        #expect(thrownCode(in: ServeDomain.self) { try temporary.users.checkNameIsFree(name("kim")) } == .userExists)
         #expect(try temporary.read(".contacts/users.json") == before)
     }
 
@@ -160,7 +153,7 @@ private func errorCode(_ body: () throws -> Void) -> ContactsError.Code? {
         let temporary = try makeStoreFolder()
         try temporary.users.add(name("kim"), password: "a", replacing: false)
 
-        #expect(errorCode { try temporary.users.remove(name("lee")) } == .userNotFound)
+        #expect(thrownCode(in: ServeDomain.self) { try temporary.users.remove(name("lee")) } == .userNotFound)
         #expect(try temporary.users.accounts().count == 1)
     }
 

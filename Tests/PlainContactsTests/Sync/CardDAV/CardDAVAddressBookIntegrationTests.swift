@@ -34,16 +34,16 @@ import Testing
 
         let updated = try book.updateCard(at: first.href, data: Self.card("uid-1", name: "Uno"), etag: first.etag)
         #expect(updated.etag != first.etag)
-        let stale = try #require(throws: ContactsError.self) {
+        let stale = try #require(throws: SyncError.self) {
             try book.updateCard(at: first.href, data: Self.card("uid-1", name: "Stale"), etag: first.etag)
         }
         #expect(stale.code == .preconditionFailed)
-        let duplicate = try #require(throws: ContactsError.self) {
+        let duplicate = try #require(throws: SyncError.self) {
             try book.createCard(named: "uid-1.vcf", data: Self.card("uid-1", name: "Again"))
         }
         #expect(duplicate.code == .preconditionFailed)
 
-        let staleDelete = try #require(throws: ContactsError.self) { try book.deleteCard(at: first.href, etag: first.etag) }
+        let staleDelete = try #require(throws: SyncError.self) { try book.deleteCard(at: first.href, etag: first.etag) }
         #expect(staleDelete.code == .preconditionFailed)
         try book.deleteCard(at: first.href, etag: updated.etag)
         try book.deleteCard(at: first.href, etag: updated.etag)
@@ -90,7 +90,7 @@ import Testing
 
     @Test func aWrongPasswordFailsAuthentication() throws {
         let server = try DAVTestServer(.radicale(password: "right"))
-        let error = try #require(throws: ContactsError.self) { try Self.book(server, password: "wrong").listCards() }
+        let error = try #require(throws: SyncError.self) { try Self.book(server, password: "wrong").listCards() }
         #expect(error.code == .authenticationFailed)
         #expect(!error.description.contains("wrong"))
     }
@@ -104,7 +104,7 @@ import Testing
                 wait: { _ in }))
         let card = try book.createCard(named: "a.vcf", data: Self.card("a", name: "A"))
         server.kill()
-        let error = try #require(throws: ContactsError.self) { try book.listCards() }
+        let error = try #require(throws: SyncError.self) { try book.listCards() }
         #expect(error.code == .serverUnavailable)
         try server.restart()
         #expect(try book.listCards() == [card])

@@ -76,14 +76,14 @@ import Testing
             <d:response><d:href>/user/contacts/a.vcf</d:href><d:propstat><d:prop><d:getcontenttype>text/vcard</d:getcontenttype>
             </d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
             """))
-        let error = try #require(throws: ContactsError.self) { try book().listCards() }
+        let error = try #require(throws: SyncError.self) { try book().listCards() }
         #expect(error.code == .malformedResponse)
     }
 
     @Test(arguments: ["<not xml", "<d:multistatus xmlns:d=\"DAV:\"><d:response></d:response></d:multistatus>", "<html/>"])
     func anUnreadableAnswerIsMalformed(answer: String) throws {
         transport.enqueue(207, body: answer)
-        let error = try #require(throws: ContactsError.self) { try book().listCards() }
+        let error = try #require(throws: SyncError.self) { try book().listCards() }
         #expect(error.code == .malformedResponse)
     }
 
@@ -134,7 +134,7 @@ import Testing
 
     @Test func aSyncAnswerWithoutANewTokenIsMalformed() throws {
         transport.enqueue(207, body: Self.multistatus(Self.card("a.vcf", etag: "\"1\"")))
-        let error = try #require(throws: ContactsError.self) { try book().changes(since: "tok-1") }
+        let error = try #require(throws: SyncError.self) { try book().changes(since: "tok-1") }
         #expect(error.code == .malformedResponse)
     }
 
@@ -156,7 +156,7 @@ import Testing
 
     @Test func aFetchedCardWithoutDataIsMalformed() throws {
         transport.enqueue(207, body: Self.multistatus(Self.card("/user/contacts/0.vcf", etag: "\"e0\"")))
-        let error = try #require(throws: ContactsError.self) { try book().fetchCards(["/user/contacts/0.vcf"]) }
+        let error = try #require(throws: SyncError.self) { try book().fetchCards(["/user/contacts/0.vcf"]) }
         #expect(error.code == .malformedResponse)
     }
 
@@ -192,13 +192,13 @@ import Testing
         transport.enqueue(412)
         transport.enqueue(412)
         transport.enqueue(412)
-        let update = try #require(throws: ContactsError.self) {
+        let update = try #require(throws: SyncError.self) {
             try book().updateCard(at: "/user/contacts/a.vcf", data: Data(), etag: "\"old\"")
         }
         #expect(update.code == .preconditionFailed)
-        let create = try #require(throws: ContactsError.self) { try book().createCard(named: "a.vcf", data: Data()) }
+        let create = try #require(throws: SyncError.self) { try book().createCard(named: "a.vcf", data: Data()) }
         #expect(create.code == .preconditionFailed)
-        let delete = try #require(throws: ContactsError.self) { try book().deleteCard(at: "/user/contacts/a.vcf", etag: "\"old\"") }
+        let delete = try #require(throws: SyncError.self) { try book().deleteCard(at: "/user/contacts/a.vcf", etag: "\"old\"") }
         #expect(delete.code == .preconditionFailed)
     }
 
@@ -214,7 +214,7 @@ import Testing
 
     @Test func refusedCredentialsFailAuthentication() throws {
         transport.enqueue(401)
-        let error = try #require(throws: ContactsError.self) { try book().collectionState() }
+        let error = try #require(throws: SyncError.self) { try book().collectionState() }
         #expect(error.code == .authenticationFailed)
     }
 }

@@ -30,7 +30,7 @@ import Testing
 
     @Test func aWrongPasswordFailsAuthentication() throws {
         let server = try DAVTestServer(.radicale(password: "right"))
-        let error = try #require(throws: ContactsError.self) {
+        let error = try #require(throws: SyncError.self) {
             try CardDAVDiscovery(credentials: RemoteCredentials(user: server.user, password: "wrong")).addressBooks(at: server.baseURL)
         }
         #expect(error.code == .authenticationFailed)

@@ -65,15 +65,15 @@ import Testing
         ])
     }
 
-    @Test func findingNothingIsRecordNotFound() throws {
+    @Test func findingNothingIsNotFound() throws {
         for _ in 0..<3 { transport.enqueue(404) }
-        let error = try #require(throws: ContactsError.self) { try discover("https://dav.example.com/") }
-        #expect(error.code == .recordNotFound)
+        let error = try #require(throws: SyncError.self) { try discover("https://dav.example.com/") }
+        #expect(error.code == .notFound)
     }
 
     @Test func refusedCredentialsFailAuthentication() throws {
         transport.enqueue(401)
-        let error = try #require(throws: ContactsError.self) { try discover("https://dav.example.com/") }
+        let error = try #require(throws: SyncError.self) { try discover("https://dav.example.com/") }
         #expect(error.code == .authenticationFailed)
     }
 }

@@ -28,9 +28,9 @@ import Testing
     }
 
     @Test func anHrefOnAnotherServerIsRefused() throws {
-        let error = try #require(throws: ContactsError.self) { try canonical("https://evil.example.net/user/contacts/a.vcf") }
+        let error = try #require(throws: SyncError.self) { try canonical("https://evil.example.net/user/contacts/a.vcf") }
         #expect(error.code == .malformedResponse)
-        let otherPort = try #require(throws: ContactsError.self) { try canonical("https://dav.example.com:8443/a.vcf") }
+        let otherPort = try #require(throws: SyncError.self) { try canonical("https://dav.example.com:8443/a.vcf") }
         #expect(otherPort.code == .malformedResponse)
     }
 }

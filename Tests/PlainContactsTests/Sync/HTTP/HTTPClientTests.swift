@@ -55,7 +55,7 @@ import Testing
     @Test func moreThanFiveRedirectsMakeTheServerUnavailable() throws {
         let transport = FakeHTTPTransport()
         for index in 0...HTTPClient.maximumRedirects { transport.enqueue(302, headers: ["Location": "/r\(index)/"]) }
-        let error = try #require(throws: ContactsError.self) {
+        let error = try #require(throws: SyncError.self) {
             try HTTPClient.fake(transport).send(request("https://dav.example.com/a/"))
         }
         #expect(error.code == .serverUnavailable)
@@ -86,7 +86,7 @@ import Testing
         let transport = FakeHTTPTransport()
         for _ in 0..<HTTPClient.maximumAttempts { transport.enqueue(502) }
         let waits = RecordedWaits()
-        let error = try #require(throws: ContactsError.self) {
+        let error = try #require(throws: SyncError.self) {
             try HTTPClient.fake(transport, waits: waits).send(request("https://dav.example.com/a/"))
         }
         #expect(error.code == .serverUnavailable)
@@ -97,7 +97,7 @@ import Testing
 
     @Test func anUnreachableServerIsUnavailable() throws {
         let transport = FakeHTTPTransport()
-        let error = try #require(throws: ContactsError.self) {
+        let error = try #require(throws: SyncError.self) {
             try HTTPClient.fake(transport).send(request("https://dav.example.com/a/"))
         }
         #expect(error.code == .serverUnavailable)
@@ -117,7 +117,7 @@ import Testing
         let transport = FakeHTTPTransport()
         transport.enqueue(429, headers: ["Retry-After": "3600"])
         let waits = RecordedWaits()
-        let error = try #require(throws: ContactsError.self) {
+        let error = try #require(throws: SyncError.self) {
             try HTTPClient.fake(transport, waits: waits).send(request("https://dav.example.com/a/"))
         }
         #expect(error.code == .serverUnavailable)
@@ -136,7 +136,7 @@ import Testing
     func refusedCredentialsFailAuthentication(status: Int) throws {
         let transport = FakeHTTPTransport()
         transport.enqueue(status)
-        let error = try #require(throws: ContactsError.self) {
+        let error = try #require(throws: SyncError.self) {
             try HTTPClient.fake(transport).send(request("https://dav.example.com/a/"))
         }
         #expect(error.code == .authenticationFailed)
@@ -154,7 +154,7 @@ import Testing
         let transport = FakeHTTPTransport()
         transport.enqueue(401)
         let url = "https://me:s3cret-pw@dav.example.com/a/"
-        let error = try #require(throws: ContactsError.self) {
+        let error = try #require(throws: SyncError.self) {
             try HTTPClient.fake(transport, credentials: credentials).send(request(url))
         }
         #expect(!error.description.contains("s3cret-pw"))

@@ -89,7 +89,7 @@ import Testing
     func anUnreadableAnswerIsMalformedResponse(_ body: String) {
         #expect {
             _ = try parse(body)
-        } throws: { ($0 as? ContactsError)?.code == .malformedResponse }
+        } throws: { ($0 as? SyncError)?.code == .malformedResponse }
     }
 
     @Test(arguments: [
@@ -108,7 +108,7 @@ import Testing
     func aDocumentTypeIsRefusedAndNothingIsExpanded(_ body: String) {
         #expect {
             _ = try parse(body)
-        } throws: { ($0 as? ContactsError)?.code == .malformedResponse }
+        } throws: { ($0 as? SyncError)?.code == .malformedResponse }
     }
 
     @Test func nestingDeeperThanTheLimitIsRefused() {
@@ -117,7 +117,7 @@ import Testing
             + "</multistatus>"
         #expect {
             _ = try parse(body)
-        } throws: { ($0 as? ContactsError)?.code == .malformedResponse }
+        } throws: { ($0 as? SyncError)?.code == .malformedResponse }
     }
 
     @Test func statusLinesGiveTheirCode() {

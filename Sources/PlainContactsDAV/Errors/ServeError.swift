@@ -1,0 +1,24 @@
+import PlainContacts
+
+/// The CardDAV server's domain of errors: its accounts, its settings and its listeners.
+public enum ServeDomain: ErrorDomain {}
+
+/// An error of `contacts serve` and its accounts: see ``PlainContactsError``. Failures of the
+/// store it serves stay ``ContactsError``s.
+///
+/// ```swift
+/// do {
+///     try users.remove(name)
+/// } catch let error as ServeError where error.code == .userNotFound {
+///     print("No such user.")
+/// }
+/// ```
+public typealias ServeError = PlainContactsError<ServeDomain>
+
+extension PlainContactsError.Code where Domain == ServeDomain {
+    /// No account of `contacts serve` has the given user name.
+    public static let userNotFound = Self(rawValue: "userNotFound")
+    /// An account of `contacts serve` has the given user name already, and replacing its
+    /// password was not asked for.
+    public static let userExists = Self(rawValue: "userExists")
+}
