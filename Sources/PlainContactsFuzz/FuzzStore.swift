@@ -49,7 +49,7 @@ struct FuzzStore {
                 edited = "people/\(key.rawValue).json"
                 try book.save()
             }
-        } catch is ContactsError {}
+        } catch is any PlainContactsFailure {}
         let now = try FuzzFolder.files(in: root, excluding: ".contacts")
         for (path, bytes) in original where path != target && path != edited && now[path] != bytes {
             return now[path] == nil ? "\(path) was removed" : "\(path) changed"

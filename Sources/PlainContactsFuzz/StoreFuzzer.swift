@@ -5,9 +5,9 @@ import PlainContacts
 /// membership files, the manifest, three versions for the merge driver, and `set` arguments,
 /// each made by damaging a valid seed with ``FuzzMutator``.
 ///
-/// Every case must end in success or a ``ContactsError``: another error, a clean merge that
-/// cannot be read back, or a written record that cannot be read back is a failure; a trap
-/// kills the process, which the caller sees as a crash. A case slower than ``slowCase`` is a
+/// Every case must end in success or a library error (``PlainContactsFailure``): another
+/// error, a clean merge that cannot be read back, or a written record that cannot be read back
+/// is a failure; a trap kills the process, which the caller sees as a crash. A case slower than ``slowCase`` is a
 /// failure (a hang shows as one). Every ``storeEvery``-th case damages one file of a real store
 /// on disk, opens, lists and edits it, saves another person, and checks that no other file of
 /// the store changed.
@@ -27,7 +27,7 @@ package struct StoreFuzzer {
         case personFile, groupFile, membersFile, manifest, mergeDriver, setArgument, store
     }
 
-    /// A case that ended other than in success or a ``ContactsError``.
+    /// A case that ended other than in success or a library error (``PlainContactsFailure``).
     package struct Failure: Sendable, CustomStringConvertible {
         var caseNumber: Int
         var target: Target
@@ -107,7 +107,7 @@ package struct StoreFuzzer {
             case .store:
                 return try store.damage(using: &mutator, input: &input)
             }
-        } catch is ContactsError {
+        } catch is any PlainContactsFailure {
             return nil
         } catch {
             return "threw \(type(of: error)): \(error)"

@@ -59,7 +59,7 @@ struct VCardFuzzStore {
         let before = try FuzzFolder.files(in: root)
         do {
             _ = try book.importVCards(from: input, source: "fuzz.vcf", options: VCardImportOptions(strict: strict))
-        } catch is ContactsError {
+        } catch is any PlainContactsFailure {
             let after = try FuzzFolder.files(in: root)
             return Outcome(failure: Self.difference(before, after).map { "a failed \(mode) import \($0)" }, strictRefused: strict)
         }
@@ -80,7 +80,7 @@ struct VCardFuzzStore {
                 if let error = report.membershipError { return "re-importing the \(version.rawValue) export failed: \(error)" }
             }
             return nil
-        } catch let error as ContactsError {
+        } catch let error as any PlainContactsFailure {
             return "the store does not read back or re-import: \(error)"
         }
     }

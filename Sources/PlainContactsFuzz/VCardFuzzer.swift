@@ -6,7 +6,7 @@ import PlainContacts
 /// and vCard-aware mutations (``FuzzMutator/mutateVCard(_:)``) and imports it.
 ///
 /// Every case reads and maps the damaged bytes leniently in memory, which must end in success
-/// or a ``ContactsError``, and exports each person read, which must read back as one card:
+/// or a library error (``PlainContactsFailure``), and exports each person read, which must read back as one card:
 /// anything else is a failure; a trap kills the process, which the
 /// caller sees as a crash. Reading slower than ``slowCase`` is a failure (a hang shows as one),
 /// as is a store case slower than ``slowStoreCase``.
@@ -32,7 +32,8 @@ package struct VCardFuzzer {
         case store
     }
 
-    /// A case that ended other than in success or a ``ContactsError``, or took too long.
+    /// A case that ended other than in success or a library error (``PlainContactsFailure``), or
+    /// took too long.
     package struct Failure: Sendable, CustomStringConvertible {
         var caseNumber: Int
         var target: Target
@@ -164,7 +165,7 @@ package struct VCardFuzzer {
 
     /// Reads and maps `input` leniently, as an import does before it touches a book, and
     /// exports each person read as 3.0 and 4.0; the failure message, or `nil` when reading
-    /// ended in success or a ``ContactsError`` and each export reads back as one card.
+    /// ended in success or a library error (``PlainContactsFailure``) and each export reads back as one card.
     static func readInMemory(_ input: Data) -> String? {
         do {
             var reader = VCardStreamReader(data: input, source: "fuzz.vcf")
@@ -177,7 +178,7 @@ package struct VCardFuzzer {
                 }
             }
             return nil
-        } catch is ContactsError {
+        } catch is any PlainContactsFailure {
             return nil
         } catch {
             return "threw \(type(of: error)): \(error)"

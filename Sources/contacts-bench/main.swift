@@ -11,11 +11,14 @@ do {
     FileHandle.standardError.write(Data("contacts-bench: \(error)\n".utf8))
     switch error.code {
     case .notAStore: exit(66)
-    case .malformedFile, .malformedVCard, .conflictMarkers: exit(65)
+    case .malformedFile, .conflictMarkers: exit(65)
     case .busy, .conflict: exit(75)
     case .operationNotPermittedByUser: exit(77)
     default: exit(1)
     }
+} catch let error as InterchangeError {
+    FileHandle.standardError.write(Data("contacts-bench: \(error)\n".utf8))
+    exit(65)
 } catch {
     FileHandle.standardError.write(Data("contacts-bench: \(error)\n".utf8))
     exit(1)

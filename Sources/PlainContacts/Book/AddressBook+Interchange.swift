@@ -23,7 +23,7 @@ extension AddressBook {
     ///   - options: What to do with matches and malformed input; with
     ///     ``VCardImportOptions/strict`` the first problem refuses the whole input.
     ///   - decide: Asked about each contact that matches a person.
-    /// - Throws: ``ContactsError/Code/malformedInput`` naming `source` and the line when the
+    /// - Throws: ``PlainContactsError/Code/malformedInput`` naming `source` and the line when the
     ///   file holds no contact, or (strict) needs a recovery; the
     ///   errors of ``importVCards(from:source:options:decide:)``.
     public func importContacts(
@@ -52,7 +52,7 @@ extension AddressBook {
             report.warnings = converted.warnings + report.warnings.map(converted.relocated)
             report.invalidCards = report.invalidCards.map(converted.relocated)
             return report
-        } catch let error as ContactsError {
+        } catch let error as InterchangeError {
             throw converted.relocated(error)
         }
     }

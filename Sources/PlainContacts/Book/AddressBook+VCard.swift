@@ -51,7 +51,7 @@ extension AddressBook {
     ///     and writes nothing.
     /// - Returns: What was added, updated, skipped and created.
     /// - Throws: ``ContactsError/Code/invalidValue`` when the book has unsaved changes;
-    ///   ``ContactsError/Code/malformedVCard`` (with `path` and `line`) for input without a
+    ///   ``PlainContactsError/Code/malformedVCard`` (with `path` and `line`) for input without a
     ///   card, or with ``VCardImportOptions/strict`` for a malformed card (unless
     ///   ``VCardImportOptions/skipInvalid`` is set, which skips it); ``ContactsError/Code/busy``,
     ///   ``ContactsError/Code/io`` and the other errors of ``save()``; whatever `decide` throws.

@@ -83,11 +83,11 @@ package enum CardMapping {
         let cards: [VCard]
         do {
             cards = try VCardReader.parse(data, source: href, strict: strict)
-        } catch let error as ContactsError {
-            throw ContactsError(.malformedVCard, "the server's card is unreadable: \(error.message)", path: href)
+        } catch let error as InterchangeError {
+            throw InterchangeError(.malformedVCard, "the server's card is unreadable: \(error.message)", path: href)
         }
         guard var card = cards.first else {
-            throw ContactsError(.malformedVCard, "the server sent no vCard for this card", path: href)
+            throw InterchangeError(.malformedVCard, "the server sent no vCard for this card", path: href)
         }
         let key = carriedKey(in: card)
         card.properties.removeAll { $0.name == keyProperty }
@@ -98,11 +98,11 @@ package enum CardMapping {
         let mapped: ImportedCard
         do {
             mapped = try VCardImporter.map(card, source: href, strict: strict)
-        } catch let error as ContactsError {
-            throw ContactsError(.malformedVCard, "the card is unreadable: \(error.message)", path: href)
+        } catch let error as InterchangeError {
+            throw InterchangeError(.malformedVCard, "the card is unreadable: \(error.message)", path: href)
         }
         guard case .person(let imported) = mapped else {
-            throw ContactsError(.malformedVCard, "the server's card is neither a person nor a group", path: href)
+            throw InterchangeError(.malformedVCard, "the server's card is neither a person nor a group", path: href)
         }
         var state = imported.person.state
         let categories = card.properties.filter { $0.name == "CATEGORIES" }.map(VCardWriter.contentLine)

@@ -46,11 +46,6 @@ extension PlainContactsError.Code where Domain == StoreDomain {
     /// The user has not allowed this program to use the store
     /// (AddressBook's `kABOperationNotPermittedByUserError`).
     public static let operationNotPermittedByUser = Self(rawValue: "operationNotPermittedByUser")
-    /// A vCard could not be read.
-    public static let malformedVCard = Self(rawValue: "malformedVCard")
-    /// A file in another contacts format (CSV, LDIF, abook, mutt aliases) could not be read,
-    /// or, with a strict import, needed a recovery.
-    public static let malformedInput = Self(rawValue: "malformedInput")
     /// The system refused access to a file or folder of the store (`EACCES`, `EPERM`).
     public static let permissionDenied = Self(rawValue: "permissionDenied")
     /// The disk, or the user's quota on it, is full (`ENOSPC`, `EDQUOT`).

@@ -84,6 +84,27 @@ public struct PlainContactsError<Domain: ErrorDomain>: Error, Sendable, CustomSt
     }
 }
 
+/// Any error the PlainContacts libraries report, whatever its domain: what a program catches
+/// to handle every failure of theirs alike, leaving other errors alone.
+///
+/// ```swift
+/// do {
+///     _ = try book.importVCards(from: data, source: "cards.vcf")
+/// } catch let error as any PlainContactsFailure {
+///     print(error)   // "cards.vcf:3: …"
+/// }
+/// ```
+public protocol PlainContactsFailure: Error, Sendable, CustomStringConvertible {
+    /// One sentence describing the failure; never contains contact data.
+    var message: String { get }
+    /// The file (or URL) involved, if any.
+    var path: String? { get }
+    /// The 1-based line in ``path``, if known.
+    var line: Int? { get }
+}
+
+extension PlainContactsError: PlainContactsFailure {}
+
 /// What names a domain of ``PlainContactsError``: an empty type per domain, so that each
 /// domain's errors are a type of their own to catch, with codes of their own.
 public protocol ErrorDomain: Sendable {}

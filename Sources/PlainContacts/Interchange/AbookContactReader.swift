@@ -37,7 +37,7 @@ enum AbookContactReader {
 
     /// The cards of the contacts of `text`.
     ///
-    /// - Throws: ``ContactsError/Code/malformedInput`` for the first recovery when the log is
+    /// - Throws: ``PlainContactsError/Code/malformedInput`` for the first recovery when the log is
     ///   strict.
     static func convert(_ text: String, log: inout ConversionLog) throws -> ConvertedContacts {
         var builder = CardBuilder()

@@ -21,7 +21,7 @@ enum CSVContactReader {
 
     /// Converts every row after the header.
     ///
-    /// - Throws: ``ContactsError/Code/malformedInput`` when the file has no header this reader
+    /// - Throws: ``PlainContactsError/Code/malformedInput`` when the file has no header this reader
     ///   knows, or (strict) at the first recovery.
     static func convert(_ text: String, log: inout ConversionLog) throws -> ConvertedContacts {
         let table = try CSVTable(parsing: text, log: &log)

@@ -31,7 +31,7 @@ struct CSVTable {
 
     /// Reads every row of `text`.
     ///
-    /// - Throws: when `log` is strict, ``ContactsError/Code/malformedInput`` at the first cell
+    /// - Throws: when `log` is strict, ``PlainContactsError/Code/malformedInput`` at the first cell
     ///   that is not well formed.
     init(parsing text: String, log: inout ConversionLog) throws {
         var bytes = Array(text.utf8)

@@ -197,7 +197,7 @@ struct CardBuilder {
     }
 
     /// The cards written, with `warnings`.
-    func finish(warnings: [ContactsError]) -> ConvertedContacts {
+    func finish(warnings: [InterchangeError]) -> ConvertedContacts {
         ConvertedContacts(vCardText: text, sourceLines: lines, warnings: warnings, cardCount: cardCount)
     }
 

@@ -9,7 +9,7 @@ import FoundationEssentials
 package enum ContactConverter {
     /// Converts `bytes` in `format` (not ``ContactFileFormat/vcard``, which needs no converting).
     ///
-    /// - Throws: ``ContactsError/Code/malformedInput`` naming `source` and the line when the
+    /// - Throws: ``PlainContactsError/Code/malformedInput`` naming `source` and the line when the
     ///   file cannot be read, holds no contact, or (when `strict`) needs any recovery.
     package static func convert(
         _ bytes: [UInt8], source: String, format: ContactFileFormat, strict: Bool

@@ -11,19 +11,19 @@ struct ConversionLog {
     /// Whether a recovery refuses the input.
     let strict: Bool
     /// The warnings so far, in the order made.
-    private(set) var warnings: [ContactsError] = []
+    private(set) var warnings: [InterchangeError] = []
 
     /// Notes a recovery at `line`, saying what was done.
     ///
-    /// - Throws: ``ContactsError/Code/malformedInput`` naming the file and line, when strict.
+    /// - Throws: ``PlainContactsError/Code/malformedInput`` naming the file and line, when strict.
     mutating func recover(_ message: String, line: Int) throws {
-        let error = ContactsError(.malformedInput, message, path: source, line: line)
+        let error = InterchangeError(.malformedInput, message, path: source, line: line)
         if strict { throw error }
         warnings.append(error)
     }
 
     /// The error that refuses the input, strict or not.
-    func refusal(_ message: String, line: Int?) -> ContactsError {
-        ContactsError(.malformedInput, message, path: source, line: line)
+    func refusal(_ message: String, line: Int?) -> InterchangeError {
+        InterchangeError(.malformedInput, message, path: source, line: line)
     }
 }

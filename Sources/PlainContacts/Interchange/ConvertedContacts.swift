@@ -18,7 +18,7 @@ package struct ConvertedContacts: Sendable {
     /// file it came from.
     package var sourceLines: [Int]
     /// What the conversion recovered from or guessed, each naming the file and line.
-    package var warnings: [ContactsError]
+    package var warnings: [InterchangeError]
     /// The number of cards written.
     var cardCount: Int
 
@@ -36,7 +36,7 @@ package struct ConvertedContacts: Sendable {
     }
 
     /// `error` naming the original file's line instead of the vCard text's.
-    func relocated(_ error: ContactsError) -> ContactsError {
+    func relocated(_ error: InterchangeError) -> InterchangeError {
         guard let line = error.line else { return error }
         var relocated = error
         relocated.line = sourceLine(ofLine: line)

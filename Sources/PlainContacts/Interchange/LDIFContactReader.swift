@@ -56,7 +56,7 @@ enum LDIFContactReader {
 
     /// The cards of the people and lists of `text`.
     ///
-    /// - Throws: ``ContactsError/Code/malformedInput`` for the first recovery when the log is
+    /// - Throws: ``PlainContactsError/Code/malformedInput`` for the first recovery when the log is
     ///   strict.
     static func convert(_ text: String, log: inout ConversionLog) throws -> ConvertedContacts {
         let records = try LDIFReader.records(text, log: &log)

@@ -65,7 +65,7 @@ enum LDIFReader {
 
     /// The records of `text`, in file order.
     ///
-    /// - Throws: ``ContactsError/Code/malformedInput`` for the first recovery when the log is
+    /// - Throws: ``PlainContactsError/Code/malformedInput`` for the first recovery when the log is
     ///   strict.
     static func records(_ text: String, log: inout ConversionLog) throws -> [LDIFRecord] {
         var records: [LDIFRecord] = []

@@ -50,7 +50,7 @@ enum MuttAliasReader {
 
     /// The cards of the people and groups of `text`.
     ///
-    /// - Throws: ``ContactsError/Code/malformedInput`` for the first recovery when the log is
+    /// - Throws: ``PlainContactsError/Code/malformedInput`` for the first recovery when the log is
     ///   strict.
     static func convert(_ text: String, log: inout ConversionLog) throws -> ConvertedContacts {
         var aliases: [Alias] = []

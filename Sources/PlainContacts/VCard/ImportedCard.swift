@@ -25,7 +25,7 @@ package struct ImportedPerson {
     /// The 1-based line of the card's `BEGIN:VCARD`.
     var line: Int
     /// What the mapping recovered from (lenient mapping only), each a warning naming its line.
-    var warnings: [ContactsError] = []
+    var warnings: [InterchangeError] = []
 }
 
 /// A group read from a group vCard.
@@ -40,5 +40,5 @@ package struct ImportedGroup {
     /// The 1-based line of the card's `BEGIN:VCARD`.
     var line: Int
     /// What the mapping recovered from (lenient mapping only), each a warning naming its line.
-    var warnings: [ContactsError] = []
+    var warnings: [InterchangeError] = []
 }

@@ -29,8 +29,8 @@ package struct VCard: Sendable, Hashable {
     var recoveries: [Recovery] = []
 
     /// The warnings to report for this card, in the order of their lines: the properties left
-    /// out, and the recoveries (code ``ContactsError/Code/malformedVCard``, saying what was done).
-    package func warnings(source: String) -> [ContactsError] {
+    /// out, and the recoveries (code ``PlainContactsError/Code/malformedVCard``, saying what was done).
+    package func warnings(source: String) -> [InterchangeError] {
         let all = leftOut.map { ($0.line, $0.warning(source: source)) }
             + recoveries.map { ($0.line, $0.warning(source: source)) }
         return all.sorted { $0.0 < $1.0 }.map(\.1)
@@ -44,8 +44,8 @@ package struct VCard: Sendable, Hashable {
         var line: Int
 
         /// The warning to report, naming the input and the line.
-        func warning(source: String) -> ContactsError {
-            ContactsError(.malformedVCard, message, path: source, line: line)
+        func warning(source: String) -> InterchangeError {
+            InterchangeError(.malformedVCard, message, path: source, line: line)
         }
     }
 
@@ -59,9 +59,9 @@ package struct VCard: Sendable, Hashable {
         var line: Int
 
         /// The warning to report, naming the input and the line; never the value.
-        func warning(source: String) -> ContactsError {
-            ContactsError(
-                .invalidValue,
+        func warning(source: String) -> InterchangeError {
+            InterchangeError(
+                .oversizedValue,
                 "the \(name) value is \(byteCount) bytes, over the limit of \(VCardParser.maximumTextValueBytes) "
                     + "bytes for a text value; the property was left out",
                 path: source, line: line)

@@ -33,8 +33,8 @@ final class VCardBookImport {
     private var updatedIDs: Set<ObjectIdentifier> = []
     private var skipped: [Person] = []
     private var skippedIDs: Set<ObjectIdentifier> = []
-    private var invalidCards: [ContactsError] = []
-    private var warnings: [ContactsError] = []
+    private var invalidCards: [InterchangeError] = []
+    private var warnings: [InterchangeError] = []
     private var createdGroups: [Group] = []
     /// Memberships to add once the people are saved.
     private var memberships: [(person: Person, group: Group)] = []
@@ -56,7 +56,7 @@ final class VCardBookImport {
     /// Imports every card the reader yields.
     ///
     /// - Throws: ``ContactsError/Code/invalidValue`` when the book has unsaved changes;
-    ///   ``ContactsError/Code/malformedVCard`` for a malformed card (unless skipped); what the
+    ///   ``PlainContactsError/Code/malformedVCard`` for a malformed card (unless skipped); what the
     ///   reader, `decide` and the first save throw.
     func run(_ reader: inout VCardStreamReader) throws -> VCardImportReport {
         guard !book.hasUnsavedChanges else {
@@ -119,7 +119,7 @@ final class VCardBookImport {
             let next: VCard?
             do {
                 next = try reader.next()
-            } catch let error as ContactsError where error.code == .malformedVCard && options.skipInvalid {
+            } catch let error as InterchangeError where error.code == .malformedVCard && options.skipInvalid {
                 invalidCards.append(error)
                 // The reader goes on after a bad line; stop when it makes no progress.
                 guard let line = error.line, line > lastSyntaxErrorLine else { return }
@@ -133,7 +133,7 @@ final class VCardBookImport {
             let imported: ImportedCard
             do {
                 imported = try VCardImporter.map(card, source: source, strict: options.strict)
-            } catch let error as ContactsError where error.code == .malformedVCard && options.skipInvalid {
+            } catch let error as InterchangeError where error.code == .malformedVCard && options.skipInvalid {
                 invalidCards.append(error)
                 continue
             }

@@ -35,7 +35,7 @@ public struct VCardImportOptions: Sendable, Hashable {
     public var skipInvalid = false
     /// Whether any problem in the input refuses it (`true`): a line without `:`, a card without
     /// `END:VCARD`, text not valid in its charset… fail the import with
-    /// ``ContactsError/Code/malformedVCard`` naming the file and line, and nothing is written.
+    /// ``PlainContactsError/Code/malformedVCard`` naming the file and line, and nothing is written.
     /// `false` by default: the reader recovers from such problems as lenient readers do, and
     /// reports one warning per recovery in ``VCardImportReport/warnings``.
     public var strict = false

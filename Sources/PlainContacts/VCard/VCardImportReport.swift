@@ -14,14 +14,14 @@ public struct VCardImportReport: Sendable {
     /// The record IDs of people that cards matched and that were left alone, each once.
     public var skipped: [RecordID]
     /// The malformed cards left out (only with ``VCardImportOptions/skipInvalid``), each an
-    /// error with code ``ContactsError/Code/malformedVCard``, the file and the line.
-    public var invalidCards: [ContactsError]
+    /// error with code ``PlainContactsError/Code/malformedVCard``, the file and the line.
+    public var invalidCards: [InterchangeError]
     /// What the import recovered from or left out, each with the file and the line:
     /// a property whose text value was longer than 64 KiB, left out of its card (code
     /// ``ContactsError/Code/invalidValue``; the rest of the card is imported), and each problem
     /// the reader recovered from, saying what was done (code
-    /// ``ContactsError/Code/malformedVCard``; none with ``VCardImportOptions/strict``).
-    public var warnings: [ContactsError]
+    /// ``PlainContactsError/Code/malformedVCard``; none with ``VCardImportOptions/strict``).
+    public var warnings: [InterchangeError]
     /// The names of the groups the import created, in the order they were first needed.
     public var groupsCreated: [String]
     /// The error of the second save, which writes group memberships, when it failed; the people
@@ -31,7 +31,7 @@ public struct VCardImportReport: Sendable {
     /// Creates a report.
     public init(
         added: [RecordID] = [], updated: [RecordID] = [], skipped: [RecordID] = [],
-        invalidCards: [ContactsError] = [], warnings: [ContactsError] = [], groupsCreated: [String] = [],
+        invalidCards: [InterchangeError] = [], warnings: [InterchangeError] = [], groupsCreated: [String] = [],
         membershipError: ContactsError? = nil
     ) {
         self.added = added

@@ -44,7 +44,7 @@ package enum VCardImporter {
     /// unmapped line and a group card without a name is named "Unnamed group", each with a
     /// warning in the result.
     ///
-    /// - Throws: with `strict`, ``ContactsError/Code/malformedVCard`` with `path` set to `source`
+    /// - Throws: with `strict`, ``PlainContactsError/Code/malformedVCard`` with `path` set to `source`
     ///   and `line` set to the property's line, for a `PHOTO` whose base64 text is invalid or a
     ///   group card without a name.
     package static func map(_ card: VCard, source: String, strict: Bool = true) throws -> ImportedCard {
@@ -71,16 +71,16 @@ package enum VCardImporter {
         if name.isEmpty, let structured = card.first(named: "N") {
             name = structured.components.filter { !$0.isEmpty }.joined(separator: " ")
         }
-        var warnings: [ContactsError] = []
+        var warnings: [InterchangeError] = []
         if name.isEmpty {
             guard !strict else {
-                throw ContactsError(
+                throw InterchangeError(
                     .malformedVCard, "the group card has no FN or N to name the group", path: source,
                     line: card.startLine)
             }
             name = unnamedGroupName
             warnings.append(
-                ContactsError(
+                InterchangeError(
                     .malformedVCard, "The group card has no FN or N; the group was named \"\(name)\".",
                     path: source, line: card.startLine))
         }

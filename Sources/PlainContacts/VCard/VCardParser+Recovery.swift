@@ -22,7 +22,7 @@ extension VCardParser {
     /// - Parameters:
     ///   - refusal: The error message when strict: what is wrong and how to fix it.
     ///   - warning: The warning when lenient: what is wrong and what was done.
-    /// - Throws: `ContactsError` `.malformedVCard` with `refusal` when strict.
+    /// - Throws: `InterchangeError` `.malformedVCard` with `refusal` when strict.
     mutating func recover(refusal: String, warning: String, line: Int) throws {
         if isStrict { throw error(refusal, line: line) }
         note(warning, line: line)

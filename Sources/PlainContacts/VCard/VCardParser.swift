@@ -70,7 +70,7 @@ struct VCardParser {
 
     /// Feeds one physical line (without its line break) and its 1-based number.
     /// Returns a card when the line completes one.
-    /// - Throws: `ContactsError` `.malformedVCard` for a line that breaks the vCard syntax.
+    /// - Throws: `InterchangeError` `.malformedVCard` for a line that breaks the vCard syntax.
     mutating func consume(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws -> VCard? {
         if !segments.isEmpty {
             if line.isEmpty, !isStrict {
@@ -116,7 +116,7 @@ struct VCardParser {
 
     /// Ends the input: completes the last line and checks that no card is left open.
     /// Returns the last card, if it has not been returned yet.
-    /// - Throws: `ContactsError` `.malformedVCard` when a card has no `END:VCARD` (strict), or
+    /// - Throws: `InterchangeError` `.malformedVCard` when a card has no `END:VCARD` (strict), or
     ///   when the input holds text but no card at all.
     mutating func finish() throws -> VCard? {
         var card = try completeLogicalLine()
@@ -419,8 +419,8 @@ struct VCardParser {
 
     // MARK: - Errors
 
-    func error(_ message: String, line: Int) -> ContactsError {
-        ContactsError(.malformedVCard, message, path: source, line: line)
+    func error(_ message: String, line: Int) -> InterchangeError {
+        InterchangeError(.malformedVCard, message, path: source, line: line)
     }
 
     // MARK: - Byte tests

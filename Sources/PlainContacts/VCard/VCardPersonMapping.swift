@@ -82,7 +82,7 @@ struct VCardPersonMapping {
     /// Whether a problem in a value throws (else the line is kept verbatim, with a warning).
     private let strict: Bool
     /// What was recovered from, when not strict.
-    private var warnings: [ContactsError] = []
+    private var warnings: [InterchangeError] = []
 
     init(card: VCard, source: String, strict: Bool = true, checkingEveryValue: Bool = false) {
         self.card = card
@@ -103,7 +103,7 @@ struct VCardPersonMapping {
 
     /// Maps the card.
     ///
-    /// - Throws: ``ContactsError/Code/malformedVCard`` for a `PHOTO` with invalid base64.
+    /// - Throws: ``PlainContactsError/Code/malformedVCard`` for a `PHOTO` with invalid base64.
     mutating func run() throws -> ImportedPerson {
         for (index, property) in card.properties.enumerated() {
             let outcome = try handle(property, at: index)
@@ -165,9 +165,9 @@ struct VCardPersonMapping {
             let data: Data?
             do {
                 data = image == nil ? try VCardValues.photo(property, source: source) : nil
-            } catch let error as ContactsError where !strict {
+            } catch let error as InterchangeError where !strict {
                 warnings.append(
-                    ContactsError(
+                    InterchangeError(
                         .malformedVCard, "The PHOTO is not readable base64; it was kept as written, without an image.",
                         path: error.path, line: error.line))
                 return keep(index)

@@ -19,7 +19,7 @@ package enum VCardReader {
     /// By default the reader recovers from what breaks the syntax (see `VCardParser+Recovery.swift`)
     /// and lists each recovery in the card's ``VCard/recoveries``; with `strict` it refuses it.
     ///
-    /// - Throws: `ContactsError` `.malformedVCard` with `path` set to `source` and `line` set to
+    /// - Throws: `InterchangeError` `.malformedVCard` with `path` set to `source` and `line` set to
     ///   the 1-based line at fault: for input that holds text but no card; with `strict`, for a
     ///   card without `END:VCARD` (the line of its `BEGIN`), a content line without `:`, text
     ///   outside a card, malformed quoted-printable, or a value that is not valid in its charset.

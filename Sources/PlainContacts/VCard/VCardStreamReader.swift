@@ -70,7 +70,7 @@ package struct VCardStreamReader {
     }
 
     /// Opens the file at `url` for reading.
-    /// - Throws: `ContactsError` `.permissionDenied` or `.io` when the file cannot be opened.
+    /// - Throws: `InterchangeError` `.permissionDenied` or `.io` when the file cannot be opened.
     init(contentsOf url: URL) throws {
         let handle: FileHandle
         do {
@@ -82,7 +82,7 @@ package struct VCardStreamReader {
     }
 
     /// Returns the next card, or `nil` after the last one.
-    /// - Throws: `ContactsError` `.malformedVCard` for input that breaks the vCard syntax, with
+    /// - Throws: `InterchangeError` `.malformedVCard` for input that breaks the vCard syntax, with
     ///   the file and line; `.io` when reading fails.
     package mutating func next() throws -> VCard? {
         while true {
@@ -182,7 +182,7 @@ package struct VCardStreamReader {
         let chunk: Data?
         do {
             chunk = try nextChunk()
-        } catch let error as ContactsError {
+        } catch let error as InterchangeError {
             throw error
         } catch {
             throw ContactsError(

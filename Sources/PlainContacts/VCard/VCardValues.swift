@@ -176,9 +176,9 @@ enum VCardValues {
     /// The image bytes of a `PHOTO`: base64 with `ENCODING=b` / `BASE64`, or a
     /// `data:…;base64,…` URI. `nil` for an external address or an empty value.
     ///
-    /// - Throws: ``ContactsError/Code/malformedVCard`` when the base64 text is invalid.
+    /// - Throws: ``PlainContactsError/Code/malformedVCard`` when the base64 text is invalid.
     static func photo(_ property: VCardProperty, source: String) throws -> Data? {
-        let invalid = ContactsError(
+        let invalid = InterchangeError(
             .malformedVCard, "the PHOTO value is not valid base64", path: source, line: property.line)
         if property.isBase64Encoded {
             guard !property.rawValue.isEmpty else { return nil }

@@ -149,7 +149,7 @@ extension SyncRun {
     static func read(_ card: RemoteCard) throws(SyncError) -> CardMapping.Card {
         do {
             return try CardMapping.read(card.data, href: card.href)
-        } catch let error as ContactsError {
+        } catch let error as InterchangeError {
             throw error.recoded(.malformedResponse)
         } catch {
             throw SyncError(.malformedResponse, "the server's card is unreadable", path: card.href)

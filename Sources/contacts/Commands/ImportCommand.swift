@@ -127,10 +127,10 @@ enum ImportCommand: Command {
     /// Imports one file, read a piece at a time; errors name the file as it was given.
     private static func importFile(
         _ name: String, options: VCardImportOptions, terminal: TerminalDevice?, context: CommandContext
-    ) throws -> (VCardImportReport, invalidCards: [ContactsError]) {
+    ) throws -> (VCardImportReport, invalidCards: [InterchangeError]) {
         let url = URL(filePath: name)
         let book = try context.openBook()
-        func named(_ error: ContactsError) -> ContactsError {
+        func named<Domain>(_ error: PlainContactsError<Domain>) -> PlainContactsError<Domain> {
             guard error.path == url.path else { return error }
             var renamed = error
             renamed.path = name
@@ -145,6 +145,8 @@ enum ImportCommand: Command {
             var report = try book.importVCards(contentsOf: url, options: options, decide: decide)
             report.warnings = report.warnings.map(named)
             return (report, report.invalidCards.map(named))
+        } catch let error as InterchangeError {
+            throw named(error)
         } catch let error as ContactsError {
             throw named(error)
         }
@@ -155,7 +157,7 @@ enum ImportCommand: Command {
     private static func importConverted(
         _ name: String, format: ContactFileFormat, options: VCardImportOptions, terminal: TerminalDevice?,
         context: CommandContext
-    ) throws -> (VCardImportReport, invalidCards: [ContactsError]) {
+    ) throws -> (VCardImportReport, invalidCards: [InterchangeError]) {
         let input = try readInput(name)
         let book = try context.openBook()
         let decide = terminal.map { terminal in
@@ -173,8 +175,8 @@ enum ImportCommand: Command {
     private static func importJoined(
         _ names: [String], format: ContactFileFormat?, options: VCardImportOptions, terminal: TerminalDevice?,
         context: CommandContext
-    ) throws -> (VCardImportReport, invalidCards: [ContactsError]) {
-        var conversionWarnings: [ContactsError] = []
+    ) throws -> (VCardImportReport, invalidCards: [InterchangeError]) {
+        var conversionWarnings: [InterchangeError] = []
         let inputs = try names.map { name in
             let input = try readInput(name)
             let (converted, warnings) = try converted(input, forced: format, strict: options.strict)
@@ -193,6 +195,8 @@ enum ImportCommand: Command {
             var report = try book.importVCards(from: joined.data, source: joined.source, options: options, decide: decide)
             report.warnings = conversionWarnings + joined.warnings + report.warnings.map(joined.relocated)
             return (report, joined.invalidCards)
+        } catch let error as InterchangeError {
+            throw joined.relocated(error)
         } catch let error as ContactsError {
             throw joined.relocated(error)
         }
@@ -236,7 +240,7 @@ enum ImportCommand: Command {
     /// conversion's warnings.
     private static func converted(
         _ input: JoinedVCards.Input, forced: ContactFileFormat?, strict: Bool
-    ) throws -> (JoinedVCards.Input, warnings: [ContactsError]) {
+    ) throws -> (JoinedVCards.Input, warnings: [InterchangeError]) {
         let format = forced ?? detected(input.data, name: input.name)
         guard format != .vcard else { return (input, []) }
         let converted = try ContactConverter.convert(
@@ -301,7 +305,7 @@ enum ImportCommand: Command {
 
     // MARK: Output
 
-    private static func summary(_ report: VCardImportReport, invalidCards: [ContactsError]) -> String {
+    private static func summary(_ report: VCardImportReport, invalidCards: [InterchangeError]) -> String {
         let imported = report.added.count + report.updated.count
         var text = "imported \(count(imported, "person", "people")) (\(report.added.count) added, "
             + "\(report.updated.count) updated, \(report.skipped.count) skipped)"
@@ -318,11 +322,11 @@ enum ImportCommand: Command {
         "\(number) \(number == 1 ? singular : plural)"
     }
 
-    private static func json(_ report: VCardImportReport, invalidCards: [ContactsError]) -> JSONValue {
+    private static func json(_ report: VCardImportReport, invalidCards: [InterchangeError]) -> JSONValue {
         func ids(_ ids: [RecordID]) -> JSONValue {
             .array(ids.map { .number(JSONNumber(Int($0.rawValue))) })
         }
-        func located(_ error: ContactsError) -> JSONValue {
+        func located(_ error: InterchangeError) -> JSONValue {
             var fields: [String: JSONValue] = ["message": .string(error.message)]
             if let path = error.path { fields["file"] = .string(path) }
             if let line = error.line { fields["line"] = .number(JSONNumber(line)) }

@@ -30,6 +30,7 @@ enum ExitStatus: Int32, Sendable {
         case let error as ContactsError: self.init(for: error.code)
         case let error as SyncError: self.init(for: error.code)
         case let error as ServeError: self.init(for: error.code)
+        case let error as InterchangeError: self.init(for: error.code)
         default: return nil
         }
     }
@@ -39,8 +40,8 @@ enum ExitStatus: Int32, Sendable {
         switch code {
         case .notAStore, .recordNotFound:
             self = .noInput
-        case .malformedFile, .conflictMarkers, .malformedVCard, .malformedInput, .unsupportedFormatVersion, .invalidValue,
-            .propertyTypeMismatch, .identifiersExhausted:
+        case .malformedFile, .conflictMarkers, .unsupportedFormatVersion, .invalidValue, .propertyTypeMismatch,
+            .identifiersExhausted:
             self = .dataError
         case .unknownProperty:
             self = .usage
@@ -51,6 +52,12 @@ enum ExitStatus: Int32, Sendable {
         default:
             self = .failure
         }
+    }
+
+    /// The exit status of an error of a vCard or another contact file: every one is a data
+    /// error.
+    init(for code: InterchangeError.Code) {
+        self = .dataError
     }
 
     /// The exit status of an error of the CardDAV client.

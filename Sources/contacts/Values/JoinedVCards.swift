@@ -34,7 +34,7 @@ struct JoinedVCards {
         }
 
         /// `error` with the original file's line.
-        func relocated(_ error: ContactsError) -> ContactsError {
+        func relocated<Domain>(_ error: PlainContactsError<Domain>) -> PlainContactsError<Domain> {
             guard sourceLines != nil, let line = error.line else { return error }
             var relocated = error
             relocated.line = sourceLine(line)
@@ -55,7 +55,7 @@ struct JoinedVCards {
 
     /// What reading one input on its own found.
     private struct Check {
-        var invalidCards: [ContactsError] = []
+        var invalidCards: [InterchangeError] = []
         /// The `BEGIN:VCARD` line of the input's last card when, read leniently, that card has
         /// no `END:VCARD`: an `END:VCARD` line is added after the input.
         var unendedCardLine: Int?
@@ -71,10 +71,10 @@ struct JoinedVCards {
     let source: String
     /// The malformed cards of every input, in order, with the input's name and line (only with
     /// `skipInvalid`).
-    let invalidCards: [ContactsError]
+    let invalidCards: [InterchangeError]
     /// The recoveries made while joining (an input's last card ended for it), with the input's
     /// name and line.
-    let warnings: [ContactsError]
+    let warnings: [InterchangeError]
     private let parts: [Part]
 
     private static let lineBreak: [UInt8] = [13, 10]
@@ -86,25 +86,25 @@ struct JoinedVCards {
     /// Reads every input on its own, then joins them.
     ///
     /// - Throws: without `skipInvalid`, the first malformed card of the first input that has
-    ///   one: `ContactsError` `.malformedVCard` with the input's name and line.
+    ///   one: `InterchangeError` `.malformedVCard` with the input's name and line.
     init(_ inputs: [Input], skipInvalid: Bool, strict: Bool = false) throws {
         var joined: [UInt8] = []
         var parts: [Part] = []
-        var invalidCards: [ContactsError] = []
-        var warnings: [ContactsError] = []
+        var invalidCards: [InterchangeError] = []
+        var warnings: [InterchangeError] = []
         var nextLine = 1
         for input in inputs {
             if !strict, Self.isUTF16(input.data) {
                 // Read alone, the library says so; joined, the text reaches it as UTF-8.
                 warnings.append(
-                    ContactsError(
+                    InterchangeError(
                         .malformedVCard, "The file is UTF-16 encoded; it was read as UTF-16.", path: input.name, line: 1))
             }
             let body = Self.body(of: input.data, strict: strict)
             let check: Check
             do {
                 check = try Self.check(body, name: input.name, skipInvalid: skipInvalid, strict: strict)
-            } catch let error as ContactsError {
+            } catch let error as InterchangeError {
                 throw input.relocated(error)
             }
             invalidCards += check.invalidCards.map(input.relocated)
@@ -119,7 +119,7 @@ struct JoinedVCards {
                 lineCount += 1
                 warnings.append(
                     input.relocated(
-                        ContactsError(
+                        InterchangeError(
                             .malformedVCard,
                             "The vCard that begins here has no END:VCARD; it was ended at the end of the input.",
                             path: input.name, line: line)))
@@ -143,7 +143,7 @@ struct JoinedVCards {
     }
 
     /// `error` naming the input and its line instead of the joined text's line.
-    func relocated(_ error: ContactsError) -> ContactsError {
+    func relocated<Domain>(_ error: PlainContactsError<Domain>) -> PlainContactsError<Domain> {
         guard let line = error.line, let location = location(ofLine: line) else { return error }
         var relocated = error
         relocated.path = location.name
@@ -188,7 +188,7 @@ struct JoinedVCards {
         var sawClosingCard = false
         var validCards = 0
         var lastCard: (line: Int, hasEnd: Bool)?
-        func note(_ error: ContactsError) throws {
+        func note(_ error: InterchangeError) throws {
             guard skipInvalid else { throw error }
             check.invalidCards.append(error)
         }
@@ -196,7 +196,7 @@ struct JoinedVCards {
             let next: VCard?
             do {
                 next = try reader.next()
-            } catch let error as ContactsError where error.code == .malformedVCard {
+            } catch let error as InterchangeError where error.code == .malformedVCard {
                 guard let line = error.line, line > lastSyntaxErrorLine else {
                     // The reader makes no progress, as with UTF-16 text: the import would stop here.
                     check.isJoinable = false
@@ -220,7 +220,7 @@ struct JoinedVCards {
                 do {
                     _ = try VCardImporter.map(card, source: name)
                     validCards += 1
-                } catch let error as ContactsError where error.code == .malformedVCard {
+                } catch let error as InterchangeError where error.code == .malformedVCard {
                     try note(error)
                 }
             }
@@ -228,7 +228,7 @@ struct JoinedVCards {
         if !strict, let lastCard, !lastCard.hasEnd { check.unendedCardLine = lastCard.line }
         if check.endsInsideCard {
             try note(
-                ContactsError(
+                InterchangeError(
                     .malformedVCard, "The vCard that begins here has no END:VCARD; add END:VCARD after its last property.",
                     path: name, line: openCardLine ?? closingLine - 1))
         } else if !sawClosingCard {
@@ -236,7 +236,7 @@ struct JoinedVCards {
         }
         if !check.isJoinable && validCards > 0 {
             try note(
-                ContactsError(
+                InterchangeError(
                     .malformedVCard, "The input could not be read to its end, so none of its cards were imported.",
                     path: name, line: max(1, closingLine - 1)))
         }

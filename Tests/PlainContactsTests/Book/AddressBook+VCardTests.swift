@@ -74,7 +74,7 @@ import Testing
         let strictBook = try strictStore.makeBook()
         #expect {
             _ = try importText(text, into: strictBook, options: VCardImportOptions(strict: true))
-        } throws: { ($0 as? ContactsError)?.code == .malformedVCard }
+        } throws: { ($0 as? InterchangeError)?.code == .malformedVCard }
         #expect(strictBook.personCount == 0)
     }
 
@@ -93,13 +93,13 @@ import Testing
         #expect(VCardRecordFields.lines(of: imported.person.state) == ["PHOTO;ENCODING=b:A"])
         #expect {
             _ = try VCardImporter.map(card, source: "x.vcf", strict: true)
-        } throws: { ($0 as? ContactsError)?.code == .malformedVCard }
+        } throws: { ($0 as? InterchangeError)?.code == .malformedVCard }
     }
 
     @Test func unparsableFixtureFailsWithItsLineAndWritesNothingWhenStrict() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
-        let error = VCardTesting.contactsError {
+        let error = VCardTesting.interchangeError {
             _ = try importFixture(VCardFixtures.unparsable, into: book, options: VCardImportOptions(strict: true))
         }
         #expect(error?.code == .malformedVCard)
@@ -350,7 +350,7 @@ import Testing
         let text =
             card(["N:Bell;Katie;;;", "TITLE:Changed", "CATEGORIES:New"]) + card(["N:Wood;Oliver;;;"])
             + card(["N:Bad;Photo;;;", "PHOTO;ENCODING=b:@@@"])
-        let error = VCardTesting.contactsError {
+        let error = VCardTesting.interchangeError {
             _ = try importText(text, into: book, options: VCardImportOptions(strict: true))
         }
         #expect(error?.code == .malformedVCard)
@@ -501,7 +501,7 @@ import Testing
         let report = try importText(text, into: book)
         #expect(report.added.count == 1)
         #expect(report.warnings.map(\.line) == [3, 4])
-        #expect(report.warnings.allSatisfy { $0.code == .invalidValue && $0.path == "test.vcf" })
+        #expect(report.warnings.allSatisfy { $0.code == .oversizedValue && $0.path == "test.vcf" })
         let person = try #require(book.allPeople().first)
         #expect(person.phones.values == ["555-0100"])
         #expect(person.lastName == nil)
@@ -528,7 +528,7 @@ import Testing
     @Test func strictImportOfABrokenFileWritesNothing() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
-        let error = VCardTesting.contactsError {
+        let error = VCardTesting.interchangeError {
             _ = try importFixture("recovery/missing-end.vcf", into: book, options: VCardImportOptions(strict: true))
         }
         #expect(error?.code == .malformedVCard)
@@ -549,7 +549,7 @@ import Testing
     @Test func aFileWithoutAnyCardIsRefused() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
-        let error = VCardTesting.contactsError { _ = try importFixture("recovery/not-a-vcard.vcf", into: book) }
+        let error = VCardTesting.interchangeError { _ = try importFixture("recovery/not-a-vcard.vcf", into: book) }
         #expect(error?.code == .malformedVCard)
         #expect(try store.files(in: "people").isEmpty)
     }

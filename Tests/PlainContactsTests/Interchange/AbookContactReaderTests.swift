@@ -75,7 +75,7 @@ import Testing
         let converted = try convert("[0]\nemail=a@x.example\n\n[1]\nname=Katie Bell\n")
         #expect(converted.cardCount == 1)
         #expect(converted.warnings.map(\.line) == [1])
-        #expect(Fixtures.contactsError { _ = try convert("[0]\nemail=a@x.example\n", strict: true) }?.code == .malformedInput)
+        #expect(Fixtures.interchangeError { _ = try convert("[0]\nemail=a@x.example\n", strict: true) }?.code == .malformedInput)
     }
 
     @Test func aLineWithoutEqualsIsSkippedWithAWarning() throws {

@@ -174,7 +174,7 @@ private func kept(_ person: Person) -> [String] {
                 from: Data("Name,Email\nKim Lee,k@x.example,surplus\n".utf8), source: "x.csv",
                 options: VCardImportOptions(strict: true))
         } throws: { error in
-            (error as? ContactsError)?.code == .malformedInput && (error as? ContactsError)?.line == 2
+            (error as? InterchangeError)?.code == .malformedInput && (error as? InterchangeError)?.line == 2
         }
         #expect(try store.files(in: "people") == before)
     }
@@ -183,7 +183,7 @@ private func kept(_ person: Person) -> [String] {
         #expect {
             try imported(Data("foo,bar\n1,2\n".utf8))
         } throws: { error in
-            (error as? ContactsError)?.code == .malformedInput && (error as? ContactsError)?.line == 1
+            (error as? InterchangeError)?.code == .malformedInput && (error as? InterchangeError)?.line == 1
         }
     }
 

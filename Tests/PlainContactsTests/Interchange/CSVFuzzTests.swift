@@ -49,7 +49,7 @@ import Testing
                     let result = try ContactConverter.convert(bytes, source: "fuzz.csv", format: .csv, strict: strict)
                     #expect(result.sourceLines.count == result.vCardText.filter { $0 == 10 }.count)
                     converted += 1
-                } catch let error as ContactsError {
+                } catch let error as InterchangeError {
                     #expect(error.code == .malformedInput, "seed \(Self.seed) round \(round): \(error)")
                     refused += 1
                 }
@@ -72,7 +72,7 @@ import Testing
             do {
                 _ = try book.importContacts(
                     from: Data(bytes), source: "fuzz.csv", format: .csv, options: VCardImportOptions(strict: true))
-            } catch is ContactsError {
+            } catch is any PlainContactsFailure {
                 failures += 1
                 #expect(try store.files(in: "people").map { try store.read("people/" + $0) } == before)
                 #expect(!book.hasUnsavedChanges)

@@ -2,7 +2,7 @@ import Testing
 @testable import PlainContacts
 
 @Suite struct CSVTableTests {
-    private func table(_ text: String, strict: Bool = false) throws -> (CSVTable, [ContactsError]) {
+    private func table(_ text: String, strict: Bool = false) throws -> (CSVTable, [InterchangeError]) {
         var log = ConversionLog(source: "t.csv", strict: strict)
         let table = try CSVTable(parsing: text, log: &log)
         return (table, log.warnings)
@@ -42,6 +42,6 @@ import Testing
         let (table, warnings) = try table("A,B\n\"open,2\n")
         #expect(table.rows.last?.cells == ["open,2\n"])
         #expect(warnings.first?.line == 2)
-        #expect(throws: ContactsError.self) { try self.table("A,B\n\"open,2\n", strict: true) }
+        #expect(throws: InterchangeError.self) { try self.table("A,B\n\"open,2\n", strict: true) }
     }
 }

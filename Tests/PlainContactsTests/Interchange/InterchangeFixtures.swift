@@ -83,4 +83,9 @@ enum InterchangeFixtures {
     static func contactsError(_ body: () throws -> Void) -> ContactsError? {
         VCardTesting.contactsError(body)
     }
+
+    /// The `InterchangeError` `body` throws, or `nil`.
+    static func interchangeError(_ body: () throws -> Void) -> InterchangeError? {
+        VCardTesting.interchangeError(body)
+    }
 }

@@ -65,7 +65,7 @@ import Testing
                         bytes, source: "fuzz.\(format.rawValue)", format: format, strict: strict)
                     let cards = try VCardReader.parse(Data(converted.vCardText), source: "converted", strict: true)
                     #expect(cards.count == converted.cardCount, "seed \(seed) case \(index)")
-                } catch let error as ContactsError {
+                } catch let error as InterchangeError {
                     #expect(error.code == .malformedInput, "seed \(seed) case \(index): \(error)")
                 }
             }

@@ -176,14 +176,14 @@ import Testing
         #expect(converted.cardCount == 1)
         #expect(converted.warnings.map(\.line) == [1, 4])
         #expect(converted.warnings.allSatisfy { $0.code == .malformedInput })
-        #expect(Fixtures.contactsError { _ = try convert(text, strict: true) }?.code == .malformedInput)
+        #expect(Fixtures.interchangeError { _ = try convert(text, strict: true) }?.code == .malformedInput)
     }
 
     @Test func aLineWithoutAColonIsSkippedWithAWarningNamingIt() throws {
         let converted = try convert("dn: cn=Katie Bell\ncn: Katie Bell\nthis is not ldif\nmail: k@x.example\n")
         #expect(converted.warnings.map(\.line) == [3])
         #expect(Fixtures.lines(converted).contains("EMAIL;TYPE=PREF:k@x.example"))
-        let error = Fixtures.contactsError { _ = try convert("dn: cn=K\ncn: K\nbroken\n", strict: true) }
+        let error = Fixtures.interchangeError { _ = try convert("dn: cn=K\ncn: K\nbroken\n", strict: true) }
         #expect(error?.code == .malformedInput)
         #expect(error?.line == 3)
     }
@@ -302,7 +302,7 @@ import Testing
     }
 
     @Test func aFileWithoutPeopleIsRefused() {
-        let error = Fixtures.contactsError { _ = try convert("# nothing here\n") }
+        let error = Fixtures.interchangeError { _ = try convert("# nothing here\n") }
         #expect(error?.code == .malformedInput)
     }
 }

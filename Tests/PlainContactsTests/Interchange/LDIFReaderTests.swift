@@ -59,7 +59,7 @@ import Testing
 
     @Test func recoveriesThrowWhenStrict() {
         for text in ["dn: cn=a\nno colon here\n", "dn: cn=a\nnote:: %%%\n", "dn: cn=a\nchangetype: delete\n"] {
-            let error = VCardTesting.contactsError { _ = try records(text) }
+            let error = VCardTesting.interchangeError { _ = try records(text) }
             #expect(error?.code == .malformedInput, "\(text)")
         }
     }

@@ -87,7 +87,7 @@ import Testing
         let converted = try convert("set realname=\"Me\"\nsource ~/.mutt/other\nalias kb k@x.example\n")
         #expect(converted.cardCount == 1)
         #expect(converted.warnings.map(\.line) == [1, 2])
-        #expect(Fixtures.contactsError { _ = try convert("set x=1\nalias kb k@x.example\n", strict: true) }?.code == .malformedInput)
+        #expect(Fixtures.interchangeError { _ = try convert("set x=1\nalias kb k@x.example\n", strict: true) }?.code == .malformedInput)
     }
 
     @Test func unreadableAddressesSkipTheAliasWithAWarning() throws {

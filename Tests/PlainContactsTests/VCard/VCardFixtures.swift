@@ -74,10 +74,20 @@ enum VCardTesting {
 
     /// The `ContactsError` thrown by `body`, or `nil` when it throws something else or nothing.
     static func contactsError(_ body: () throws -> Void) -> ContactsError? {
+        thrown(body)
+    }
+
+    /// The `InterchangeError` `body` throws, or `nil`.
+    static func interchangeError(_ body: () throws -> Void) -> InterchangeError? {
+        thrown(body)
+    }
+
+    /// The error of one domain that `body` throws, or `nil` when it throws nothing or another.
+    private static func thrown<Domain>(_ body: () throws -> Void) -> PlainContactsError<Domain>? {
         do {
             try body()
             return nil
-        } catch let error as ContactsError {
+        } catch let error as PlainContactsError<Domain> {
             return error
         } catch {
             return nil

@@ -411,7 +411,7 @@ import Testing
         var card = try #require(try VCardTesting.parse(text, source: "bad.vcf").first)
         // As a strict reader leaves it: the base64 text as written, without white space.
         card.properties[1].rawValue = "@@notbase64@@"
-        let error = try #require(VCardTesting.contactsError { _ = try VCardImporter.map(card, source: "bad.vcf") })
+        let error = try #require(VCardTesting.interchangeError { _ = try VCardImporter.map(card, source: "bad.vcf") })
         #expect(error.code == .malformedVCard)
         #expect(error.line == 4)
         #expect(error.path == "bad.vcf")
@@ -458,7 +458,7 @@ import Testing
 
     @Test func groupCardWithoutNameIsMalformed() throws {
         let card = try #require(try VCardTesting.parse("BEGIN:VCARD\r\nKIND:group\r\nEND:VCARD\r\n").first)
-        let error = VCardTesting.contactsError { _ = try VCardImporter.map(card, source: "g.vcf") }
+        let error = VCardTesting.interchangeError { _ = try VCardImporter.map(card, source: "g.vcf") }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 1)
     }

@@ -29,7 +29,7 @@ struct VCardParserRecoveryTests {
         let warnings = cards.flatMap { $0.warnings(source: name) }
         #expect(!warnings.isEmpty)
         #expect(warnings.allSatisfy { $0.code == .malformedVCard && $0.path == name && ($0.line ?? 0) > 0 })
-        let error = VCardTesting.contactsError { _ = try RecoveryFixtures.cards(name, strict: true) }
+        let error = VCardTesting.interchangeError { _ = try RecoveryFixtures.cards(name, strict: true) }
         #expect(error?.code == .malformedVCard)
         #expect(error?.path == name)
     }
@@ -136,7 +136,7 @@ struct VCardParserRecoveryTests {
         let text = "junk\nmore junk\nBEGIN:VCARD\nFN:A\nEND:VCARD\ntrailing\nBEGIN:VCARD\nFN:B\nEND:VCARD\nend\n"
         let cards = try VCardTesting.parse(text)
         #expect(cards.map { $0.recoveries.map(\.line) } == [[1, 6], [10]])
-        let error = VCardTesting.contactsError { _ = try RecoveryFixtures.cards("not-a-vcard.vcf") }
+        let error = VCardTesting.interchangeError { _ = try RecoveryFixtures.cards("not-a-vcard.vcf") }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 1)
         #expect(try VCardTesting.parse("").isEmpty)

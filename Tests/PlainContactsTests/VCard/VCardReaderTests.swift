@@ -31,7 +31,7 @@ struct VCardReaderTests {
     @Test("the broken khard fixture fails at the line of its unclosed BEGIN when strict")
     func unparsableFixtureFails() throws {
         let data = try VCardFixtures.data(VCardFixtures.unparsable)
-        let error = VCardTesting.contactsError {
+        let error = VCardTesting.interchangeError {
             _ = try VCardReader.parse(data, source: "unparsable.vcf", strict: true)
         }
         #expect(error?.code == .malformedVCard)
@@ -122,7 +122,7 @@ struct VCardReaderTests {
     @Test("UTF-16 input is refused when strict")
     func refusesUTF16() {
         let bytes: [UInt8] = [0xFF, 0xFE] + Array("BEGIN:VCARD".utf8).flatMap { [$0, 0] }
-        let error = VCardTesting.contactsError { _ = try VCardTesting.parse(bytes: bytes, strict: true) }
+        let error = VCardTesting.interchangeError { _ = try VCardTesting.parse(bytes: bytes, strict: true) }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 1)
     }
@@ -273,7 +273,7 @@ struct VCardReaderTests {
     @Test("malformed quoted-printable fails at the physical line of the bad escape when strict")
     func malformedQuotedPrintable() {
         let text = "BEGIN:VCARD\nVERSION:2.1\nNOTE;ENCODING=QUOTED-PRINTABLE:ok=\nstill ok=\nbad =ZZ\nEND:VCARD\n"
-        let error = VCardTesting.contactsError { _ = try VCardTesting.parse(text, source: "qp.vcf", strict: true) }
+        let error = VCardTesting.interchangeError { _ = try VCardTesting.parse(text, source: "qp.vcf", strict: true) }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 5)
         #expect(error?.path == "qp.vcf")
@@ -282,7 +282,7 @@ struct VCardReaderTests {
     @Test("an unknown charset is refused with the property's line when strict")
     func unknownCharset() {
         let text = "BEGIN:VCARD\nVERSION:2.1\nFN:A\nNOTE;CHARSET=X-NO-SUCH-CHARSET:x\nEND:VCARD\n"
-        let error = VCardTesting.contactsError { _ = try VCardTesting.parse(text, strict: true) }
+        let error = VCardTesting.interchangeError { _ = try VCardTesting.parse(text, strict: true) }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 4)
     }
@@ -340,7 +340,7 @@ struct VCardReaderTests {
     @Test("a card without END:VCARD fails at its BEGIN line when strict")
     func missingEnd() {
         let text = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nEND:VCARD\nBEGIN:VCARD\nVERSION:3.0\nFN:B\n"
-        let error = VCardTesting.contactsError { _ = try VCardTesting.parse(text, source: "two.vcf", strict: true) }
+        let error = VCardTesting.interchangeError { _ = try VCardTesting.parse(text, source: "two.vcf", strict: true) }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 5)
         #expect(error?.path == "two.vcf")
@@ -349,7 +349,7 @@ struct VCardReaderTests {
     @Test("a BEGIN:VCARD inside an open card fails at that line when strict")
     func beginBeforeEnd() {
         let text = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nBEGIN:VCARD\nFN:B\nEND:VCARD\n"
-        let error = VCardTesting.contactsError { _ = try VCardTesting.parse(text, strict: true) }
+        let error = VCardTesting.interchangeError { _ = try VCardTesting.parse(text, strict: true) }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 4)
     }
@@ -357,7 +357,7 @@ struct VCardReaderTests {
     @Test("a content line without a colon fails at its physical line when strict")
     func lineWithoutColon() {
         let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nNOTE:folded\r\n over\r\n lines\r\nTEL 555 0100\r\nEND:VCARD\r\n"
-        let error = VCardTesting.contactsError { _ = try VCardTesting.parse(text, strict: true) }
+        let error = VCardTesting.interchangeError { _ = try VCardTesting.parse(text, strict: true) }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 6)
     }
@@ -365,7 +365,7 @@ struct VCardReaderTests {
     @Test("an unclosed quote in a parameter fails at the property's line when strict")
     func unclosedQuote() {
         let text = "BEGIN:VCARD\nVERSION:4.0\nADR;LABEL=\"open:;;x\nEND:VCARD\n"
-        let error = VCardTesting.contactsError { _ = try VCardTesting.parse(text, strict: true) }
+        let error = VCardTesting.interchangeError { _ = try VCardTesting.parse(text, strict: true) }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 3)
     }
@@ -373,7 +373,7 @@ struct VCardReaderTests {
     @Test("text between cards fails at its line when strict", arguments: ["garbage", "FN:stray", "END:VCARD"])
     func textBetweenCards(_ stray: String) {
         let text = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nEND:VCARD\n\n\(stray)\nBEGIN:VCARD\nVERSION:3.0\nFN:B\nEND:VCARD\n"
-        let error = VCardTesting.contactsError { _ = try VCardTesting.parse(text, strict: true) }
+        let error = VCardTesting.interchangeError { _ = try VCardTesting.parse(text, strict: true) }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 6)
     }
@@ -425,7 +425,7 @@ struct VCardReaderTests {
         var badReader = try VCardStreamReader(contentsOf: bad)
         badReader.isStrict = true
         #expect(try badReader.next()?.first(named: "FN")?.text == "A")
-        let error = VCardTesting.contactsError { _ = try badReader.next() }
+        let error = VCardTesting.interchangeError { _ = try badReader.next() }
         #expect(error?.code == .malformedVCard)
         #expect(error?.line == 7)
         #expect(error?.path == bad.path)
