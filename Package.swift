@@ -25,7 +25,7 @@ let package = Package(
         .executableTarget(
             name: "contacts-bench", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "DAVTestSupport"], exclude: ["compare-khard.sh"]),
         // Commits files and can be killed at chosen points; the crash tests drive it.
-        .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts", "PlainContactsDAV"]),
+        .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz"]),
         // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests.
         .target(name: "DAVTestSupport", path: "Tests/DAVTestSupport"),
         .testTarget(

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import PlainContacts
+import PlainContactsFuzz
 
 /// The `contend` subcommand: one of several processes that write the same store at once.
 ///

@@ -161,6 +161,11 @@ public final class AddressBook {
         }
     }
 
+    /// Where the people of this book read their saved images from.
+    var imageSource: any PersonImageSource {
+        StoreReader(layout: layout)
+    }
+
     /// Records that a saved person may have changed, so that the change check looks at it.
     func noteTouched(_ person: Person) {
         people.noteTouched(person)

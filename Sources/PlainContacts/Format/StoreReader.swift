@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// Reads a whole store folder into values.
-package struct StoreReader {
+package struct StoreReader: PersonImageSource {
     /// A person file as read.
     package struct PersonFile: Sendable {
         package var key: RecordKey
@@ -86,18 +86,23 @@ package struct StoreReader {
     ///   follows.
     package func imageData(_ image: ImageState) throws -> Data? {
         switch image {
-        case .none:
-            return nil
-        case .pending(let data):
-            return data
-        case .stored(let fileName):
-            let url = layout.peopleFolder.appending(path: fileName)
-            try refuseSymbolicLink(url)
-            do {
-                return try Data(contentsOf: url)
-            } catch {
-                throw PosixError.error("cannot read the image file", path: url.path, foundationError: error, call: "Data(contentsOf:)")
-            }
+        case .none: nil
+        case .pending(let data): data
+        case .stored(let fileName): try imageData(fileName: fileName)
+        }
+    }
+
+    /// The bytes of the image saved under `fileName` beside the records.
+    ///
+    /// - Throws: ``ContactsError/Code/io`` when the file cannot be read;
+    ///   ``ContactsError/Code/malformedFile`` when it is a symbolic link.
+    func imageData(fileName: String) throws -> Data {
+        let url = layout.peopleFolder.appending(path: fileName)
+        try refuseSymbolicLink(url)
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw PosixError.error("cannot read the image file", path: url.path, foundationError: error, call: "Data(contentsOf:)")
         }
     }
 

@@ -1,5 +1,12 @@
 import FoundationEssentials
 
+/// Reads the bytes of a saved image: the store a person came from, given to the person by its
+/// book, so that the model needs no knowledge of files.
+protocol PersonImageSource: Sendable {
+    /// The bytes of the image saved under `fileName`.
+    func imageData(fileName: String) throws -> Data
+}
+
 /// The person's picture, kept as the original bytes in a sidecar file beside the record.
 extension Person {
     /// Whether the person has an image (`ABPersonHasImageData`).
@@ -14,9 +21,11 @@ extension Person {
     ///   ``ContactsError/Code/malformedFile`` when it is a symbolic link, which the store never
     ///   follows.
     public func imageData() throws -> Data? {
-        if case .pending(let data) = state.image { return data }
-        guard let layout = book?.layout ?? storeLayout else { return nil }
-        return try StoreReader(layout: layout).imageData(state.image)
+        switch state.image {
+        case .none: nil
+        case .pending(let data): data
+        case .stored(let fileName): try imageSource?.imageData(fileName: fileName)
+        }
     }
 
     /// Sets the image from its original bytes (`ABPersonSetImageData`); the next save writes them

@@ -38,12 +38,12 @@ public final class Person {
 
     /// The book this person was added to, if any.
     weak var book: AddressBook? {
-        didSet { if let book { storeLayout = book.layout } }
+        didSet { if let book { imageSource = book.imageSource } }
     }
 
-    /// The store the person was loaded from or saved to, kept after its book is gone so that a
-    /// saved image can still be read.
-    var storeLayout: StoreLayout?
+    /// Where a saved image's bytes are read from: the store the person was loaded from or saved
+    /// to, kept after its book is gone. The person never reads a file itself.
+    var imageSource: (any PersonImageSource)?
 
     /// Creates an empty person that belongs to no address book (`ABPersonCreate`).
     public init() {
@@ -55,7 +55,7 @@ public final class Person {
         self.recordID = recordID
         self.state = state
         self.book = book
-        self.storeLayout = book.layout
+        self.imageSource = book.imageSource
     }
 
     /// The value of a property, or `nil` when it is not set (`ABRecordCopyValue`).

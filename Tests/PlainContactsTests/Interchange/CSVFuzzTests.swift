@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+import PlainContactsFuzz
 
 /// Mutates real exports and feeds them to the CSV reader: whatever the bytes, the reader ends,
 /// and either converts or refuses with ``ContactsError/Code/malformedInput``.

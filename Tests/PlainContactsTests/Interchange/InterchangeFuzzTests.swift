@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+import PlainContactsFuzz
 
 /// Damaged files must never crash or hang the readers of other formats: each conversion either
 /// succeeds with cards the vCard reader takes strictly, or throws

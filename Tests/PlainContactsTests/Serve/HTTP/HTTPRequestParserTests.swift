@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlainContacts
+import PlainContactsFuzz
 @testable import PlainContactsDAV
 
 @Suite struct HTTPRequestParserTests {
