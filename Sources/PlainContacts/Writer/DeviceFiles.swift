@@ -40,6 +40,22 @@ package enum DeviceFiles {
         return Data(bytes)
     }
 
+    /// Creates `folder` and the parents it lacks (up to the store's private folder), each
+    /// private (mode 0700) as ``makePrivateFolder(_:)`` makes it.
+    ///
+    /// - Throws: the errors of ``makePrivateFolder(_:)``.
+    package static func makePrivateFolders(_ folder: URL) throws {
+        var missing: [URL] = []
+        var current = folder
+        while !FileManager.default.fileExists(atPath: current.path(percentEncoded: false)) {
+            missing.append(current)
+            let parent = current.deletingLastPathComponent()
+            if parent == current { break }
+            current = parent
+        }
+        for url in missing.reversed() { try makePrivateFolder(url) }
+    }
+
     /// Creates `folder` with mode 0700 whatever the umask, if it does not exist yet. Its parent
     /// must exist.
     ///

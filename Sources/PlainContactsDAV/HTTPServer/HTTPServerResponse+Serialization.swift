@@ -47,7 +47,7 @@ extension HTTPServerResponse {
     /// let head = response.serializedHead(isHeadRequest: false, connection: "close", date: HTTPDate.now())
     /// ```
     func serializedHead(isHeadRequest: Bool, connection: String?, date: String) -> [UInt8] {
-        var text = "HTTP/1.1 \(status) \(Self.reasonPhrase(for: status))\r\n"
+        var text = "HTTP/1.1 \(status) \(HTTPStatus.reasonPhrase(for: status))\r\n"
         text += "Date: \(date)\r\n"
         if statusAllowsBody {
             let length = isHeadRequest ? (headContentLength ?? body.count) : body.count

@@ -52,6 +52,6 @@ struct HTTPServerResponse: Sendable, Hashable {
 
     /// The answer to a refused request: the status with its reason phrase as a one-line text body.
     static func refusal(_ status: Int) -> HTTPServerResponse {
-        text(status, HTTPServerResponse.reasonPhrase(for: status) + "\n")
+        text(status, HTTPStatus.reasonPhrase(for: status) + "\n")
     }
 }

@@ -107,7 +107,7 @@ struct SyncBaseFile {
     /// it was read and holds more than twice the lines it needs.
     func save(in folder: URL) throws {
         guard !appended.isEmpty else { return }
-        try SyncFolder.make(folder)
+        try DeviceFiles.makePrivateFolders(folder)
         let url = folder.appending(path: Self.fileName)
         var text = ""
         if unread == nil, fileLines + appended.count > 2 * lines.count + 64 {

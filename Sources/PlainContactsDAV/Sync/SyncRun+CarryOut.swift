@@ -116,10 +116,10 @@ extension SyncRun {
         case .person(let theirs, _, _):
             if let person = people[uid] {
                 // The store's version did not change since the last sync: it is the base.
-                var merged = try SyncMerge.merge(
+                var merged = try CardMerge.merge(
                     base: person.state, ours: person.state, theirs: theirs, prefer: .remote, key: person.key,
                     image: person.imageData)
-                if !SyncMerge.sameContent(merged.merged, person.state) {
+                if !CardMerge.sameContent(merged.merged, person.state) {
                     // Dated by the card's REV, when it has one: every clone taking the card
                     // writes the same bytes.
                     if let revision = theirs.values[.modificationDate] { merged.merged.values[.modificationDate] = revision }
@@ -177,23 +177,23 @@ extension SyncRun {
         switch card {
         case .person(let theirs, _, _):
             guard let person = people[uid] else { return try download(uid) }
-            var outcome = try SyncMerge.merge(
+            var outcome = try CardMerge.merge(
                 base: withBase ? bases.person(uid) : nil, ours: person.state, theirs: theirs, prefer: prefer,
                 key: person.key, image: person.imageData)
-            if !withBase, !outcome.conflicts.isEmpty || !SyncMerge.sameContent(outcome.merged, person.state),
+            if !withBase, !outcome.conflicts.isEmpty || !CardMerge.sameContent(outcome.merged, person.state),
                 let base = historicalBase(of: person, equalTo: outcome.theirs)
             {
-                outcome = try SyncMerge.merge(
+                outcome = try CardMerge.merge(
                     base: base, ours: person.state, theirs: theirs, prefer: prefer, key: person.key, image: person.imageData)
             }
             guard outcome.conflicts.isEmpty else {
                 return leaveConflict(uid, recordID: person.recordID, properties: outcome.conflicts)
             }
-            if !SyncMerge.sameContent(outcome.merged, person.state) {
+            if !CardMerge.sameContent(outcome.merged, person.state) {
                 person.state = outcome.merged
                 report.local.changed += 1
             }
-            merged = SyncMerge.sameContent(outcome.merged, outcome.theirs) ? .same : .differs(CardMapping.data(for: person, imageData: try person.imageData()))
+            merged = CardMerge.sameContent(outcome.merged, outcome.theirs) ? .same : .differs(CardMapping.data(for: person, imageData: try person.imageData()))
         case .group(let theirs, _):
             guard let group = groups[uid] else { return try download(uid) }
             let ours = cardForm(of: group)
@@ -229,7 +229,7 @@ extension SyncRun {
         for data in history(key) {
             guard var version = try? PersonRecordCoder.decode(data, path: path).state else { continue }
             if VCardRecordFields.uid(of: card) == nil { VCardRecordFields.removeDerivedUID(from: &version, key: key) }
-            if SyncMerge.sameContent(version, card) { return version }
+            if CardMerge.sameContent(version, card) { return version }
         }
         return nil
     }

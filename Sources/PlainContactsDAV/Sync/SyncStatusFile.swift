@@ -80,7 +80,7 @@ struct SyncStatusFile: Hashable, Sendable {
                 path: path)
         }
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map(Self.unescape)
+            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map(TabSeparatedFields.unescape)
             switch fields[0] {
             case "url" where fields.count == 2: url = fields[1]
             case "syncToken" where fields.count == 2: syncToken = fields[1]
@@ -109,7 +109,7 @@ struct SyncStatusFile: Hashable, Sendable {
         func add(_ fields: [String]) {
             for (index, field) in fields.enumerated() {
                 if index > 0 { text.append(0x09) }
-                text.append(contentsOf: Self.escape(field).utf8)
+                text.append(contentsOf: TabSeparatedFields.escape(field).utf8)
             }
             text.append(0x0A)
         }
@@ -135,64 +135,8 @@ struct SyncStatusFile: Hashable, Sendable {
 
     /// Writes the status into `folder` (created 0700), unless the file already holds these bytes.
     func save(in folder: URL) throws {
-        try SyncFolder.make(folder)
+        try DeviceFiles.makePrivateFolders(folder)
         let url = folder.appending(path: Self.fileName)
         try DurableFile.writeIfChanged(data, to: url)
-    }
-
-    /// A field with its backslashes, tabs and line breaks escaped.
-    static func escape(_ field: String) -> String {
-        guard field.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return field }
-        var escaped = ""
-        for character in field {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\t": escaped += "\\t"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
-
-    /// A field read back: the inverse of ``escape(_:)``.
-    static func unescape(_ field: ArraySlice<UInt8>) -> String {
-        guard field.contains(0x5C) else { return String(decoding: field, as: UTF8.self) }
-        var result: [UInt8] = []
-        result.reserveCapacity(field.count)
-        var escaping = false
-        for byte in field {
-            if escaping {
-                switch byte {
-                case UInt8(ascii: "t"): result.append(0x09)
-                case UInt8(ascii: "n"): result.append(0x0A)
-                case UInt8(ascii: "r"): result.append(0x0D)
-                default: result.append(byte)
-                }
-                escaping = false
-            } else if byte == 0x5C {
-                escaping = true
-            } else {
-                result.append(byte)
-            }
-        }
-        return String(decoding: result, as: UTF8.self)
-    }
-}
-
-/// The folders of a remote's sync status.
-enum SyncFolder {
-    /// Creates `folder` and its parents up to the store's private folder, each mode 0700.
-    static func make(_ folder: URL) throws {
-        var missing: [URL] = []
-        var current = folder
-        while !FileManager.default.fileExists(atPath: current.path(percentEncoded: false)) {
-            missing.append(current)
-            let parent = current.deletingLastPathComponent()
-            if parent == current { break }
-            current = parent
-        }
-        for url in missing.reversed() { try DeviceFiles.makePrivateFolder(url) }
     }
 }

@@ -8,14 +8,19 @@ import PlainContacts
 /// document type (where entities, external or not, would be defined) is refused before it is
 /// parsed, and external entities are off besides.
 enum WebDAVXML {
+    /// Why a body is not WebDAV XML this reader takes; `message` says it of "the body".
+    struct Refusal: Error, Sendable, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
     /// The root element of `data`.
     ///
-    /// - Throws: `SyncError.Code.malformedResponse` naming `url` for XML that is not well
-    ///   formed, holds a document type declaration or nests deeper than `maximumDepth`.
-    static func parse(_ data: Data, url: String, maximumDepth: Int) throws -> WebDAVElement {
+    /// - Throws: a ``Refusal`` for XML that is not well formed, holds a document type
+    ///   declaration or nests deeper than `maximumDepth`.
+    static func parse(_ data: Data, maximumDepth: Int) throws(Refusal) -> WebDAVElement {
         if declaresDocumentType(data) {
-            throw SyncError(.malformedResponse, "the answer declares a document type, which a WebDAV answer never needs; refused",
-                path: url)
+            throw Refusal(message: "the body declares a document type, which WebDAV never needs; refused")
         }
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -24,11 +29,11 @@ enum WebDAVXML {
         parser.delegate = builder
         let parsed = parser.parse()
         if builder.tooDeep {
-            throw SyncError(.malformedResponse, "the answer nests elements deeper than \(maximumDepth) levels", path: url)
+            throw Refusal(message: "the body nests elements deeper than \(maximumDepth) levels")
         }
         guard parsed, let root = builder.root else {
             let line = parser.lineNumber
-            throw SyncError(.malformedResponse, "the answer is not well-formed XML (near line \(line))", path: url)
+            throw Refusal(message: "the body is not well-formed XML (near line \(line))")
         }
         return root
     }

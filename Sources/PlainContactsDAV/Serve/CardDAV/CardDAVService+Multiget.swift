@@ -24,7 +24,7 @@ extension CardDAVService {
         }
         let wanted = asking.wantsAddressData ? version : nil
         let cards = try collection.converted(collection.cards(named: names.compactMap(\.name)), to: wanted)
-        var xml = CardDAVXMLWriter(root: "d:multistatus", capacity: 512 + cards.values.reduce(0) { $0 + $1.data.count + 400 })
+        var xml = WebDAVXMLWriter(root: "d:multistatus", capacity: 512 + cards.values.reduce(0) { $0 + $1.data.count + 400 })
         for (href, name) in names {
             guard let name, let card = cards[name] else {
                 xml.open("d:response")

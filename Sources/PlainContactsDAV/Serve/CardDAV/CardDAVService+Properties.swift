@@ -26,7 +26,7 @@ extension CardDAVService {
     /// and the others with status 404.
     static func writeResponse(
         _ resource: CardDAVURLSpace.Resource, asking request: CardDAVPropertyRequest, context: PropertyContext,
-        into xml: inout CardDAVXMLWriter
+        into xml: inout WebDAVXMLWriter
     ) {
         xml.open("d:response")
         xml.href(context.space.href(of: resource))
@@ -86,7 +86,7 @@ extension CardDAVService {
     /// Writes a property's element with its value.
     static func writeValue(
         _ property: CardDAVProperty, of resource: CardDAVURLSpace.Resource, context: PropertyContext,
-        into xml: inout CardDAVXMLWriter
+        into xml: inout WebDAVXMLWriter
     ) {
         let space = context.space
         switch property {

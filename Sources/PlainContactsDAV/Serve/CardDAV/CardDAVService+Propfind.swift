@@ -19,7 +19,7 @@ extension CardDAVService {
         let body = try Self.xmlBody(of: request)
         let asking = try Self.propertyRequest(ofPropfind: body)
         var context = PropertyContext(space: space, addressDataProperties: CardDAVPropertyRequest.addressDataProperties(in: body))
-        var xml = CardDAVXMLWriter(root: "d:multistatus")
+        var xml = WebDAVXMLWriter(root: "d:multistatus")
         switch resource {
         case .root, .wellKnown:
             Self.writeResponse(.root, asking: asking, context: context, into: &xml)
@@ -37,7 +37,7 @@ extension CardDAVService {
             if depth == 1 {
                 let names = listing.entries.keys.sorted()
                 let cards = asking.wantsAddressData ? try collection.cards(named: names) : [:]
-                xml = CardDAVXMLWriter(root: "d:multistatus", capacity: 512 + names.count * 320)
+                xml = WebDAVXMLWriter(root: "d:multistatus", capacity: 512 + names.count * 320)
                 Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
                 for name in names {
                     guard let entry = cards[name]?.entry ?? listing.entries[name] else { continue }

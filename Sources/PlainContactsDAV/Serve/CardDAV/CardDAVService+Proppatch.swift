@@ -33,7 +33,7 @@ extension CardDAVService {
         if case .card(let name) = resource, try collection.card(named: name) == nil {
             throw CardDAVFailure(status: 404)
         }
-        var xml = CardDAVXMLWriter(root: "d:multistatus")
+        var xml = WebDAVXMLWriter(root: "d:multistatus")
         xml.open("d:response")
         xml.href(space.href(of: resource))
         xml.open("d:propstat")

@@ -18,7 +18,7 @@ extension CardDAVService {
     /// well-formed vCard is 400 (`CARDDAV:valid-address-data`), another media type 415, a card
     /// larger than ``maximumCardSize`` 403 (`CARDDAV:max-resource-size`), a UID that another card
     /// has 409 (`CARDDAV:no-uid-conflict`, naming it). Over an existing person the card wins
-    /// property by property while what the card cannot carry is kept (``SyncMerge``), so that
+    /// property by property while what the card cannot carry is kept (``CardMerge``), so that
     /// lines of the card the model has no place for, kept before, stay. A new card keeps its UID
     /// and its href. Answers 201 for a new card, 204 for a replaced one; with the new ETag only
     /// when the card now served is the body byte for byte (RFC 7231 section 4.3.4, RFC 4791
@@ -41,7 +41,7 @@ extension CardDAVService {
             try Self.checkConditions(of: request, current: current)
             if let other = collection.name(ofUID: uid), other != name {
                 var failure = CardDAVFailure(status: 409, condition: "card:no-uid-conflict")
-                failure.conditionContent = "<d:href>" + CardDAVXMLWriter.escaped(space.cardHref(other)) + "</d:href>"
+                failure.conditionContent = "<d:href>" + WebDAVXMLWriter.escaped(space.cardHref(other)) + "</d:href>"
                 throw failure
             }
             created = current == nil
@@ -88,10 +88,10 @@ extension CardDAVService {
             if let person = try book.person(forKey: current.record.key) {
                 // The store's version is the base: what the card says wins, what it cannot
                 // carry (identifiers, merged keys, other record fields) is kept.
-                let merged = try SyncMerge.merge(
+                let merged = try CardMerge.merge(
                     base: person.state, ours: person.state, theirs: theirs, prefer: .remote, key: person.key,
                     image: person.imageData)
-                if !SyncMerge.sameContent(merged.merged, person.state) { person.state = merged.merged }
+                if !CardMerge.sameContent(merged.merged, person.state) { person.state = merged.merged }
                 try book.save()
                 return current.record
             }

@@ -44,7 +44,7 @@ extension CardDAVService {
             converting
             ? try collection.converted(Dictionary(matched.map { ($0.name, $0.card) }, uniquingKeysWith: { first, _ in first }), to: version)
             : [:]
-        var xml = CardDAVXMLWriter(root: "d:multistatus", capacity: 512 + matched.count * 800)
+        var xml = WebDAVXMLWriter(root: "d:multistatus", capacity: 512 + matched.count * 800)
         for (name, matchedCard) in matched {
             guard let card = converting ? answered[name] : matchedCard else { continue }
             let context = PropertyContext(

@@ -44,7 +44,7 @@ extension CardDAVService {
 
     /// Writes the response that says a result was cut at the client's limit (RFC 5323's
     /// `DAV:number-of-matches-within-limits`, as RFC 6352 and RFC 6578 use it).
-    static func writeTruncation(href: String, into xml: inout CardDAVXMLWriter) {
+    static func writeTruncation(href: String, into xml: inout WebDAVXMLWriter) {
         xml.open("d:response")
         xml.href(href)
         xml.status(507)

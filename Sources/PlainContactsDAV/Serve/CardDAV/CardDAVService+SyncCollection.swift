@@ -48,7 +48,7 @@ extension CardDAVService {
         let cards =
             asking.wantsAddressData
             ? try collection.converted(collection.cards(named: changes.filter { !$0.removed }.map(\.name)), to: version) : [:]
-        var xml = CardDAVXMLWriter(root: "d:multistatus", capacity: 512 + changes.count * 320)
+        var xml = WebDAVXMLWriter(root: "d:multistatus", capacity: 512 + changes.count * 320)
         for change in changes {
             if change.removed {
                 xml.open("d:response")

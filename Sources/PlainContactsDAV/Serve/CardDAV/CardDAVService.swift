@@ -178,9 +178,9 @@ final class CardDAVService: Sendable {
     static func xmlBody(of request: HTTPServerRequest) throws -> WebDAVElement? {
         guard request.body.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return nil }
         do {
-            return try WebDAVXML.parse(request.body, url: request.path, maximumDepth: maximumXMLDepth)
+            return try WebDAVXML.parse(request.body, maximumDepth: maximumXMLDepth)
         } catch {
-            throw CardDAVFailure(status: 400, text: "the request body is not well-formed XML, or declares a document type")
+            throw CardDAVFailure(status: 400, text: "the request cannot be read: \(error.message)")
         }
     }
 
@@ -216,8 +216,8 @@ final class CardDAVService: Sendable {
     }
 
     /// A multistatus response.
-    static func multistatus(_ xml: inout CardDAVXMLWriter) -> HTTPServerResponse {
-        HTTPServerResponse(status: 207, headers: ["Content-Type": CardDAVXMLWriter.contentType], body: xml.finish())
+    static func multistatus(_ xml: inout WebDAVXMLWriter) -> HTTPServerResponse {
+        HTTPServerResponse(status: 207, headers: ["Content-Type": WebDAVXMLWriter.contentType], body: xml.finish())
     }
 }
 
@@ -282,8 +282,8 @@ struct CardDAVFailure: Error, Sendable {
         if let condition {
             let content = conditionContent
             response = HTTPServerResponse(
-                status: status, headers: ["Content-Type": CardDAVXMLWriter.contentType],
-                body: CardDAVXMLWriter.error(condition) { $0.append(content) })
+                status: status, headers: ["Content-Type": WebDAVXMLWriter.contentType],
+                body: WebDAVXMLWriter.error(condition) { $0.append(content) })
         } else if status == 304 {
             response = HTTPServerResponse(status: status)
         } else if let text {

@@ -79,7 +79,7 @@ struct CardDAVStateFile: Sendable {
         instance = ""
         lineCount = lines.count
         for line in lines.dropFirst() {
-            apply(line.split(separator: 0x09, omittingEmptySubsequences: false).map(SyncStatusFile.unescape))
+            apply(line.split(separator: 0x09, omittingEmptySubsequences: false).map(TabSeparatedFields.unescape))
         }
         guard !instance.isEmpty else { return nil }
     }
@@ -172,7 +172,7 @@ struct CardDAVStateFile: Sendable {
         var bytes: [UInt8] = []
         for (index, field) in fields.enumerated() {
             if index > 0 { bytes.append(0x09) }
-            bytes.append(contentsOf: SyncStatusFile.escape(field).utf8)
+            bytes.append(contentsOf: TabSeparatedFields.escape(field).utf8)
         }
         bytes.append(0x0A)
         return bytes
@@ -206,7 +206,7 @@ struct CardDAVStateFile: Sendable {
             lineCount += added
             return
         }
-        try SyncFolder.make(url.deletingLastPathComponent())
+        try DeviceFiles.makePrivateFolders(url.deletingLastPathComponent())
         try DurableFile.write(data, to: url)
         lineCount = compactLineCount
     }

@@ -25,11 +25,11 @@ extension CardDAVAddressBook {
     /// One `addressbook-multiget` report.
     func multiget(_ hrefs: [String]) throws -> [RemoteCard] {
         let paths = try hrefs.map { try CardDAVHref.canonicalPath($0, in: collectionURL) }
-        let inner = WebDAVRequestBody.prop([.dav("getetag"), .cardDAV("address-data")])
-            + paths.map { "<d:href>\(WebDAVRequestBody.escape($0))</d:href>" }.joined()
-        let answer = try multistatus(
-            "REPORT", collectionURL, depth: "0",
-            body: WebDAVRequestBody.document(root: "c:addressbook-multiget", inner: inner))
+        let body = WebDAVRequestBody.document(root: "card:addressbook-multiget") { xml in
+            WebDAVRequestBody.prop([.dav("getetag"), .cardDAV("address-data")], in: &xml)
+            for path in paths { xml.element("d:href", text: path) }
+        }
+        let answer = try multistatus("REPORT", collectionURL, depth: "0", body: body)
         var cards: [RemoteCard] = []
         for response in answer.responses {
             let (href, isCollection) = try member(response)

@@ -53,10 +53,12 @@ extension CardDAVAddressBook {
 
     /// One `sync-collection` report, or `nil` when the token is refused.
     func syncCollection(_ token: String, includingCards: Bool = false) throws -> WebDAVMultistatus? {
-        let inner = "<d:sync-token>\(WebDAVRequestBody.escape(token))</d:sync-token><d:sync-level>1</d:sync-level>"
-            + WebDAVRequestBody.prop(includingCards ? [.dav("getetag"), .cardDAV("address-data")] : [.dav("getetag")])
-        let request = webDAVRequest(
-            "REPORT", collectionURL, depth: "0", body: WebDAVRequestBody.document(root: "d:sync-collection", inner: inner))
+        let body = WebDAVRequestBody.document(root: "d:sync-collection") { xml in
+            xml.element("d:sync-token", text: token)
+            xml.element("d:sync-level", text: "1")
+            WebDAVRequestBody.prop(includingCards ? [.dav("getetag"), .cardDAV("address-data")] : [.dav("getetag")], in: &xml)
+        }
+        let request = webDAVRequest("REPORT", collectionURL, depth: "0", body: body)
         let response = try client.send(request, handling: Self.staleTokenStatuses)
         if Self.staleTokenStatuses.contains(response.status) { return nil }
         guard response.status == 207 else { throw unexpectedStatus(response) }

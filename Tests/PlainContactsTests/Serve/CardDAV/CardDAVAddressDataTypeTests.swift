@@ -31,7 +31,7 @@ import Testing
     private static func report(_ addressData: String) throws -> WebDAVElement {
         let body = "<card:addressbook-multiget xmlns:d=\"DAV:\" xmlns:card=\"urn:ietf:params:xml:ns:carddav\">"
             + "<d:prop><d:getetag/>\(addressData)</d:prop></card:addressbook-multiget>"
-        return try WebDAVXML.parse(Data(body.utf8), url: "test", maximumDepth: 16)
+        return try WebDAVXML.parse(Data(body.utf8), maximumDepth: 16)
     }
 
     @Test(arguments: [

@@ -11,7 +11,7 @@ import Testing
 
     private func filter(_ inner: String, test: String = "anyof") throws -> CardDAVQueryFilter {
         let xml = "<c:filter xmlns:c=\"urn:ietf:params:xml:ns:carddav\" test=\"\(test)\">\(inner)</c:filter>"
-        return try CardDAVQueryFilter(WebDAVXML.parse(Data(xml.utf8), url: "test", maximumDepth: 16))
+        return try CardDAVQueryFilter(WebDAVXML.parse(Data(xml.utf8), maximumDepth: 16))
     }
 
     @Test func parameterFiltersLookAtTheParametersOfTheSameInstance() throws {

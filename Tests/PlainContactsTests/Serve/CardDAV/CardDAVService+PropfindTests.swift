@@ -144,7 +144,7 @@ import Testing
         let server = try CardDAVTestStore()
         let response = server.send("PROPFIND", server.collectionPath, headers: [("Depth", "infinity")])
         #expect(response.status == 403)
-        let error = try WebDAVXML.parse(response.body, url: "test", maximumDepth: 8)
+        let error = try WebDAVXML.parse(response.body, maximumDepth: 8)
         #expect(error.name == .dav("error"))
         #expect(error.child(.dav("propfind-finite-depth")) != nil)
         #expect(server.send("PROPFIND", server.collectionPath, headers: [("Depth", "2")]).status == 400)

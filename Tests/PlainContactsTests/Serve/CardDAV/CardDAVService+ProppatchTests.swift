@@ -12,7 +12,7 @@ import Testing
 
     /// The single `propstat` of a `PROPPATCH` answer.
     private static func propstat(_ response: HTTPServerResponse) throws -> WebDAVElement {
-        let root = try WebDAVXML.parse(response.body, url: "test", maximumDepth: 16)
+        let root = try WebDAVXML.parse(response.body, maximumDepth: 16)
         let answers = root.children.filter { $0.name == .dav("response") }
         #expect(answers.count == 1)
         let propstats = try #require(answers.first).children.filter { $0.name == .dav("propstat") }

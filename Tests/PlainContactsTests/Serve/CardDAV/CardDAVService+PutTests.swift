@@ -135,7 +135,7 @@ import Testing
         server.put("a.vcf", CardDAVTestStore.card(uid: "same", first: "Katie", last: "Bell"))
         let response = server.put("b.vcf", CardDAVTestStore.card(uid: "same", first: "Other", last: "Person"))
         #expect(response.status == 409)
-        let error = try WebDAVXML.parse(response.body, url: "test", maximumDepth: 8)
+        let error = try WebDAVXML.parse(response.body, maximumDepth: 8)
         #expect(error.child(.cardDAV("no-uid-conflict"))?.child(.dav("href"))?.text == server.cardPath("a.vcf"))
         #expect(try server.store.openBook().allPeople().count == 1)
     }

@@ -44,7 +44,7 @@ final class CardDAVTestStore {
     /// The multistatus of a response.
     func multistatus(_ response: HTTPServerResponse) throws -> WebDAVMultistatus {
         #expect(response.status == 207)
-        #expect(response.headers["Content-Type"] == CardDAVXMLWriter.contentType)
+        #expect(response.headers["Content-Type"] == WebDAVXMLWriter.contentType)
         return try WebDAVMultistatus.parse(response.body, url: "test")
     }
 

@@ -12,7 +12,7 @@ import Testing
 
     /// Every property of `body`'s `prop` element, by name.
     private static func askedFor(_ body: String) throws -> [WebDAVElement.Name] {
-        let root = try WebDAVXML.parse(Data(body.utf8), url: "test", maximumDepth: 16)
+        let root = try WebDAVXML.parse(Data(body.utf8), maximumDepth: 16)
         return root.child(.dav("prop"))?.children.map(\.name) ?? []
     }
 

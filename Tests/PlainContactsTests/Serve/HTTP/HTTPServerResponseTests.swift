@@ -55,6 +55,6 @@ import Testing
 
     @Test func unknownStatusHasAPlaceholderReasonPhrase() {
         #expect(head(HTTPServerResponse(status: 299)).hasPrefix("HTTP/1.1 299 Unknown\r\n"))
-        #expect(HTTPServerResponse.reasonPhrase(for: 431) == "Request Header Fields Too Large")
+        #expect(HTTPStatus.reasonPhrase(for: 431) == "Request Header Fields Too Large")
     }
 }

@@ -5,21 +5,22 @@ import Foundation
 #endif
 import PlainContacts
 
-/// Writes the XML bodies of the server's answers straight into bytes, escaping text as it goes:
-/// a multistatus of ten thousand cards is one buffer, with no string built per element.
+/// Writes the XML bodies of the server's answers and the client's requests straight into
+/// bytes, escaping text as it goes: a multistatus of ten thousand cards is one buffer, with no
+/// string built per element.
 ///
 /// The namespaces the server speaks have fixed prefixes declared on the root element (`d:` for
 /// `DAV:`, `card:` for CardDAV, `cs:` for CalendarServer); an element of any other namespace
 /// (a property a client asked for that the server does not know) declares its own.
 ///
 /// ```swift
-/// var xml = CardDAVXMLWriter(root: "d:multistatus")
+/// var xml = WebDAVXMLWriter(root: "d:multistatus")
 /// xml.open("d:response")
 /// xml.element("d:href", text: "/me/contacts/")
 /// xml.close("d:response")
 /// let body = xml.finish()
 /// ```
-struct CardDAVXMLWriter {
+struct WebDAVXMLWriter {
     /// The prefixes declared on every root element.
     static let prefixes: [(prefix: String, namespace: String)] = [
         ("d", "DAV:"), ("card", "urn:ietf:params:xml:ns:carddav"), ("cs", "http://calendarserver.org/ns/"),
@@ -106,7 +107,7 @@ struct CardDAVXMLWriter {
     mutating func status(_ code: Int) {
         open("d:status")
         append("HTTP/1.1 \(code) ")
-        append(HTTPServerResponse.reasonPhrase(for: code))
+        append(HTTPStatus.reasonPhrase(for: code))
         close("d:status")
     }
 
@@ -162,7 +163,7 @@ struct CardDAVXMLWriter {
 
     /// Text escaped for XML, as a string.
     static func escaped(_ text: String) -> String {
-        var writer = CardDAVXMLWriter(bare: ())
+        var writer = WebDAVXMLWriter(bare: ())
         writer.appendEscaped(text)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -174,8 +175,8 @@ struct CardDAVXMLWriter {
 
     /// A small document: the root element holding one empty element, such as the body of a
     /// refusal `<d:error><d:propfind-finite-depth/></d:error>`.
-    static func error(_ condition: String, inner: (inout CardDAVXMLWriter) -> Void = { _ in }) -> Data {
-        var writer = CardDAVXMLWriter(root: "d:error", capacity: 256)
+    static func error(_ condition: String, inner: (inout WebDAVXMLWriter) -> Void = { _ in }) -> Data {
+        var writer = WebDAVXMLWriter(root: "d:error", capacity: 256)
         writer.open(condition)
         inner(&writer)
         writer.close(condition)

@@ -48,7 +48,12 @@ struct WebDAVMultistatus: Hashable, Sendable {
     ///   formed XML, declares a document type, nests deeper than ``maximumDepth``, is not a
     ///   `DAV: multistatus`, or has a response without an `href`.
     static func parse(_ data: Data, url: String) throws -> WebDAVMultistatus {
-        let root = try WebDAVXML.parse(data, url: url, maximumDepth: maximumDepth)
+        let root: WebDAVElement
+        do {
+            root = try WebDAVXML.parse(data, maximumDepth: maximumDepth)
+        } catch {
+            throw SyncError(.malformedResponse, "the answer cannot be read: \(error.message)", path: url)
+        }
         guard root.name == .dav("multistatus") else {
             throw SyncError(.malformedResponse, "the answer is not a DAV multistatus (it is \(root.name.local))", path: url)
         }

@@ -3,7 +3,7 @@ import Testing
 @testable import PlainContacts
 @testable import PlainContactsDAV
 
-@Suite struct SyncMergeTests {
+@Suite struct CardMergeTests {
     private func state(phones: [(String, Label?)], note: String? = nil) -> PersonState {
         let person = Person()
         person.firstName = "John"
@@ -22,7 +22,7 @@ import Testing
         // edits one's label, and adds one.
         let base = state(phones: [("+1 555 0100", .mobile), ("+1 555 0199", .home)])
         var theirs = state(phones: [("+1 555 0199", .work), ("+1 555 0100", .mobile), ("+1 555 0123", .home)])
-        SyncMerge.align(&theirs, to: base, also: base)
+        CardMerge.align(&theirs, to: base, also: base)
 
         let aligned = phones(theirs)
         let reference = phones(base)
@@ -37,7 +37,7 @@ import Testing
         var ours = base
         ours.values[.note] = .string("store note")
 
-        let outcome = SyncMerge.merge(base: base, ours: ours, theirs: theirs, image: { nil })
+        let outcome = CardMerge.merge(base: base, ours: ours, theirs: theirs, image: { nil })
 
         #expect(outcome.conflicts.isEmpty)
         #expect(phones(outcome.merged).values == ["+1 555 0100", "+1 555 0777"])
@@ -50,7 +50,7 @@ import Testing
         var theirs = state(phones: [("+1 555 0100", .mobile), ("+1 555 0199", .home)])
         VCardRecordFields.setLines(["X-B:2"], in: &theirs)
 
-        let outcome = SyncMerge.merge(base: nil, ours: ours, theirs: theirs, image: { nil })
+        let outcome = CardMerge.merge(base: nil, ours: ours, theirs: theirs, image: { nil })
 
         #expect(outcome.conflicts.isEmpty)
         #expect(phones(outcome.merged).values == ["+1 555 0100", "+1 555 0199"])
@@ -62,10 +62,10 @@ import Testing
         let ours = state(phones: [], note: "ours")
         let theirs = state(phones: [], note: "theirs")
 
-        #expect(SyncMerge.merge(base: base, ours: ours, theirs: theirs, image: { nil }).conflicts == ["note"])
-        let local = SyncMerge.merge(base: base, ours: ours, theirs: theirs, prefer: .local, image: { nil })
+        #expect(CardMerge.merge(base: base, ours: ours, theirs: theirs, image: { nil }).conflicts == ["note"])
+        let local = CardMerge.merge(base: base, ours: ours, theirs: theirs, prefer: .local, image: { nil })
         #expect(local.conflicts.isEmpty && local.merged.values[.note] == .string("ours"))
-        let remote = SyncMerge.merge(base: base, ours: ours, theirs: theirs, prefer: .remote, image: { nil })
+        let remote = CardMerge.merge(base: base, ours: ours, theirs: theirs, prefer: .remote, image: { nil })
         #expect(remote.conflicts.isEmpty && remote.merged.values[.note] == .string("theirs"))
     }
 
@@ -75,9 +75,9 @@ import Testing
         var theirs = state(phones: [])
         theirs.image = .pending(Data([1, 2, 3]))
 
-        let outcome = SyncMerge.merge(base: ours, ours: ours, theirs: theirs, image: { Data([1, 2, 3]) })
+        let outcome = CardMerge.merge(base: ours, ours: ours, theirs: theirs, image: { Data([1, 2, 3]) })
 
         #expect(outcome.merged.image == .stored(fileName: "john-abc.jpg"))
-        #expect(SyncMerge.sameContent(outcome.merged, ours))
+        #expect(CardMerge.sameContent(outcome.merged, ours))
     }
 }

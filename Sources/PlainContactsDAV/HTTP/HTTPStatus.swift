@@ -1,11 +1,11 @@
-import PlainContacts
-
-extension HTTPServerResponse {
+/// HTTP's status codes as both sides of the library speak them: the server's status lines and
+/// the multistatus answers WebDAV writes.
+enum HTTPStatus {
     /// The reason phrase of a status line: RFC 9110's names, with WebDAV's (RFC 4918) and
     /// RFC 6585's; `Unknown` for codes without one (clients ignore the phrase).
     ///
     /// ```swift
-    /// HTTPServerResponse.reasonPhrase(for: 207)   // "Multi-Status"
+    /// HTTPStatus.reasonPhrase(for: 207)   // "Multi-Status"
     /// ```
     static func reasonPhrase(for status: Int) -> String {
         switch status {

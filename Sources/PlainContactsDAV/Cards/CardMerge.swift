@@ -14,10 +14,10 @@ import PlainContacts
 /// store) are taken from the reference, and an image equal to the reference's keeps its file.
 ///
 /// ```swift
-/// let outcome = SyncMerge.merge(base: base, ours: person.state, theirs: card, image: person.imageData)
+/// let outcome = CardMerge.merge(base: base, ours: person.state, theirs: card, image: person.imageData)
 /// if outcome.conflicts.isEmpty { person.state = outcome.merged }
 /// ```
-enum SyncMerge {
+enum CardMerge {
     /// A merged person and the property keys that conflicted (empty when the merge is clean).
     struct Outcome {
         var merged: PersonState

@@ -1,0 +1,49 @@
+/// The fields of the device-local state files that the client and the server append to (the
+/// sync status and base files, the server's card state): separated by tabs, one record a line,
+/// each field with its backslashes, tabs and line breaks escaped.
+///
+/// ```swift
+/// let line = fields.map(TabSeparatedFields.escape).joined(separator: "\t")
+/// let read = line.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map(TabSeparatedFields.unescape)
+/// ```
+enum TabSeparatedFields {
+    /// A field with its backslashes, tabs and line breaks escaped.
+    static func escape(_ field: String) -> String {
+        guard field.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return field }
+        var escaped = ""
+        for character in field {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\t": escaped += "\\t"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// A field read back: the inverse of ``escape(_:)``.
+    static func unescape(_ field: ArraySlice<UInt8>) -> String {
+        guard field.contains(0x5C) else { return String(decoding: field, as: UTF8.self) }
+        var result: [UInt8] = []
+        result.reserveCapacity(field.count)
+        var escaping = false
+        for byte in field {
+            if escaping {
+                switch byte {
+                case UInt8(ascii: "t"): result.append(0x09)
+                case UInt8(ascii: "n"): result.append(0x0A)
+                case UInt8(ascii: "r"): result.append(0x0D)
+                default: result.append(byte)
+                }
+                escaping = false
+            } else if byte == 0x5C {
+                escaping = true
+            } else {
+                result.append(byte)
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}
