@@ -27,25 +27,11 @@ package struct StoreFuzzer {
         case personFile, groupFile, membersFile, manifest, mergeDriver, setArgument, store
     }
 
-    /// A case that ended other than in success or a library error (``PlainContactsFailure``).
-    package struct Failure: Sendable, CustomStringConvertible {
-        var caseNumber: Int
-        var target: Target
-        var message: String
-        var input: Data
-
-        package var description: String {
-            "case \(caseNumber) (\(target.rawValue)): \(message); input \(FuzzMutator.preview(input))"
-        }
-    }
+    /// A case that ended other than in success or a library error.
+    package typealias Failure = FuzzFailure<Target>
 
     /// What a run did.
-    package struct Summary: Sendable {
-        package var cases = 0
-        package var casesPerTarget: [Target: Int] = [:]
-        package var failures: [Failure] = []
-        package var seconds = 0.0
-    }
+    package typealias Summary = FuzzTally<Target>
 
     /// The longest a case may take before it counts as a hang.
     static let slowCase: Duration = .seconds(10)
@@ -83,8 +69,7 @@ package struct StoreFuzzer {
             if took > Self.slowCase {
                 summary.failures.append(Failure(caseNumber: number, target: target, message: "took \(took)", input: input))
             }
-            summary.cases += 1
-            summary.casesPerTarget[target, default: 0] += 1
+            summary.count(target)
             if number % 500 == 499 { progress?(summary) }
         }
         let elapsed = (clock.now - started).components

@@ -32,35 +32,28 @@ package struct VCardFuzzer {
         case store
     }
 
-    /// A case that ended other than in success or a library error (``PlainContactsFailure``), or
-    /// took too long.
-    package struct Failure: Sendable, CustomStringConvertible {
-        var caseNumber: Int
-        var target: Target
-        /// The corpus file the case damaged, relative to the corpus folder.
-        var seedFile: String
-        var message: String
-        var input: Data
+    /// A case that ended other than in success or a library error, or took too long.
+    package typealias Failure = FuzzFailure<Target>
 
-        package var description: String {
-            "case \(caseNumber) (\(target.rawValue), from \(seedFile)): \(message); input \(FuzzMutator.preview(input))"
-        }
-    }
-
-    /// What a run did.
+    /// What a run did: the tally of every fuzz run (``FuzzTally``, its fields read through
+    /// this summary) and the vCard fuzzer's own figures.
+    @dynamicMemberLookup
     package struct Summary: Sendable {
-        package var cases = 0
-        package var casesPerTarget: [Target: Int] = [:]
-        package var failures: [Failure] = []
+        /// Cases, failures and time, as every fuzz run counts them.
+        package var tally = FuzzTally<Target>()
         /// The store cases whose strict import refused the input (and so had the store compared).
         package var strictImportsRefused = 0
-        package var seconds = 0.0
         /// The longest a case took to be read and mapped in memory.
         package var slowestCase: Duration = .zero
         /// The case that took ``slowestCase``, with that time as its message.
         package var slowest: Failure?
         /// The longest a store case took.
         package var slowestStoreCase: Duration = .zero
+
+        package subscript<Value>(dynamicMember field: WritableKeyPath<FuzzTally<Target>, Value>) -> Value {
+            get { tally[keyPath: field] }
+            set { tally[keyPath: field] = newValue }
+        }
     }
 
     /// The longest reading and mapping a case in memory may take before it counts as a hang.
@@ -124,8 +117,7 @@ package struct VCardFuzzer {
                 summary.failures.append(
                     Failure(caseNumber: number, target: target, seedFile: seed.path, message: message, input: input))
             }
-            summary.cases += 1
-            summary.casesPerTarget[target, default: 0] += 1
+            summary.tally.count(target)
             if number % 500 == 499 { progress?(summary) }
         }
         let elapsed = (clock.now - started).components

@@ -26,12 +26,7 @@ extension StoreDoctor {
     ///   fails, in which case no repair of the commit took effect.
     public func fix() throws -> [DoctorFinding] {
         let layout = layout
-        guard StoreReader(layout: layout).storeExists else {
-            throw ContactsError(
-                .notAStore,
-                "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
-                path: layout.root.path)
-        }
+        try AddressBook.requireStore(at: layout.root)
         var (findings, duplicates) = try StoreLock(storeRoot: layout.root).withExclusive(timeout: lockTimeout) {
             var recovered: [DoctorFinding] = []
             if StoreTransaction.needsRecovery(storeRoot: layout.root) {

@@ -44,12 +44,7 @@ public struct StoreDoctor: Sendable {
     ///   ``lockTimeout``; ``ContactsError/Code/io`` when a folder or file cannot be read.
     public func check() throws -> [DoctorFinding] {
         let layout = layout
-        guard StoreReader(layout: layout).storeExists else {
-            throw ContactsError(
-                .notAStore,
-                "this folder is not a contacts store (no \(StoreLayout.manifestName)); create one with `contacts init`",
-                path: layout.root.path)
-        }
+        try AddressBook.requireStore(at: layout.root)
         return try StoreLock(storeRoot: layout.root).withShared(timeout: lockTimeout) {
             try StoreDoctorScan(layout: layout).findings
         }

@@ -221,18 +221,8 @@ struct PersonCatalog: Sendable {
             throw StoreReader.folderError(path, code: code, call: "fdopendir")
         }
         defer { closedir(stream) }
-        var names: [String] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(stream) else {
-                let code = errno
-                guard code == 0 else { throw StoreReader.folderError(path, code: code, call: "readdir") }
-                return names
-            }
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
+        let listing = PosixFileSystem.names(in: stream)
+        guard listing.errno == 0 else { throw StoreReader.folderError(path, code: listing.errno, call: "readdir") }
+        return listing.names
     }
 }

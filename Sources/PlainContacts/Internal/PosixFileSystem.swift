@@ -108,14 +108,20 @@ package enum PosixFileSystem {
             throw PosixError.error("could not read folder", path: folder, code: errno, call: "opendir")
         }
         defer { closedir(stream) }
+        let listing = names(in: stream)
+        if listing.errno != 0 {
+            throw PosixError.error("could not read folder", path: folder, code: listing.errno, call: "readdir")
+        }
+        return listing.names
+    }
+
+    /// The names an open folder stream lists, without `.` and `..`, and `readdir`'s `errno`
+    /// when the listing stopped short (0 when it reached the end).
+    static func names(in stream: OpaquePointer) -> (names: [String], errno: Int32) {
         var names: [String] = []
         while true {
             errno = 0
-            guard let entry = readdir(stream) else {
-                let code = errno
-                if code != 0 { throw PosixError.error("could not read folder", path: folder, code: code, call: "readdir") }
-                return names
-            }
+            guard let entry = readdir(stream) else { return (names, errno) }
             let name = withUnsafePointer(to: entry.pointee.d_name) { tuple in
                 tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
                     String(cString: $0)

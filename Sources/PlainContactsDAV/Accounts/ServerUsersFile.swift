@@ -75,7 +75,7 @@ package struct ServerUsersFile: Sendable {
     package func accounts() throws -> [ServerAccount] {
         let path = fileURL.path(percentEncoded: false)
         var accounts: [ServerAccount] = []
-        for (name, user) in try read().users {
+        for (name, user) in try settings.read().users {
             let hash: PasswordHash
             do throws(ContactsError) {
                 hash = try PasswordHash(parsing: user.passwordHash, minimumIterations: minimumIterations)
@@ -111,7 +111,7 @@ package struct ServerUsersFile: Sendable {
     /// - Throws: `ServeError.Code.userExists` when an account has that name; otherwise as
     ///   ``accounts()``, except that hashes are not checked.
     package func checkNameIsFree(_ name: ServerUserName) throws {
-        if try read().users[name] != nil { throw exists(name) }
+        if try settings.read().users[name] != nil { throw exists(name) }
     }
 
     // MARK: Changing
@@ -137,7 +137,7 @@ package struct ServerUsersFile: Sendable {
         if !replacing { try checkNameIsFree(name) }
         let hash = try PasswordHash.make(password: password, iterations: hashIterations)
         var replaced = false
-        try update { contents in
+        try settings.update { contents in
             let existing = contents.users[name]
             if existing != nil && !replacing { throw exists(name) }
             replaced = existing != nil
@@ -157,7 +157,7 @@ package struct ServerUsersFile: Sendable {
     /// - Throws: `ServeError.Code.userNotFound` when no account has that name; otherwise
     ///   as ``add(_:password:replacing:)``.
     package func remove(_ name: ServerUserName) throws {
-        try update { contents in
+        try settings.update { contents in
             guard contents.users.removeValue(forKey: name) != nil else { throw notFound(name) }
         }
     }
@@ -190,14 +190,6 @@ package struct ServerUsersFile: Sendable {
     /// The file, read and updated as every device-local settings file is.
     private var settings: DeviceSettingsFile<Contents> {
         DeviceSettingsFile(url: fileURL, lockFile: lockFile, folder: privateFolder)
-    }
-
-    private func read() throws -> Contents {
-        try settings.read()
-    }
-
-    private func update(_ change: (inout Contents) throws -> Void) throws {
-        try settings.update(change)
     }
 
     /// The error for an account that exists already.

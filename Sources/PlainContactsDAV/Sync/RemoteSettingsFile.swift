@@ -50,14 +50,14 @@ package struct RemoteSettingsFile: Sendable {
     ///   (never taken for an empty file), ``ContactsError/Code/io`` or
     ///   ``ContactsError/Code/permissionDenied`` if it cannot be read at all.
     package func remotes() throws -> [RemoteSettings] {
-        try read().remotes.values.sorted { $0.name < $1.name }
+        try settings.read().remotes.values.sorted { $0.name < $1.name }
     }
 
     /// The remote named `name`, or `nil`.
     ///
     /// - Throws: as ``remotes()``.
     package func remote(named name: RemoteName) throws -> RemoteSettings? {
-        try read().remotes[name]
+        try settings.read().remotes[name]
     }
 
     /// Checks that no remote has `name` yet, so that a command can refuse before any slow
@@ -78,7 +78,7 @@ package struct RemoteSettingsFile: Sendable {
     ///   ``ContactsError/Code/malformedFile`` if the file is damaged (nothing is written);
     ///   ``ContactsError/Code/io`` if the store folder is missing or a file cannot be written.
     package func add(_ remote: RemoteSettings) throws {
-        try update { contents in
+        try settings.update { contents in
             guard contents.remotes[remote.name] == nil else { throw exists(remote.name) }
             try removeStatusFolder(of: remote.name)
             contents.remotes[remote.name] = remote
@@ -91,7 +91,7 @@ package struct RemoteSettingsFile: Sendable {
     /// - Throws: `SyncError.Code.remoteNotFound` if no remote has that name; otherwise as
     ///   ``add(_:)``.
     func replace(_ remote: RemoteSettings) throws {
-        try update { contents in
+        try settings.update { contents in
             guard contents.remotes[remote.name] != nil else { throw notFound(remote.name) }
             contents.remotes[remote.name] = remote
         }
@@ -104,7 +104,7 @@ package struct RemoteSettingsFile: Sendable {
     /// - Throws: `SyncError.Code.remoteNotFound` if no remote has that name; otherwise as
     ///   ``add(_:)``.
     package func remove(named name: RemoteName) throws {
-        try update { contents in
+        try settings.update { contents in
             guard contents.remotes[name] != nil else { throw notFound(name) }
             try removeStatusFolder(of: name)
             contents.remotes[name] = nil
@@ -119,14 +119,6 @@ package struct RemoteSettingsFile: Sendable {
     /// The file, read and updated as every device-local settings file is.
     private var settings: DeviceSettingsFile<Contents> {
         DeviceSettingsFile(url: fileURL, lockFile: lockFile, folder: privateFolder)
-    }
-
-    private func read() throws -> Contents {
-        try settings.read()
-    }
-
-    private func update(_ change: (inout Contents) throws -> Void) throws {
-        try settings.update(change)
     }
 
     private func removeStatusFolder(of name: RemoteName) throws {
