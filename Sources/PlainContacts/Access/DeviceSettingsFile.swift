@@ -23,8 +23,8 @@ package protocol DeviceSettingsContents {
 /// when its bytes change.
 ///
 /// ```swift
-/// let file = DeviceSettingsFile<RemoteSettingsFile.Contents>(url: fileURL, lockFile: lockURL, folder: privateFolder)
-/// try file.update { contents in contents.remotes[name] = remote }
+/// let file = DeviceSettingsFile<Settings>(url: fileURL, lockFile: lockURL, folder: privateFolder)
+/// try file.update { settings in settings.entries[name] = value }
 /// ```
 package struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
     /// The settings file.

@@ -45,7 +45,7 @@ package struct StoreCreator {
     /// what an earlier version wrote, and never touches one edited by hand.
     ///
     /// - Throws: I/O errors naming the file.
-    package func updateGitattributes() throws -> GitattributesUpdate {
+    func updateGitattributes() throws -> GitattributesUpdate {
         let url = layout.gitattributes
         let current = Data(StoreLayout.gitattributesContents.utf8)
         if let data = try StoreReader(layout: layout).read(url) {

@@ -1,6 +1,6 @@
-/// The errors of one domain of the PlainContacts libraries: the store (``ContactsError``),
-/// vCards and the other contact formats (``InterchangeError``), and in PlainContactsDAV the
-/// CardDAV client (`SyncError`) and server (`ServeError`).
+/// The errors of one domain of the PlainContacts libraries: here the store (``ContactsError``)
+/// and vCards and the other contact formats (``InterchangeError``); a library built on this
+/// one declares its own domains the same way.
 ///
 /// Every failure carries a stable ``Code`` of its domain that programs and tests match on, a
 /// message that names the file, line or record involved, and, where one exists, the

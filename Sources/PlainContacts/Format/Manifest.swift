@@ -61,7 +61,7 @@ package struct Manifest: Sendable, Hashable {
 
     /// Whether the store commits every change to Git (`"autoCommit": true`), read from the
     /// manifest of the store at `root`; a missing or unreadable manifest says no.
-    package static func autoCommitIsEnabled(inStoreAt root: URL) -> Bool {
+    static func autoCommitIsEnabled(inStoreAt root: URL) -> Bool {
         let manifest = try? StoreReader(layout: StoreLayout(root: root)).readManifest()
         return manifest?.unknownFields["autoCommit"] == .bool(true)
     }

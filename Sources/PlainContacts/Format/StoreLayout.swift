@@ -34,7 +34,7 @@ package struct StoreLayout: Sendable {
 
     /// The store's own files, which a clone of its repository needs to be a store, relative to
     /// its root: the manifest, `.gitattributes` and `.gitignore`.
-    package static let skeletonNames = [manifestName, gitattributesName, gitignoreName]
+    static let skeletonNames = [manifestName, gitattributesName, gitignoreName]
 
     /// Path of a person file relative to the root, as the writer takes it.
     package static func personPath(_ key: RecordKey) -> String { "people/\(key.rawValue).json" }
@@ -55,7 +55,7 @@ package struct StoreLayout: Sendable {
     /// so that a removal survives a merge; `store.json` setting by setting). A clone whose
     /// configuration has no `merge.contacts` driver gets Git's ordinary line merge instead: Git
     /// falls back to it for a driver it does not know.
-    package static let gitattributesContents = """
+    static let gitattributesContents = """
         # Records, membership files and settings merge with `contacts merge-driver` once
         # `contacts git-setup` has configured this clone; without it Git falls back to its
         # ordinary line merge, which marks changes to neighbouring lines as conflicts.

@@ -23,7 +23,7 @@ enum LogCommand: Command {
         guard try GitRunner.isWorkTree(store) else {
             throw CLIError.failure("\(store.path(percentEncoded: false)) is not in a Git repository")
         }
-        let path = StoreLayout.personPath(key)
+        let path = StoreRepository.path(ofPersonWithKey: key)
         let converter = "diff.contacts.textconv=" + GitRunner.shellQuoted(GitRunner.executablePath) + " textconv"
         let log = try GitRunner.run(
             ["-c", converter, "log", "--follow", "--textconv", "--date=iso", "--format=%x1e%H%x1f%ad%x1f%s", "-p", "--", path],

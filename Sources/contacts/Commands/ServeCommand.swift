@@ -152,7 +152,7 @@ enum ServeCommand: Command {
     /// What commits each change, when `--commit` or `autoCommit` asks for it.
     private static func committer(for context: CommandContext) -> ServeCommitter? {
         let explicit = context.commitRequested
-        guard explicit || Manifest.autoCommitIsEnabled(inStoreAt: context.storeURL) else { return nil }
+        guard explicit || StoreRepository.autoCommitIsEnabled(inStoreAt: context.storeURL) else { return nil }
         return ServeCommitter(store: context.storeURL, explicit: explicit)
     }
 }

@@ -71,7 +71,7 @@ enum SyncCommand: Command {
         sync.options.force = arguments[\.force]
         sync.options.dryRun = arguments[\.dryRun]
         let storeURL = context.storeURL
-        sync.options.history = { key in GitRunner.history(of: StoreLayout.personPath(key), in: storeURL) }
+        sync.options.history = { key in GitRunner.history(of: StoreRepository.path(ofPersonWithKey: key), in: storeURL) }
         let bar = ProgressBar()
         if !arguments[\.json] {
             sync.options.progress = { progress in

@@ -53,9 +53,9 @@ enum GitSetup {
 
     /// Commits the store's own files (and only them) as `contacts: create the store`.
     static func commitSkeleton(_ store: URL) throws(CLIError) -> SkeletonCommit {
-        let added = try GitRunner.run(["add", "--"] + StoreLayout.skeletonNames, in: store)
+        let added = try GitRunner.run(["add", "--"] + StoreRepository.skeletonPaths, in: store)
         guard added.status == 0 else { return .failed(added.firstError) }
-        let committed = try GitRunner.run(["commit", "--quiet", "-m", "contacts: create the store", "--"] + StoreLayout.skeletonNames, in: store)
+        let committed = try GitRunner.run(["commit", "--quiet", "-m", "contacts: create the store", "--"] + StoreRepository.skeletonPaths, in: store)
         guard committed.status != 0 else { return .committed }
         for variable in ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"] where try GitRunner.run(["var", variable], in: store).status != 0 {
             return .noIdentity
@@ -63,10 +63,10 @@ enum GitSetup {
         return .failed(committed.errors.split(separator: "\n").last.map(String.init) ?? committed.firstError)
     }
 
-    /// Brings the store's `.gitattributes` up to date (see `StoreCreator.updateGitattributes`),
+    /// Brings the store's `.gitattributes` up to date (see `StoreRepository.updateGitattributes`),
     /// saying what it did; for a file edited by hand it prints the lines to merge in.
     static func updateAttributes(_ store: URL, console: Console) throws {
-        switch try StoreCreator(layout: StoreLayout(root: store)).updateGitattributes() {
+        switch try StoreRepository.updateGitattributes(inStoreAt: store) {
         case .current:
             break
         case .written:
@@ -74,7 +74,7 @@ enum GitSetup {
         case .edited:
             console.note(
                 ".gitattributes was edited by hand and is kept; for merges that keep removals it should hold:\n"
-                    + StoreLayout.gitattributesContents)
+                    + StoreRepository.gitattributesContents)
         }
     }
 

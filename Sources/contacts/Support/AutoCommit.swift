@@ -30,7 +30,7 @@ struct AutoCommit: Sendable {
         guard let command = chain.first, !exempt.contains(command.name) else { return nil }
         let store = context.storeURL
         let explicit = arguments[\.commit]
-        guard explicit || Manifest.autoCommitIsEnabled(inStoreAt: store) else { return nil }
+        guard explicit || StoreRepository.autoCommitIsEnabled(inStoreAt: store) else { return nil }
         return AutoCommit(store: store, explicit: explicit, before: StoreSnapshot(of: store))
     }
 
@@ -93,7 +93,7 @@ struct AutoCommit: Sendable {
     /// not in the last commit, as after `contacts init` in a repository that has never
     /// committed them: a clone without them is not a store, so they go with the first commit.
     private func uncommittedSkeleton(excluding changed: [String]) throws(CLIError) -> [String] {
-        let skeleton = StoreLayout.skeletonNames.filter {
+        let skeleton = StoreRepository.skeletonPaths.filter {
             !changed.contains($0) && FileManager.default.fileExists(atPath: store.appending(path: $0).path(percentEncoded: false))
         }
         guard !skeleton.isEmpty else { return [] }

@@ -1,0 +1,37 @@
+import FoundationEssentials
+
+/// What a Git repository of a store holds, for the programs that commit, log and merge it
+/// (the `contacts` command): paths inside the repository and the store's Git settings, so
+/// that no caller builds a path of the store itself.
+///
+/// ```swift
+/// let path = StoreRepository.path(ofPersonWithKey: key)   // "people/….json"
+/// try git(["log", "--", path])
+/// ```
+package enum StoreRepository {
+    /// The files that make a folder a store (`store.json`, `.gitattributes`, `.gitignore`):
+    /// they go with the first commit.
+    package static var skeletonPaths: [String] { StoreLayout.skeletonNames }
+
+    /// The `.gitattributes` the store needs for its merge driver and diffs.
+    package static var gitattributesContents: String { StoreLayout.gitattributesContents }
+
+    /// The path of a person's record file inside the repository.
+    package static func path(ofPersonWithKey key: RecordKey) -> String {
+        StoreLayout.personPath(key)
+    }
+
+    /// Whether the store at `root` commits every change to Git (`"autoCommit": true` in its
+    /// manifest); a missing or unreadable manifest says no.
+    package static func autoCommitIsEnabled(inStoreAt root: URL) -> Bool {
+        Manifest.autoCommitIsEnabled(inStoreAt: root)
+    }
+
+    /// Brings the `.gitattributes` of the store at `root` up to date; see
+    /// `StoreCreator.updateGitattributes()`.
+    ///
+    /// - Throws: I/O errors naming the file.
+    package static func updateGitattributes(inStoreAt root: URL) throws -> StoreCreator.GitattributesUpdate {
+        try StoreCreator(layout: StoreLayout(root: root)).updateGitattributes()
+    }
+}
