@@ -2,9 +2,10 @@ extension SHA256 {
     /// SHA-256's intermediate hash value H(i) of FIPS 180-4, with the compression function that
     /// advances it by one 512-bit block, working on words in place without allocating.
     ///
-    /// ``SHA256/hash(_:)`` compresses its blocks with it; PBKDF2's inner loop uses it directly,
-    /// resuming the same two precomputed states (the HMAC key blocks) hundreds of thousands of
-    /// times, which cannot afford `SHA256.hash`'s buffering and per-call allocations.
+    /// ``SHA256/hash(_:)`` compresses its blocks with it; a password key derivation's inner
+    /// loop uses it directly, resuming the same two precomputed states (the HMAC key blocks)
+    /// hundreds of thousands of times, which cannot afford `SHA256.hash`'s buffering and
+    /// per-call allocations.
     ///
     /// ```swift
     /// var state = SHA256.IntermediateHash.initial
@@ -56,7 +57,7 @@ extension SHA256 {
         }
 
         /// Writes the eight words into `schedule[0..<8]`, where the next block's first half
-        /// goes when this state is a digest being hashed again (HMAC's outer hash, PBKDF2).
+        /// goes when this state is a digest being hashed again (HMAC's outer hash, key derivation).
         package func store(into schedule: UnsafeMutableBufferPointer<UInt32>) {
             schedule[0] = h0
             schedule[1] = h1
@@ -68,7 +69,7 @@ extension SHA256 {
             schedule[7] = h7
         }
 
-        /// XORs `other` into this state word by word (PBKDF2's running `T = U1 ^ U2 ^ …`).
+        /// XORs `other` into this state word by word (a key derivation's running `T = U1 ^ U2 ^ …`).
         package mutating func formXOR(_ other: IntermediateHash) {
             h0 ^= other.h0
             h1 ^= other.h1
@@ -142,7 +143,7 @@ extension SHA256 {
         /// Hashes `message` as if `prefixCount` bytes (whole blocks) had already been processed
         /// into this state, padding and finishing the hash; the result is the digest.
         ///
-        /// Used for the few hashes per PBKDF2 block whose message is not a single digest
+        /// Used for the few hashes per key-derivation block whose message is not a single digest
         /// (the salt with the block index).
         package func finishing(
             _ message: [UInt8], afterPrefixCount prefixCount: Int, schedule: UnsafeMutableBufferPointer<UInt32>

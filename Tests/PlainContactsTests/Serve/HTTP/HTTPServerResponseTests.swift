@@ -53,7 +53,7 @@ import Testing
         #expect(response.unwritableFieldNames == ["X-Bad", "Bad Name"])
     }
 
-    @Test func unknownStatusHasAPlaceholderReasonPhrase() {
+    @Test func anUnknownStatusIsCalledUnknown() {
         #expect(head(HTTPServerResponse(status: 299)).hasPrefix("HTTP/1.1 299 Unknown\r\n"))
         #expect(HTTPStatus.reasonPhrase(for: 431) == "Request Header Fields Too Large")
     }
