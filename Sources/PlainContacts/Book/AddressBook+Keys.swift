@@ -58,6 +58,6 @@ extension AddressBook {
 
     /// Where a person's file is (or would be), for messages that name it.
     package func personFilePath(forKey key: RecordKey) -> String {
-        layout.root.appending(path: StoreLayout.personPath(key)).path(percentEncoded: false)
+        layout.personFile(key).path(percentEncoded: false)
     }
 }

@@ -119,7 +119,7 @@ extension AddressBook {
         } catch let error as ContactsError {
             loadError = error
         } catch {
-            loadError = ContactsError(.io, "cannot read a person file", path: layout.root.appending(path: StoreLayout.personPath(key)).path)
+            loadError = ContactsError(.io, "cannot read a person file", path: layout.personFile(key).path)
         }
         return nil
     }

@@ -28,7 +28,7 @@ struct IndexMaintenance {
         var updated: [PersonSummary] = []
         var added: [PersonSummary] = []
         for written in plan.writtenPeople {
-            let path = layout.root.appending(path: StoreLayout.personPath(written.key)).path
+            let path = layout.personFile(written.key).path
             guard let signature = FileSignature.of(path) else { continue }
             let summary = PersonSummary(
                 key: written.key, signature: signature,

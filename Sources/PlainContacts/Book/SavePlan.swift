@@ -142,7 +142,7 @@ struct SavePlan {
         var takenKeys = Set(book.people.byKey.keys).union(book.people.removed.keys)
         var takenIDs = Set(book.people.keysByID.keys)
         func isFree(_ key: RecordKey) -> Bool {
-            !takenKeys.contains(key) && !FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.personPath(key)).path)
+            !takenKeys.contains(key) && !FileManager.default.fileExists(atPath: layout.personFile(key).path)
         }
         for person in book.people.added {
             let name = SavePlan.keyName(of: person.state)
@@ -241,7 +241,7 @@ struct SavePlan {
         var takenKeys = Set(book.groups.byKey.keys).union(book.groups.removed.keys)
         var takenIDs = Set(book.groups.keysByID.keys)
         func isFree(_ key: RecordKey) -> Bool {
-            !takenKeys.contains(key) && !FileManager.default.fileExists(atPath: layout.root.appending(path: StoreLayout.groupPath(key)).path)
+            !takenKeys.contains(key) && !FileManager.default.fileExists(atPath: layout.groupFile(key).path)
         }
         for group in book.groups.added {
             let placement = book.groups.placement(of: group)
@@ -277,7 +277,7 @@ struct SavePlan {
             guard current != saved else { continue }
             newMemberKeys.formUnion(current.subtracting(saved))
             if let savedGroup {
-                let url = layout.root.appending(path: StoreLayout.membersPath(key))
+                let url = layout.membersFile(key)
                 let data = try reader.read(url)
                 if data.map(Fingerprint.init) != savedGroup.membersFingerprint {
                     let disk = try data.map { try MembershipFile.decode($0, path: url.path) } ?? []
@@ -297,7 +297,7 @@ struct SavePlan {
     /// still have its file (another process may have deleted it since this book loaded).
     func verifyMembershipsAgainstDisk() throws {
         for key in newMemberKeys {
-            let path = layout.root.appending(path: StoreLayout.personPath(key)).path
+            let path = layout.personFile(key).path
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ContactsError(
                     .personNotSaved,

@@ -39,8 +39,15 @@ package struct StoreLayout: Sendable {
     /// Path of a person file relative to the root, as the writer takes it.
     package static func personPath(_ key: RecordKey) -> String { "people/\(key.rawValue).json" }
     static func imagePath(_ fileName: String) -> String { "people/\(fileName)" }
-    package static func groupPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).json" }
-    package static func membersPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).members" }
+    static func groupPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).json" }
+    static func membersPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).members" }
+
+    /// The record file of the person with `key`.
+    package func personFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.personPath(key)) }
+    /// The record file of the group with `key`.
+    package func groupFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.groupPath(key)) }
+    /// The membership file of the group with `key`.
+    package func membersFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.membersPath(key)) }
 
     /// What the store's own `.gitignore` holds.
     static let gitignoreContents = """

@@ -72,7 +72,7 @@ package struct StoreReader: PersonImageSource {
 
     /// Reads one person file, or `nil` when it does not exist.
     package func readPerson(key: RecordKey) throws -> PersonFile? {
-        let url = layout.root.appending(path: StoreLayout.personPath(key))
+        let url = layout.personFile(key)
         guard let data = try read(url) else { return nil }
         let decoded = try PersonRecordCoder.decode(data, path: url.path)
         return PersonFile(key: key, decoded: decoded, fingerprint: Fingerprint(data))
@@ -108,10 +108,10 @@ package struct StoreReader: PersonImageSource {
 
     /// Reads one group file and its members, or `nil` when the group file does not exist.
     package func readGroup(key: RecordKey) throws -> GroupFile? {
-        let url = layout.root.appending(path: StoreLayout.groupPath(key))
+        let url = layout.groupFile(key)
         guard let data = try read(url) else { return nil }
         let (id, state) = try GroupRecordCoder.decode(data, path: url.path)
-        let membersURL = layout.root.appending(path: StoreLayout.membersPath(key))
+        let membersURL = layout.membersFile(key)
         var members = Set<RecordKey>()
         var membersFingerprint: Fingerprint?
         if let membersData = try read(membersURL) {

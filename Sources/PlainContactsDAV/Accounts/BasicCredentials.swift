@@ -1,5 +1,4 @@
 import FoundationEssentials
-import PlainContacts
 
 /// The user and password of an HTTP Basic `Authorization` header (RFC 7617).
 ///

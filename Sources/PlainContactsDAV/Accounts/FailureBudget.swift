@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// A token bucket that bounds how many password verifications of one client may fail per
 /// second, so that one client guessing passwords or user names gets few guesses and little
 /// CPU.

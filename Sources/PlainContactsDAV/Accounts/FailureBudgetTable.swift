@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// The failure budgets of many clients, one ``FailureBudget`` per client (the server keys them
 /// by the client's address, and by user name and address), in a table of bounded size.
 ///

@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// One account of `contacts serve`: a user name and the hash of its password.
 ///
 /// ```swift

@@ -1,5 +1,4 @@
 import Foundation
-import PlainContacts
 
 /// One HTTP request, as a value: what ``HTTPClient`` sends and a transport carries.
 ///

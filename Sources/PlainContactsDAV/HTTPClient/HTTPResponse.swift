@@ -1,5 +1,4 @@
 import Foundation
-import PlainContacts
 
 /// One HTTP response, as a value.
 ///

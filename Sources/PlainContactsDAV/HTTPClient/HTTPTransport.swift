@@ -1,5 +1,4 @@
 import Foundation
-import PlainContacts
 
 /// Carries one request to a server and brings back its response, without following redirects,
 /// retrying or authenticating: ``HTTPClient`` does those.

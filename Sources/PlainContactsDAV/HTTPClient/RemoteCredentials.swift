@@ -1,5 +1,4 @@
 import Foundation
-import PlainContacts
 
 /// A user name and password for a server, sent with HTTP Basic authentication.
 ///

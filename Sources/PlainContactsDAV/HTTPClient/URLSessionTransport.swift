@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import PlainContacts
 
 /// The real ``HTTPTransport``: `URLSession` (FoundationNetworking on Linux), waited on
 /// synchronously, with redirects handed back to the caller instead of followed.

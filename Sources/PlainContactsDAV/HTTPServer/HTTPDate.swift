@@ -1,5 +1,4 @@
 import Glibc
-import PlainContacts
 
 /// The `Date` header's format, IMF-fixdate (RFC 9110 §5.6.7), written without the C library's
 /// locale so that it is always English.

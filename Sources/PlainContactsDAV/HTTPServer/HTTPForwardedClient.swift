@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// Who a request is from: the client a trusted reverse proxy names in `X-Forwarded-For` (or,
 /// without one, `Forwarded`), else the peer that connected.
 ///

@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// Reads the hops that `X-Forwarded-For` and `Forwarded` (RFC 7239) name, from the client to
 /// the last proxy, across every field line of the header in order.
 ///

@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// One hop named in `X-Forwarded-For` or in a `Forwarded` element's `for=` (RFC 7239 §6): an
 /// address, `unknown`, or an identifier a proxy made up to hide the address.
 ///

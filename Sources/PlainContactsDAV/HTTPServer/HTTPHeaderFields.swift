@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// An ordered list of header fields that allows repeats: what a request arrived with, or what a
 /// response is to be written with. Names are looked up without regard to case.
 ///

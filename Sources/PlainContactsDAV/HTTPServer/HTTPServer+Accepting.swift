@@ -1,5 +1,4 @@
 import Glibc
-import PlainContacts
 
 extension HTTPServer {
     /// Accepts connections until the stop signal is raised, then closes the listeners.

@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// The bounds an ``HTTPServer`` holds every client to: sizes, counts and timeouts, each with the
 /// status code or action that enforces it.
 ///

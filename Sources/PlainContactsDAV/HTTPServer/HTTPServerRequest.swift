@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PlainContacts
 
 /// One request as the server received it: what a handler is given.
 ///

@@ -1,5 +1,3 @@
-import PlainContacts
-
 extension HTTPServerResponse {
     /// The fields the server writes itself; a handler's own copies are dropped.
     static let serverOwnedFields = ["Content-Length", "Transfer-Encoding", "Date", "Connection"]

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PlainContacts
 
 /// One response, as a handler returns it: a status, header fields in order, and the body as
 /// bytes.

@@ -1,5 +1,4 @@
 import Glibc
-import PlainContacts
 
 /// A connected, non-blocking client socket, read and written with deadlines through `poll`.
 ///

@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// The byte classes of HTTP/1.1's grammar (RFC 9110 §5.6, RFC 9112), used by the parser to
 /// check requests and by the serializer to check what handlers put in responses.
 ///

@@ -1,5 +1,4 @@
 import Glibc
-import PlainContacts
 
 /// One IP address or a CIDR range of them (`127.0.0.1`, `::1`, `10.0.0.0/8`, `fd00::/8`),
 /// matched against a peer's or a forwarded client's address.

@@ -1,5 +1,4 @@
 import Synchronization
-import PlainContacts
 
 /// How the server treats requests that come through reverse proxies it trusts: it names their
 /// client (``HTTPForwardedClient``), and caps the requests one forwarded client has in

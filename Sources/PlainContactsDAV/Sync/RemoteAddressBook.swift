@@ -1,5 +1,4 @@
 import FoundationEssentials
-import PlainContacts
 
 /// An address book on a server, as a sync reads and writes it: cards listed with their ETags,
 /// fetched in batches, and written only on a condition.

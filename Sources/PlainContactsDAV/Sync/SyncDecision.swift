@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// What one sync does with one contact, decided from how the store's record and the server's
 /// card changed since the last sync: the three-way comparison at the heart of `contacts sync`.
 ///

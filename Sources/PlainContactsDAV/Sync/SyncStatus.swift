@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// What both sides looked like after the last sync that saw a contact: the fingerprint of the
 /// store's record and the ETag of the server's card. Kept device-local, per remote, so that the
 /// next sync tells which side changed (see ``SyncDecision``).

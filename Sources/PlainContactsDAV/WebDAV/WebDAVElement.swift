@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// An XML element of a WebDAV body, namespace-qualified, with its text and child elements: the
 /// form property values take (`getetag`'s text, `resourcetype`'s children).
 ///

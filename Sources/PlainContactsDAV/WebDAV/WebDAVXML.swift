@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import PlainContacts
 
 /// Reads a WebDAV XML body into a tree of ``WebDAVElement``s, safely: a body that declares a
 /// document type (where entities, external or not, would be defined) is refused before it is

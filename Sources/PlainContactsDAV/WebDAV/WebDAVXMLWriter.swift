@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PlainContacts
 
 /// Writes the XML bodies of the server's answers and the client's requests straight into
 /// bytes, escaping text as it goes: a multistatus of ten thousand cards is one buffer, with no

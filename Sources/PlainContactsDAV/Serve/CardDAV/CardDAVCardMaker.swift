@@ -72,14 +72,14 @@ struct CardDAVCardMaker: Sendable {
 
     /// The path of a person's record file.
     func personPath(_ key: RecordKey) -> String {
-        layout.root.appending(path: StoreLayout.personPath(key)).path(percentEncoded: false)
+        layout.personFile(key).path(percentEncoded: false)
     }
 
     /// The paths of a group's record and membership files.
     func groupPaths(_ key: RecordKey) -> [String] {
         [
-            layout.root.appending(path: StoreLayout.groupPath(key)).path(percentEncoded: false),
-            layout.root.appending(path: StoreLayout.membersPath(key)).path(percentEncoded: false),
+            layout.groupFile(key).path(percentEncoded: false),
+            layout.membersFile(key).path(percentEncoded: false),
         ]
     }
 

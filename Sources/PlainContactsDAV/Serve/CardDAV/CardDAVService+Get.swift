@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PlainContacts
 
 /// `GET` and `HEAD` of a card.
 extension CardDAVService {

@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// The `addressbook-multiget` report (RFC 6352 section 8.7).
 extension CardDAVService {
     /// Answers the properties of the cards a multiget names by href, each with its

@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// `PROPFIND` (RFC 4918 section 9.1).
 extension CardDAVService {
     /// Answers `PROPFIND` on a resource and, with `Depth: 1`, its members: the root's member is

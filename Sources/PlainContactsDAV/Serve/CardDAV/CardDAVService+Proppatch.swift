@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// `PROPPATCH` (RFC 4918 section 9.2).
 extension CardDAVService {
     /// Answers `PROPPATCH` on any resource by refusing every property it sets or removes: one

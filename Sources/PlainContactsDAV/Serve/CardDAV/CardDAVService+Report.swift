@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// `REPORT` (RFC 3253 section 3.6): the CardDAV reports and `sync-collection`.
 extension CardDAVService {
     /// Answers a report by its body's root element: `addressbook-multiget` and

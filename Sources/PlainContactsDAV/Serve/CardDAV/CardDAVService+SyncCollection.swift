@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// The `sync-collection` report (RFC 6578).
 extension CardDAVService {
     /// Answers the cards changed and removed since the request's token (every card for an

@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// A state of the address book that a client can ask for the changes since (RFC 6578): the
 /// collection's change number, within one history of the collection (its instance).
 ///

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PlainContacts
 
 /// The server's URL space for one request: what a path names, and the hrefs its answers write.
 ///

@@ -1,5 +1,4 @@
 import Foundation
-import PlainContacts
 
 extension CardDAVAddressBook {
     /// Removes a card, only if it is still at `etag` (`DELETE` with `If-Match`); a card already

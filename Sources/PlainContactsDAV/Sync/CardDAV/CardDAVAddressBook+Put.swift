@@ -1,5 +1,4 @@
 import Foundation
-import PlainContacts
 
 extension CardDAVAddressBook {
     /// The `Content-Type` of an uploaded card.

@@ -1,5 +1,4 @@
 import Foundation
-import PlainContacts
 
 /// An address book collection found on a server by ``CardDAVDiscovery``.
 ///

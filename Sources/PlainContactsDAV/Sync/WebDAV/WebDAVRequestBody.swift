@@ -1,5 +1,4 @@
 import Foundation
-import PlainContacts
 
 /// The XML bodies of the client's WebDAV requests, written with the one XML writer
 /// (``WebDAVXMLWriter``), so that requests and answers share its prefixes and escaping.
