@@ -32,7 +32,7 @@ extension SyncRun {
             people[uid] = person
             localFingerprints[uid] = fingerprint(of: person)
             // A status written before content fingerprints: the file unchanged is no change.
-            if let recorded = status.entries[uid]?.localFingerprint, !recorded.hasPrefix(Self.contentFingerprintMark),
+            if let recorded = status.entries[uid]?.localFingerprint, Self.isFileFingerprint(recorded),
                 recorded == fileFingerprint(of: person)
             {
                 localFingerprints[uid] = recorded

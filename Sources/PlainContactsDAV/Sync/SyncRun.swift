@@ -136,6 +136,13 @@ struct SyncRun {
     /// The first character of a content fingerprint (see ``fingerprint(of:)``).
     static let contentFingerprintMark = "c"
 
+    /// Whether a status recorded the fingerprint of a record file's bytes, as statuses did
+    /// before content fingerprints: exactly 16 hexadecimal digits. The length tells them apart,
+    /// not the mark: one file fingerprint in sixteen begins with `c` too.
+    static func isFileFingerprint(_ recorded: String) -> Bool {
+        recorded.utf8.count == 16
+    }
+
     /// The fingerprint a status made before content fingerprints recorded for a person: that
     /// of its record file's bytes (the ones read, else those a save would write).
     func fileFingerprint(of person: Person) -> String {

@@ -199,18 +199,28 @@ import Testing
 
     @Test func aStatusFromBeforeContentFingerprintsSeesNoChangeInUnchangedFiles() throws {
         let a = try Clone()
-        try a.add("Katie", "Bell")
-        try a.sync(server)
-        // The status an earlier version wrote: each person's fingerprint was that of its file.
+        // The status an earlier version wrote: each person's fingerprint was that of its file,
+        // 16 hexadecimal digits. One in sixteen begins with the content fingerprints' mark, so
+        // people are added until some of theirs do and some do not.
+        var legacy: [String: String] = [:]
+        var number = 0
+        while Set(legacy.values.map { $0.hasPrefix(SyncRun.contentFingerprintMark) }).count < 2 {
+            number += 1
+            try #require(number <= 400)
+            try a.add("Katie", "Bell \(number)")
+            try a.sync(server)
+            let book = try a.store.openBook()
+            for key in book.personKeys {
+                _ = try book.person(forKey: key)
+                let saved = try #require(book.savedFingerprint(ofPersonWithKey: key))
+                let digits = String(saved.value, radix: 16)
+                legacy[key.rawValue] = String(repeating: "0", count: 16 - digits.count) + digits
+            }
+        }
         let statusURL = a.store.path(".contacts/sync/account/status")
-        let book = try a.store.openBook()
-        let person = try #require(book.allPeople().first)
-        let saved = try #require(person.key.flatMap { book.people.saved[$0]?.fingerprint })
-        let digits = String(saved.value, radix: 16)
-        let legacy = String(repeating: "0", count: 16 - digits.count) + digits
         var status = try SyncStatusFile.load(from: statusURL.deletingLastPathComponent())
-        for uid in status.entries.keys {
-            status.entries[uid]?.localFingerprint = legacy
+        for (uid, entry) in status.entries {
+            status.entries[uid]?.localFingerprint = try #require(entry.key.flatMap { legacy[$0] })
             status.entries[uid]?.signature = nil
         }
         try status.save(in: statusURL.deletingLastPathComponent())
@@ -221,7 +231,8 @@ import Testing
         #expect(report.local.total == 0 && report.remote.total == 0)
         #expect(server.writes == writes)
         let upgraded = try SyncStatusFile.load(from: statusURL.deletingLastPathComponent())
-        #expect(upgraded.entries.values.allSatisfy { $0.localFingerprint.hasPrefix(SyncRun.contentFingerprintMark) })
+        #expect(upgraded.entries.count == number)
+        #expect(upgraded.entries.values.allSatisfy { !SyncRun.isFileFingerprint($0.localFingerprint) })
     }
 
     // MARK: Two records with one UID
