@@ -11,7 +11,7 @@ import PlainContacts
 /// `401` and `403`, which throw.
 ///
 /// ```swift
-/// let client = HTTPClient(transport: URLSessionTransport(), credentials: credentials)
+/// let client = HTTPClient(transport: CurlTransport.standard(), credentials: credentials)
 /// let response = try client.send(HTTPRequest(method: "PROPFIND", url: url, headers: ["Depth": "0"]))
 /// ```
 struct HTTPClient: Sendable {

@@ -3,10 +3,11 @@ import Foundation
 /// Carries one request to a server and brings back its response, without following redirects,
 /// retrying or authenticating: ``HTTPClient`` does those.
 ///
-/// ``URLSessionTransport`` is the real one; tests use a fake that answers from a queue.
+/// ``CurlTransport`` is the real one, and ``URLSessionTransport`` where libcurl cannot be loaded;
+/// tests use a fake that answers from a queue.
 ///
 /// ```swift
-/// let response = try URLSessionTransport().send(HTTPRequest(method: "GET", url: url))
+/// let response = try CurlTransport.standard().send(HTTPRequest(method: "GET", url: url))
 /// ```
 protocol HTTPTransport: Sendable {
     /// Sends a request and waits for its response.

@@ -25,7 +25,7 @@ package struct CardDAVAddressBook: RemoteAddressBook, Sendable {
     ///
     /// - Throws: ``ContactsError/Code/invalidValue`` when the URL is not `http` or `https`.
     package init(url: URL, credentials: RemoteCredentials?) throws {
-        try self.init(url: url, client: HTTPClient(transport: URLSessionTransport(), credentials: credentials))
+        try self.init(url: url, client: HTTPClient(transport: CurlTransport.standard(), credentials: credentials))
     }
 
     /// An address book at a collection URL, over a given client.

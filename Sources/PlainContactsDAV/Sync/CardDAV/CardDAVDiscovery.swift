@@ -19,7 +19,7 @@ package struct CardDAVDiscovery: Sendable {
 
     /// A discovery over the network.
     package init(credentials: RemoteCredentials?) {
-        client = HTTPClient(transport: URLSessionTransport(), credentials: credentials)
+        client = HTTPClient(transport: CurlTransport.standard(), credentials: credentials)
     }
 
     /// A discovery over a given client.
