@@ -423,6 +423,37 @@ let debianVdirsyncerAvailable = FileManager.default.isExecutableFile(atPath: deb
         #expect(try names(sandbox) == ["Grace Hopper"])
     }
 
+    @Test func editsByOtherContactsProcessesAreInTheNextListing() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        try sandbox.add(["--first", "Grace", "--last", "Hopper"])
+        let server = try ServeProcess(sandbox: sandbox)
+        let connection = RawHTTPConnection(port: server.port)
+        let propfind = Data(#"<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>"#.utf8)
+        func etags() throws -> [String] {
+            let response = try connection.send("PROPFIND", "/me/contacts/", headers: ["Depth": "1"], body: propfind)
+            try #require(response.status == 207)
+            return String(decoding: response.body, as: UTF8.self).components(separatedBy: "<d:getetag>").dropFirst()
+                .map { String($0.prefix { $0 != "<" }) }
+        }
+        let before = try etags()
+
+        try sandbox.add(["--first", "Ada", "--last", "Lovelace"])
+        let added = try etags()
+        try sandbox.succeed(["set", try id("Grace Hopper", in: sandbox), "note=Rear admiral"])
+        let edited = try etags()
+        try sandbox.succeed(["rm", try id("Ada Lovelace", in: sandbox)])
+        let removed = try etags()
+        let stopped = try server.stop()
+
+        #expect(before.count == 1 && added.count == 2 && edited.count == 2 && removed.count == 1)
+        #expect(Set(added).isSuperset(of: before))
+        #expect(!edited.contains(before[0]))
+        #expect(removed.allSatisfy(edited.contains))
+        // The server looked at every file once, at its first listing.
+        #expect(!stopped.stderr.contains("looking at every record file"))
+    }
+
     @Test func withCommitEachChangeIsACommitNamingThePersonAndTheClient() throws {
         let sandbox = try CLISandbox()
         let git = GitRepositories(sandbox: sandbox)

@@ -86,7 +86,8 @@ package final class ContactsServer: Sendable {
         if let afterChange {
             afterWrite = { write in afterChange(Change(method: write.method, user: write.user, userAgent: write.userAgent)) }
         }
-        let service = try CardDAVService(storeURL: storeURL, options: options, afterWrite: afterWrite, exclusive: true)
+        let service = try CardDAVService(
+            storeURL: storeURL, options: options, afterWrite: afterWrite, exclusive: true, log: log)
         self.authenticator = authenticator
         self.proxyPolicy = proxyPolicy
         self.host = host

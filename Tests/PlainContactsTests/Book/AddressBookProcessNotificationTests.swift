@@ -104,16 +104,4 @@ struct AddressBookProcessNotificationTests {
         try book.save()
         #expect(inbox.wait(seconds: 1) { _ in true } == nil, "own saves reported: \(inbox.changes)")
     }
-
-    /// Runs git with a fixed identity in `folder`.
-    private func git(_ arguments: [String], in folder: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "git \(arguments.joined(separator: " ")) failed")
-    }
 }

@@ -10,12 +10,15 @@ import PlainContacts
 /// name, an ETag and the change number at which it last changed, kept in memory and brought up to
 /// date cheaply before each answer.
 ///
-/// Bringing it up to date lists the people and groups folders and compares each file's
-/// signature (inode, size, times) with the one recorded when its card was made; only files that
-/// changed are read and their cards made again. A card whose bytes changed, a new record and a
-/// removed record each take the next change number. So changes made by the server, by the CLI,
-/// by a `git pull` or by an editor are all seen, and the sync token of the collection is simply
-/// its latest change number (see ``CardDAVSyncToken``).
+/// Bringing it up to date looks at the files the store's ``StoreFolderWatch`` says changed
+/// since the last time, comparing each one's signature (inode, size, times) with the one
+/// recorded when its card was made; only files that changed are read and their cards made
+/// again. The first time, and whenever the watch cannot tell (its queue overflowed, a folder was
+/// replaced) or where the system gives no inotify, it lists the people and groups folders and
+/// compares every file's signature instead, and says so in the log. A card whose bytes changed,
+/// a new record and a removed record each take the next change number. So changes made by the
+/// server, by the CLI, by a `git pull` or by an editor are all seen, and the sync token of the
+/// collection is simply its latest change number (see ``CardDAVSyncToken``).
 ///
 /// A record keeps its resource name for its whole life: a new record takes the name a client
 /// put it under, else its UID's (``CardMapping/fileName(forUID:)``), else one derived from its
@@ -69,6 +72,13 @@ final class CardDAVCollection: Sendable {
         var cachedBytes = 0
         /// Set when the state file failed to take a change: it is rewritten whole next time.
         var fileIsBehind = false
+        /// What tells which files changed; `nil` where the system gives no inotify.
+        var watch: StoreFolderWatch?
+        /// Whether every file was looked at since the watch started: only then is the watch's
+        /// news all there is to look at.
+        var lookedAtEverything = false
+        /// How many times every file was looked at.
+        var fullLooks = 0
     }
 
     /// The lines a change adds to the state file.
@@ -97,14 +107,25 @@ final class CardDAVCollection: Sendable {
     private let writer = Mutex<Void>(())
     /// How many removals are remembered for sync tokens.
     let maximumRemovals: Int
+    /// Where the collection says why it looks at every file.
+    private let log: @Sendable (String) -> Void
 
-    /// The address book of a store, with what the state file recorded.
-    init(layout: StoreLayout, maximumRemovals: Int = CardDAVCollection.defaultMaximumRemovals) {
+    /// The address book of a store, with what the state file recorded. The store's folders are
+    /// watched from now on (see ``StoreFolderWatch``).
+    init(
+        layout: StoreLayout, maximumRemovals: Int = CardDAVCollection.defaultMaximumRemovals,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.maximumRemovals = maximumRemovals
+        self.log = log
         maker = CardDAVCardMaker(layout: layout)
         stateURL = CardDAVStateFile.url(in: layout)
         let file = CardDAVStateFile.load(from: stateURL)
         var initial = State(file: file, sequence: file.sequence)
+        initial.watch = StoreFolderWatch(layout: layout)
+        if initial.watch == nil {
+            log("no inotify watch on \(layout.root.path(percentEncoded: false)): every listing looks at every record file")
+        }
         for (name, entry) in file.entries {
             initial.names[entry.record] = name
             if initial.uids[entry.uid] == nil { initial.uids[entry.uid] = name }
@@ -234,6 +255,11 @@ final class CardDAVCollection: Sendable {
         return String(decoding: rest[..<end], as: UTF8.self)
     }
 
+    /// How many times bringing the collection up to date looked at every record file.
+    var fullLooks: Int {
+        state.withLock { $0.fullLooks }
+    }
+
     /// The resource name of the card with a UID (``VCardRecordFields/matchKey(_:)`` form), as
     /// last brought up to date.
     func name(ofUID uid: String) -> String? {
@@ -284,12 +310,30 @@ final class CardDAVCollection: Sendable {
 
     // MARK: Bringing up to date
 
-    /// Compares every record file with what the state recorded and makes the cards of those
-    /// that changed; with `regroup`, every group card is made again (a member's UID changed).
+    /// Compares the record files that changed (all of them when the watch cannot tell) with what
+    /// the state recorded and makes the cards of those that differ; with `regroup`, every group
+    /// card is made again (a member's UID changed).
     private func refreshAll(_ state: inout State, regroup: Bool = false) throws {
         var changes = Changes()
         var uidChanged = false
-        let people = try staleRecords(.person, in: &state, changes: &changes)
+        var changed: (people: Set<RecordKey>, groups: Set<RecordKey>)?
+        switch state.watch?.news() {
+        case .records(let people, let groups)? where state.lookedAtEverything:
+            changed = (people, groups)
+        case .everything(let reason)? where state.lookedAtEverything:
+            log("looking at every record file: \(reason.rawValue)")
+        default:
+            break
+        }
+        if state.watch?.isBroken == true {
+            state.watch = nil
+            log("the store's change queue stopped: every listing now looks at every record file")
+        }
+        if changed == nil {
+            state.lookedAtEverything = state.watch != nil
+            state.fullLooks += 1
+        }
+        let people = try staleRecords(.person, in: &state, changes: &changes, among: changed?.people)
         // The people's cards are made on all cores: the first listing of a large store makes
         // every one of them.
         let maker = self.maker
@@ -299,7 +343,8 @@ final class CardDAVCollection: Sendable {
         for (key, outcome) in zip(people, made) {
             apply(outcome, to: .init(kind: .person, key: key), in: &state, changes: &changes, uidChanged: &uidChanged)
         }
-        let groups = try staleRecords(.group, in: &state, changes: &changes, all: regroup || uidChanged)
+        let groups = try staleRecords(
+            .group, in: &state, changes: &changes, among: regroup || uidChanged ? nil : changed?.groups, all: regroup || uidChanged)
         for key in groups {
             _ = update(.init(kind: .group, key: key), in: &state, changes: &changes, uidChanged: &uidChanged)
         }
@@ -307,14 +352,22 @@ final class CardDAVCollection: Sendable {
     }
 
     /// The keys of the records of one kind whose files changed since their cards were made (or
-    /// all of them); records whose files are gone are removed on the way.
+    /// all of them), looking only at `among` when given, else at every file; records whose files
+    /// are gone are removed on the way.
     private func staleRecords(
-        _ kind: CardDAVEntry.Record.Kind, in state: inout State, changes: inout Changes, all: Bool = false
+        _ kind: CardDAVEntry.Record.Kind, in state: inout State, changes: inout Changes, among: Set<RecordKey>? = nil,
+        all: Bool = false
     ) throws -> [RecordKey] {
-        let keys = try maker.keys(of: kind)
-        let present = Set(keys)
-        for (record, _) in state.names where record.kind == kind && !present.contains(record.key) {
-            remove(record, in: &state, changes: &changes)
+        let keys: [RecordKey]
+        if let among {
+            // A record whose file is gone is removed when its card is made (it is missing).
+            keys = Array(among)
+        } else {
+            keys = try maker.keys(of: kind)
+            let present = Set(keys)
+            for (record, _) in state.names where record.kind == kind && !present.contains(record.key) {
+                remove(record, in: &state, changes: &changes)
+            }
         }
         if all { return keys }
         let signatures = maker.signatures(of: kind, keys: keys)

@@ -72,7 +72,8 @@ final class CardDAVService: Sendable {
     ///   errors of creating the lock file and of removing a leftover temporary file.
     init(
         storeURL: URL, options: AddressBookOptions = AddressBookOptions(),
-        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil, exclusive: Bool = false
+        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil, exclusive: Bool = false,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         try AddressBook.requireStore(at: storeURL)
         layout = StoreLayout(root: storeURL)
@@ -83,7 +84,7 @@ final class CardDAVService: Sendable {
         }
         self.options = options
         self.afterWrite = afterWrite
-        collection = CardDAVCollection(layout: layout)
+        collection = CardDAVCollection(layout: layout, log: log)
     }
 
     /// The path of the address book a client is given, for a user (`nil` without users).

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import PlainContacts
 @testable import PlainContactsDAV
@@ -134,5 +135,94 @@ import Testing
     @Test func aServedStoreIsNeededToStart() throws {
         let folder = try TemporaryStore()
         #expect(throws: ContactsError.self) { try CardDAVService(storeURL: folder.url.appending(path: "none")) }
+    }
+
+    // MARK: Outside edits, told by the store's folder watch
+
+    @Test func listingsAfterTheFirstLookOnlyAtTheFilesThatChanged() throws {
+        let server = try CardDAVTestStore()
+        var ids: [RecordID] = []
+        for index in 0..<20 { ids.append(try server.addPerson("Person", "\(index)", uid: "p\(index)")) }
+        let before = try server.etags()
+        #expect(before.count == 20)
+
+        // Another program's save, an editor writing in place, a removal and an addition.
+        try server.editPerson(ids[0]) { $0.note = "edited by another program" }
+        let book = try server.store.openBook()
+        let file = server.store.path(try server.store.personFile(try #require(book.person(withID: ids[1]))))
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"1\"", with: "\"One\"")
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+        try book.remove(try #require(book.person(withID: ids[2])))
+        try book.save()
+        try server.addPerson("New", "Person", uid: "new")
+        let after = try server.etags()
+
+        let (p0, p1, p2, new) = (server.cardPath("p0.vcf"), server.cardPath("p1.vcf"), server.cardPath("p2.vcf"), server.cardPath("new.vcf"))
+        #expect(Set(after.keys) == Set(before.keys).subtracting([p2]).union([new]))
+        #expect(after[p0] != before[p0] && after[p1] != before[p1])
+        for (path, etag) in before where ![p0, p1, p2].contains(path) { #expect(after[path] == etag, "\(path)") }
+        #expect(try server.service.collection.card(named: "p1.vcf").map { String(decoding: $0.data, as: UTF8.self) }?.contains("N:One;Person") == true)
+        #expect(server.service.collection.fullLooks == 1)
+    }
+
+    @Test func aGitPullOfManyRecordsIsSeenByTheNextListing() throws {
+        let server = try CardDAVTestStore()
+        var ids: [RecordID] = []
+        for index in 0..<5 { ids.append(try server.addPerson("Person", "\(index)", uid: "p\(index)")) }
+        try git(["init", "-q"], in: server.store.storeURL)
+        try git(["add", "-A"], in: server.store.storeURL)
+        try git(["commit", "-q", "-m", "Five people"], in: server.store.storeURL)
+        let other = try TemporaryStore()
+        try git(["clone", "-q", server.store.storeURL.path, other.storeURL.path], in: other.url)
+        let elsewhere = try AddressBook(url: other.storeURL)
+        for index in 0..<60 { try elsewhere.add(makePerson("Pulled", "\(index)")) }
+        try #require(elsewhere.person(withID: ids[3])).note = "changed on the other computer"
+        try elsewhere.remove(try #require(elsewhere.person(withID: ids[4])))
+        try elsewhere.save()
+        try git(["add", "-A"], in: other.storeURL)
+        try git(["commit", "-q", "-m", "Sixty more"], in: other.storeURL)
+        let before = try server.etags()
+
+        try git(["pull", "-q", other.storeURL.path, "HEAD"], in: server.store.storeURL)
+        let after = try server.etags()
+
+        #expect(after.count == 5 + 60 - 1)
+        #expect(after[server.cardPath("p4.vcf")] == nil)
+        #expect(after[server.cardPath("p3.vcf")] != before[server.cardPath("p3.vcf")])
+        #expect(after[server.cardPath("p0.vcf")] == before[server.cardPath("p0.vcf")])
+        #expect(server.service.collection.fullLooks == 1)
+    }
+
+    @Test func aChangeQueueThatOverflowedFallsBackToLookingAtEveryFileAndSaysSo() throws {
+        let server = try CardDAVTestStore()
+        let katie = try server.addPerson("Katie", "Bell", uid: "k")
+        let logged = Mutex<[String]>([])
+        let collection = CardDAVCollection(layout: StoreLayout(root: server.store.storeURL)) { line in
+            logged.withLock { $0.append(line) }
+        }
+        let before = try collection.listing()
+
+        // More events than the kernel keeps (`fs.inotify.max_queued_events`), alternating between
+        // two hidden files so that none is merged with the one before, then a real change.
+        let limit = try Int(String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 16_384
+        let scratch = ["people/.scratch-a", "people/.scratch-b"].map { server.store.path($0) }
+        for url in scratch { try Data().write(to: url) }
+        let handles = try scratch.map { try FileHandle(forWritingTo: $0) }
+        for round in 0...(limit / 2 + 8) {
+            for handle in handles { try handle.write(contentsOf: Data([UInt8(truncatingIfNeeded: round)])) }
+        }
+        for handle in handles { try handle.close() }
+        for url in scratch { try FileManager.default.removeItem(at: url) }
+        try server.editPerson(katie) { $0.lastName = "Weasley" }
+        let after = try collection.listing()
+
+        #expect(after.entries["k.vcf"]?.etag != before.entries["k.vcf"]?.etag)
+        #expect(after.token.sequence == before.token.sequence + 1)
+        #expect(collection.fullLooks == 2)
+        #expect(logged.withLock { $0 }.contains { $0.contains("overflowed") })
     }
 }
