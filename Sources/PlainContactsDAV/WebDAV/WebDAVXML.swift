@@ -21,7 +21,9 @@ enum WebDAVXML {
         if declaresDocumentType(data) {
             throw Refusal(message: "the body declares a document type, which WebDAV never needs; refused")
         }
-        let parser = XMLParser(data: data)
+        // Fed as a stream: given as one `Data`, FoundationXML's parser refuses any body over
+        // 10 MB (libxml2's lookup limit), such as the listing of 100,000 cards.
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         let builder = TreeBuilder(maximumDepth: maximumDepth)

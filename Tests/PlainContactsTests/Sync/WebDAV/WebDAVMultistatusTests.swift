@@ -125,4 +125,25 @@ import Testing
         #expect(WebDAVMultistatus.statusCode("  HTTP/1.1 200 OK\n") == 200)
         #expect(WebDAVMultistatus.statusCode("200 OK") == nil)
     }
+
+    @Test func theListingOfAHundredThousandCardsIsRead() throws {
+        // Over 10 MB on one line, as `contacts serve` writes it: FoundationXML's parser refuses
+        // a body that large when it is handed over whole rather than as a stream.
+        var text = #"<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:">"#
+        for number in 0..<100_000 {
+            text += "<d:response><d:href>/me/contacts/\(number).vcf</d:href><d:propstat><d:prop><d:getetag>&quot;\(number)&quot;"
+                + "</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+        }
+        text += "</d:multistatus>"
+        #expect(text.utf8.count > 15_000_000)
+
+        let answer = try parse(text)
+
+        #expect(answer.responses.count == 100_000)
+        #expect(answer.responses.last?.property(.dav("getetag"))?.text == "\"99999\"")
+    }
+
+    @Test func mismatchedElementsAreRefused() {
+        #expect(throws: SyncError.self) { try parse(#"<d:multistatus xmlns:d="DAV:"><d:response></d:multistatus>"#) }
+    }
 }
