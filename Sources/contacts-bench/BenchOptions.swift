@@ -54,6 +54,8 @@ struct BenchOptions {
     var keep = false
     var clients = 32
     var seconds = 60
+    /// Whether `--serve` also measures Radicale and Xandikos.
+    var peers = true
 
     static let usage = """
         Usage: contacts-bench [--people N | --sizes N,N,...] [--store DIR] [--runs R] [--json]
@@ -65,7 +67,7 @@ struct BenchOptions {
                contacts-bench --fuzz-vcard N [--seed S] [--fixtures DIR]
                contacts-bench --fidelity DIR [--fidelity-details] [--json]
                contacts-bench --sync [--people N] [--runs R]
-               contacts-bench --serve [--people N] [--runs R]
+               contacts-bench --serve [--people N] [--runs R] [--no-peers]
                contacts-bench --import-formats [--people N] [--runs R]
                contacts-bench --serve-load SERVER [--people N] [--clients C] [--seconds S]
                contacts-bench --caldavtester [--caldavtester-dir DIR]
@@ -121,7 +123,10 @@ struct BenchOptions {
                                vCard file and from Google's CSV of them, alternating
           --serve              time CardDAV servers (Radicale 3.9, Xandikos 0.4) on the same
                                N cards: a Depth 1 PROPFIND of every ETag, a multiget of 500
-                               cards, a sync-collection after one change, and a PUT
+                               cards, a sync-collection after one change, and a PUT; for
+                               contacts serve also the first listing after the import, the
+                               first listing after a restart and the server's peak memory
+          --no-peers           --serve measures contacts serve alone
           --serve-load SERVER  C clients (default 32) for S seconds (default 60) of mixed
                                PROPFIND, REPORT, GET and PUT on SERVER (contacts: contacts
                                serve, with the command line editing the store meanwhile;
@@ -175,6 +180,7 @@ struct BenchOptions {
             case "--json": json = true
             case "--sync": mode = .sync
             case "--serve": mode = .serve
+            case "--no-peers": peers = false
             case "--import-formats": mode = .importFormats
             case "--serve-load": mode = .serveLoad(server: try value(argument))
             case "--caldavtester": mode = .caldavtester(CalDAVTesterRun.defaultFolder)

@@ -27,6 +27,12 @@ enum ChildProcess {
         var seconds: Double
         /// `ru_maxrss` of the child and its waited-for descendants, in kilobytes.
         var maxResidentKilobytes: Int
+        /// CPU time the child spent in user mode and in the kernel, in seconds.
+        var userSeconds: Double = 0
+        var systemSeconds: Double = 0
+
+        /// The child's own time: CPU in user mode and in the kernel, not time spent waiting.
+        var cpuSeconds: Double { userSeconds + systemSeconds }
     }
 
     /// The full path of a program found on `$PATH`, or `nil`.
@@ -78,6 +84,9 @@ enum ChildProcess {
         let elapsed = clock.now - start
         let signal = status & 0x7f
         let exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-        return Result(status: exitStatus, seconds: elapsed.seconds, maxResidentKilobytes: Int(usage.ru_maxrss))
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return Result(
+            status: exitStatus, seconds: elapsed.seconds, maxResidentKilobytes: Int(usage.ru_maxrss),
+            userSeconds: seconds(usage.ru_utime), systemSeconds: seconds(usage.ru_stime))
     }
 }

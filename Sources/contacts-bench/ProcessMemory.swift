@@ -30,6 +30,13 @@ struct ProcessMemory: Encodable {
             residentKilobytes: field("VmRSS", in: status))
     }
 
+    /// The resident high-water mark (`VmHWM`) of another process, in kilobytes; `nil` when it
+    /// cannot be read.
+    static func highWaterMark(ofProcess pid: Int32) -> Int? {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return field("VmHWM", in: status)
+    }
+
     /// The number of kilobytes on a `Name:   1234 kB` line.
     private static func field(_ name: String, in status: String) -> Int? {
         for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {

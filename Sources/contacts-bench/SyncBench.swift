@@ -23,6 +23,10 @@ struct SyncBench {
         var first: (contacts: Double, vdirsyncer: Double)
         var changed: (contacts: Double, vdirsyncer: Double)
         var unchanged: (contacts: Double, vdirsyncer: Double)
+        /// CPU seconds (user + system) of each tool's processes, by sync, medians as above.
+        var cpu: [String: (contacts: Double, vdirsyncer: Double)] = [:]
+        /// The server's own answer to a sync-collection after one change, seconds (median).
+        var serverAnswer: Double = 0
     }
 
     static func run(_ options: BenchOptions, source: CardSource) throws {
@@ -55,11 +59,14 @@ struct SyncBench {
         Progress.note("\(name): first syncs")
         let firstVdir = try sync.vdirsyncer()
         let firstContacts = try sync.contacts()
-        var changed: [(Double, Double)] = []
-        var unchanged: [(Double, Double)] = []
+        var changed: [(ChildProcess.Result, ChildProcess.Result)] = []
+        var unchanged: [(ChildProcess.Result, ChildProcess.Result)] = []
+        var answers: [Double] = []
         for run in 0..<runs {
             Progress.note("\(name): run \(run + 1) of \(runs)")
+            let token = try CardDAVAddressBook(url: server.addressBookURL, credentials: server.credentials).collectionState().syncToken
             try changeOneCard(server, run: run)
+            if let token { answers.append(try timeSyncCollection(server, since: token)) }
             // The order alternates, so that neither tool always meets a server just woken.
             if run % 2 == 0 {
                 let v = try sync.vdirsyncer()
@@ -68,13 +75,47 @@ struct SyncBench {
                 let c = try sync.contacts()
                 changed.append((c, try sync.vdirsyncer()))
             }
-            let c = try sync.contacts()
-            unchanged.append((c, try sync.vdirsyncer()))
+            if run % 2 == 0 {
+                let c = try sync.contacts()
+                unchanged.append((c, try sync.vdirsyncer()))
+            } else {
+                let v = try sync.vdirsyncer()
+                unchanged.append((try sync.contacts(), v))
+            }
+        }
+        func median(_ pairs: [(ChildProcess.Result, ChildProcess.Result)], _ value: (ChildProcess.Result) -> Double) -> (Double, Double) {
+            (Sample(runs: pairs.map { value($0.0) }).median, Sample(runs: pairs.map { value($0.1) }).median)
         }
         return Row(
-            server: name, first: (firstContacts, firstVdir),
-            changed: (Sample(runs: changed.map(\.0)).median, Sample(runs: changed.map(\.1)).median),
-            unchanged: (Sample(runs: unchanged.map(\.0)).median, Sample(runs: unchanged.map(\.1)).median))
+            server: name, first: (firstContacts.seconds, firstVdir.seconds),
+            changed: median(changed, \.seconds), unchanged: median(unchanged, \.seconds),
+            cpu: [
+                "first sync": (firstContacts.cpuSeconds, firstVdir.cpuSeconds), "one card changed": median(changed, \.cpuSeconds),
+                "nothing changed": median(unchanged, \.cpuSeconds),
+            ],
+            serverAnswer: answers.isEmpty ? 0 : Sample(runs: answers).median)
+    }
+
+    /// Times the server's own answer to a sync-collection report since `token`, with the body
+    /// read, on a new connection: what any client waits for before it can do anything.
+    private func timeSyncCollection(_ server: DAVTestServer, since token: String) throws -> Double {
+        let xml = #"<?xml version="1.0" encoding="utf-8"?><d:sync-collection xmlns:d="DAV:"><d:sync-token>"#
+            + token.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            + "</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"
+        let credentials = server.credentials
+        let headers = [
+            "Content-Type": "application/xml; charset=utf-8",
+            "Authorization": "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString(),
+        ]
+        let connection = RawHTTPConnection(port: server.port)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try connection.send("REPORT", server.addressBookPath, headers: headers, body: Data(xml.utf8))
+        let seconds = (clock.now - start).seconds
+        guard response.status == 207 else {
+            throw ContactsError(.io, "the server answered sync-collection with \(response.status)")
+        }
+        return seconds
     }
 
     /// Rewrites one card's note on the server, as a phone would.
@@ -93,16 +134,22 @@ struct SyncBench {
         var lines = [
             "Sync of \(Format.count(people)) cards, whole processes, seconds (median of \(runs) for the later syncs):",
             "",
-            "| server | sync | contacts sync | vdirsyncer | vdirsyncer / contacts |",
-            "|---|---|---|---|---|",
+            "| server | sync | contacts sync | vdirsyncer | vdirsyncer / contacts | CPU: contacts | CPU: vdirsyncer |",
+            "|---|---|---|---|---|---|---|",
         ]
         for row in rows {
             for (label, pair) in [("first sync", row.first), ("one card changed", row.changed), ("nothing changed", row.unchanged)] {
                 let ratio = pair.contacts > 0 ? pair.vdirsyncer / pair.contacts : 0
+                let cpu = row.cpu[label] ?? (0, 0)
                 lines.append(
-                    "| \(row.server) | \(label) | \(Format.seconds(pair.contacts)) | \(Format.seconds(pair.vdirsyncer)) | \(String(format: "%.1fx", ratio)) |")
+                    "| \(row.server) | \(label) | \(Format.seconds(pair.contacts)) | \(Format.seconds(pair.vdirsyncer)) | "
+                        + "\(String(format: "%.1fx", ratio)) | \(Format.seconds(cpu.contacts)) | \(Format.seconds(cpu.vdirsyncer)) |")
             }
         }
+        lines.append("")
+        lines.append("The servers' own answer to a sync-collection after one change (median of \(runs)): "
+            + rows.map { "\($0.server) \(Format.seconds($0.serverAnswer))" }.joined(separator: ", ") + ".")
+        lines.append("CPU is user plus system time of the tool's processes: its own work, not time spent waiting.")
         return lines.joined(separator: "\n")
     }
 }
@@ -128,18 +175,18 @@ private struct Tools {
             ]), "contacts remote add")
     }
 
-    /// Seconds of one `contacts sync`.
-    func contacts() throws -> Double {
+    /// One `contacts sync`, timed.
+    func contacts() throws -> ChildProcess.Result {
         let result = try run(contactsPath, ["--store", store.path, "sync"], environment: ["CONTACTS_REMOTE_PASSWORD": password])
         try check(result, "contacts sync")
-        return result.seconds
+        return result
     }
 
-    /// Seconds of one `vdirsyncer sync`.
-    func vdirsyncer() throws -> Double {
-        let result = try pair.sync()
+    /// One `vdirsyncer sync`, timed.
+    func vdirsyncer() throws -> ChildProcess.Result {
+        let result = try run(pair.program.path, ["sync"], environment: ["VDIRSYNCER_CONFIG": pair.configuration.path])
         guard result.status == 0 else { throw ContactsError(.io, "vdirsyncer sync failed with exit status \(result.status)") }
-        return result.seconds
+        return result
     }
 
     private func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Result {
