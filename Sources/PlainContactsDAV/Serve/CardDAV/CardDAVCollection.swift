@@ -10,12 +10,12 @@ import PlainContacts
 /// name, an ETag and the change number at which it last changed, kept in memory and brought up to
 /// date cheaply before each answer.
 ///
-/// Bringing it up to date looks at the files the store's ``StoreFolderWatch`` says changed
-/// since the last time, comparing each one's signature (inode, size, times) with the one
-/// recorded when its card was made; only files that changed are read and their cards made
-/// again. The first time, and whenever the watch cannot tell (its queue overflowed, a folder was
-/// replaced) or where the system gives no inotify, it lists the people and groups folders and
-/// compares every file's signature instead, and says so in the log. A card whose bytes changed,
+/// Bringing it up to date reads again the files the store's ``StoreFolderWatch`` says changed
+/// since the last time (other than those the server itself just wrote and read back), and makes
+/// their cards again. The first time, and whenever the watch cannot tell (its queue overflowed,
+/// a folder was replaced) or where the system gives no inotify, it lists the people and groups
+/// folders instead and compares every file's signature (inode, size, times) with the one
+/// recorded when its card was made, and says so in the log. A card whose bytes changed,
 /// a new record and a removed record each take the next change number. So changes made by the
 /// server, by the CLI, by a `git pull` or by an editor are all seen, and the sync token of the
 /// collection is simply its latest change number (see ``CardDAVSyncToken``).
@@ -79,6 +79,16 @@ final class CardDAVCollection: Sendable {
         var lookedAtEverything = false
         /// How many times every file was looked at.
         var fullLooks = 0
+        /// Records the watch named that are still to be looked at.
+        var heard = Heard()
+    }
+
+    /// What the watch told that is still to be looked at.
+    private struct Heard {
+        var people = Set<RecordKey>()
+        var groups = Set<RecordKey>()
+        /// Why every file must be looked at, when the names are not enough.
+        var everything: StoreFolderWatch.Reason?
     }
 
     /// The lines a change adds to the state file.
@@ -300,6 +310,13 @@ final class CardDAVCollection: Sendable {
             return try state.withLock { state in
                 var changes = Changes()
                 var uidChanged = false
+                // The record's files are read just below, after what the watch heard of this
+                // write: only a later write names it again.
+                listen(&state)
+                switch record.kind {
+                case .person: state.heard.people.remove(record.key)
+                case .group: state.heard.groups.remove(record.key)
+                }
                 let data = update(record, in: &state, changes: &changes, uidChanged: &uidChanged)
                 try persist(changes, in: &state)
                 if uidChanged { try refreshAll(&state, regroup: true) }
@@ -317,14 +334,15 @@ final class CardDAVCollection: Sendable {
         var changes = Changes()
         var uidChanged = false
         var changed: (people: Set<RecordKey>, groups: Set<RecordKey>)?
-        switch state.watch?.news() {
-        case .records(let people, let groups)? where state.lookedAtEverything:
-            changed = (people, groups)
-        case .everything(let reason)? where state.lookedAtEverything:
-            log("looking at every record file: \(reason.rawValue)")
-        default:
-            break
+        listen(&state)
+        if state.lookedAtEverything {
+            if let reason = state.heard.everything {
+                log("looking at every record file: \(reason.rawValue)")
+            } else {
+                changed = (state.heard.people, state.heard.groups)
+            }
         }
+        state.heard = Heard()
         if state.watch?.isBroken == true {
             state.watch = nil
             log("the store's change queue stopped: every listing now looks at every record file")
@@ -351,9 +369,24 @@ final class CardDAVCollection: Sendable {
         try persist(changes, in: &state)
     }
 
+    /// Adds what the watch heard since it was last asked to what is still to be looked at.
+    private func listen(_ state: inout State) {
+        switch state.watch?.news() {
+        case .records(let people, let groups)?:
+            state.heard.people.formUnion(people)
+            state.heard.groups.formUnion(groups)
+        case .everything(let reason)?:
+            state.heard.everything = state.heard.everything ?? reason
+        case nil:
+            break
+        }
+    }
+
     /// The keys of the records of one kind whose files changed since their cards were made (or
-    /// all of them), looking only at `among` when given, else at every file; records whose files
-    /// are gone are removed on the way.
+    /// all of them): every one of `among` when given (a file the watch named is read again
+    /// whatever its signature, which a write in the clock tick of the last read can leave as it
+    /// was), else those of every file whose signature differs; records whose files are gone are
+    /// removed on the way.
     private func staleRecords(
         _ kind: CardDAVEntry.Record.Kind, in state: inout State, changes: inout Changes, among: Set<RecordKey>? = nil,
         all: Bool = false
@@ -361,7 +394,7 @@ final class CardDAVCollection: Sendable {
         let keys: [RecordKey]
         if let among {
             // A record whose file is gone is removed when its card is made (it is missing).
-            keys = Array(among)
+            return among.sorted { $0.rawValue < $1.rawValue }
         } else {
             keys = try maker.keys(of: kind)
             let present = Set(keys)
