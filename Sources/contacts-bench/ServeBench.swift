@@ -234,11 +234,14 @@ struct ServeBench {
 
 
     private static func table(_ rows: [Row], people: Int, runs: Int) -> String {
+        // The ratio column only when there are other servers to compare with.
+        let compared = rows.count > 1
         var lines = [
             "CardDAV requests on \(Format.count(people)) cards, one kept-alive connection, median of \(runs):",
             "",
-            "| request | " + rows.map(\.server).joined(separator: " | ") + " | faster of the others / \(rows.first?.server ?? "") |",
-            "|---|" + rows.map { _ in "---:|" }.joined() + "---:|",
+            "| request | " + rows.map(\.server).joined(separator: " | ")
+                + (compared ? " | faster of the others / \(rows.first?.server ?? "") |" : " |"),
+            "|---|" + rows.map { _ in "---:|" }.joined() + (compared ? "---:|" : ""),
         ]
         for operation in Operation.allCases {
             let ours = rows.first?.seconds[operation] ?? 0
@@ -247,7 +250,7 @@ struct ServeBench {
             lines.append(
                 "| \(operation.label) | "
                     + rows.map { Format.seconds($0.seconds[operation] ?? 0) }.joined(separator: " | ")
-                    + " | " + String(format: "%.1f×", ratio) + " |")
+                    + (compared ? " | " + String(format: "%.1f×", ratio) + " |" : " |"))
         }
         return lines.joined(separator: "\n")
     }
