@@ -56,6 +56,13 @@ extension AddressBook {
         return saved.fingerprint
     }
 
+    /// The signature of a person's file as the catalog's look at every file found it (see
+    /// ``personKeys``, which makes the catalog): `nil` before that, or for a key it does not
+    /// hold. A sync compares it with the one it recorded, without a `stat` of its own.
+    package func fileSignature(ofPersonWithKey key: RecordKey) -> FileSignature? {
+        catalog?[key]?.signature
+    }
+
     /// Where a person's file is (or would be), for messages that name it.
     package func personFilePath(forKey key: RecordKey) -> String {
         layout.personFile(key).path(percentEncoded: false)

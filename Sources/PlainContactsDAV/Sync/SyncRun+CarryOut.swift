@@ -316,6 +316,8 @@ extension SyncRun {
             status.ctag = nil
         }
         try bases.save(in: folder)
-        try status.save(in: folder)
+        // Unchanged, it shares the storage of what was read: the comparison is immediate, and
+        // ten thousand lines are not written out only to be found the same.
+        if status != readStatus { try status.save(in: folder) }
     }
 }

@@ -15,7 +15,7 @@ extension SyncRun {
         }
         for key in book.personKeys.sorted() {
             if let uid = uidsByKey[key.rawValue], let entry = status.entries[uid], let signature = entry.signature,
-                !people.contains(uid), FileSignature.of(personPath(key)) == signature
+                !people.contains(uid), book.fileSignature(ofPersonWithKey: key) == signature
             {
                 people.unread[uid] = key
                 people.uidsByKey[key] = uid

@@ -26,6 +26,8 @@ struct SyncRun {
     let book: AddressBook
     let remote: any RemoteAddressBook
     var status: SyncStatusFile
+    /// The status as read, so that one this sync did not change is not written again.
+    let readStatus: SyncStatusFile
     let options: ContactSync.Options
     var bases = SyncBaseFile()
     var report = SyncReport()
@@ -55,6 +57,7 @@ struct SyncRun {
         self.book = book
         self.remote = remote
         self.status = status
+        readStatus = status
         self.options = options
         people = SyncPeople(book: book)
     }
