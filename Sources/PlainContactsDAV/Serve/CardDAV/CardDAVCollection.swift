@@ -327,9 +327,9 @@ final class CardDAVCollection: Sendable {
 
     // MARK: Bringing up to date
 
-    /// Compares the record files that changed (all of them when the watch cannot tell) with what
-    /// the state recorded and makes the cards of those that differ; with `regroup`, every group
-    /// card is made again (a member's UID changed).
+    /// Makes again the cards of the records the watch named since the last time, or, when it
+    /// cannot tell, of every record whose files' signatures differ from those recorded; with
+    /// `regroup`, every group card is made again (a member's UID changed).
     private func refreshAll(_ state: inout State, regroup: Bool = false) throws {
         var changes = Changes()
         var uidChanged = false
@@ -391,16 +391,12 @@ final class CardDAVCollection: Sendable {
         _ kind: CardDAVEntry.Record.Kind, in state: inout State, changes: inout Changes, among: Set<RecordKey>? = nil,
         all: Bool = false
     ) throws -> [RecordKey] {
-        let keys: [RecordKey]
-        if let among {
-            // A record whose file is gone is removed when its card is made (it is missing).
-            return among.sorted { $0.rawValue < $1.rawValue }
-        } else {
-            keys = try maker.keys(of: kind)
-            let present = Set(keys)
-            for (record, _) in state.names where record.kind == kind && !present.contains(record.key) {
-                remove(record, in: &state, changes: &changes)
-            }
+        // A named record whose file is gone is removed when its card is made (it is missing).
+        if let among { return among.sorted { $0.rawValue < $1.rawValue } }
+        let keys = try maker.keys(of: kind)
+        let present = Set(keys)
+        for (record, _) in state.names where record.kind == kind && !present.contains(record.key) {
+            remove(record, in: &state, changes: &changes)
         }
         if all { return keys }
         let signatures = maker.signatures(of: kind, keys: keys)
