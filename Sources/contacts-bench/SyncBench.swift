@@ -39,13 +39,15 @@ struct SyncBench {
         let cards = workspace.path("cards")
         _ = try source.writeDirectory(count: bench.people, to: cards)
         var rows: [Row] = []
-        for kind in [DAVTestServer.Kind.radicale(password: nil), .xandikos] {
-            rows.append(try bench.measure(kind, cards: cards, in: workspace))
+        for (position, kind) in [DAVTestServer.Kind.radicale(password: nil), .xandikos].enumerated() {
+            rows.append(try bench.measure(kind, cards: cards, in: workspace, contactsFirst: position == 1))
         }
         print(table(rows, people: bench.people, runs: bench.runs))
     }
 
-    private func measure(_ kind: DAVTestServer.Kind, cards: URL, in workspace: Workspace) throws -> Row {
+    /// One server's figures; `contactsFirst` says which tool makes the first sync first (the
+    /// two servers take turns, so that each tool goes first half of the time).
+    private func measure(_ kind: DAVTestServer.Kind, cards: URL, in workspace: Workspace, contactsFirst: Bool) throws -> Row {
         let name = if case .xandikos = kind { "Xandikos 0.4" } else { "Radicale 3.9" }
         Progress.note("\(name): filling the address book with \(Format.count(people)) cards")
         let server = try DAVTestServer(kind)
@@ -57,8 +59,15 @@ struct SyncBench {
         let sync = try Tools(contacts: contacts, server: server, folder: folder)
 
         Progress.note("\(name): first syncs")
-        let firstVdir = try sync.vdirsyncer()
-        let firstContacts = try sync.contacts()
+        let firstVdir: ChildProcess.Result
+        let firstContacts: ChildProcess.Result
+        if contactsFirst {
+            firstContacts = try sync.contacts()
+            firstVdir = try sync.vdirsyncer()
+        } else {
+            firstVdir = try sync.vdirsyncer()
+            firstContacts = try sync.contacts()
+        }
         var changed: [(ChildProcess.Result, ChildProcess.Result)] = []
         var unchanged: [(ChildProcess.Result, ChildProcess.Result)] = []
         var answers: [Double] = []
@@ -67,15 +76,17 @@ struct SyncBench {
             let token = try CardDAVAddressBook(url: server.addressBookURL, credentials: server.credentials).collectionState().syncToken
             try changeOneCard(server, run: run)
             if let token { answers.append(try timeSyncCollection(server, since: token)) }
-            // The order alternates, so that neither tool always meets a server just woken.
-            if run % 2 == 0 {
+            // The order alternates, and starts on each server the other way round, so that each
+            // tool goes first half of the time and neither always meets a server just woken.
+            let vdirsyncerFirst = (run + (contactsFirst ? 1 : 0)) % 2 == 0
+            if vdirsyncerFirst {
                 let v = try sync.vdirsyncer()
                 changed.append((try sync.contacts(), v))
             } else {
                 let c = try sync.contacts()
                 changed.append((c, try sync.vdirsyncer()))
             }
-            if run % 2 == 0 {
+            if !vdirsyncerFirst {
                 let c = try sync.contacts()
                 unchanged.append((c, try sync.vdirsyncer()))
             } else {
