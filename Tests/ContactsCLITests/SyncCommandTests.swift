@@ -198,6 +198,43 @@ import Testing
         #expect(try sandbox.run(["sync", "--json"], environment: env(server)).stdout.contains("\"added\": 0"))
     }
 
+    @Test func aFirstSyncKilledAtAnyMomentLeavesNoneOrAllOfItsRecordsAndTheNextCompletesIt() throws {
+        let server = try DAVTestServer(.xandikos)
+        let people = 200
+        let book = try remote(server)
+        for number in 0..<people {
+            _ = try book.createCard(named: "p-\(number).vcf", data: Self.card("p-\(number)", "Person", "Number\(number)"))
+        }
+        // How long a whole first sync takes here, to kill the others at moments spread over it.
+        let calibration = try sandbox(for: server)
+        let clock = ContinuousClock()
+        let start = clock.now
+        try calibration.succeed(["sync"], environment: env(server))
+        let elapsed = (clock.now - start).components
+        let whole = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        #expect(try names(calibration).count == people)
+
+        for fraction in [0.3, 0.5, 0.55, 0.6, 0.65, 0.7, 0.9] {
+            let sandbox = try sandbox(for: server)
+            var environment = sandbox.baseEnvironment
+            for (key, value) in env(server) { environment[key] = value }
+            let pid = try ChildProcess.spawn(
+                [try ContactsBinary.url().path(percentEncoded: false), "sync"], environment: environment, folder: sandbox.root)
+            Thread.sleep(forTimeInterval: whole * fraction)
+            kill(pid, SIGKILL)
+            _ = try ChildProcess.wait(pid, program: "contacts sync")
+
+            // The save of the first sync is one transaction: none of its records, or all.
+            let left = try names(sandbox).count
+            #expect(left == 0 || left == people, "killed at \(fraction) of a sync: \(left) people")
+            try sandbox.succeed(["sync"], environment: env(server))
+            let after = try names(sandbox)
+            #expect(after.count == people && Set(after).count == people, "after the sync killed at \(fraction)")
+            #expect(try sandbox.run(["doctor"]).status == 0)
+        }
+        #expect(try serverCards(server).count == people)
+    }
+
     @Test func aSecondCloneSyncingTheSameAccountDuplicatesNobody() throws {
         let server = try DAVTestServer(.radicale(password: nil))
         let sandbox = try sandbox(for: server)
