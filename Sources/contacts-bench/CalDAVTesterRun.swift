@@ -121,7 +121,7 @@ struct CalDAVTesterRun {
                 .utf8)
         for (user, password) in Self.accounts() {
             let headers = [
-                "Authorization": "Basic " + Data("\(user):\(password)".utf8).base64EncodedString(),
+                "Authorization": RemoteCredentials(user: user, password: password).basicAuthorization,
                 "Content-Type": "application/xml; charset=utf-8",
             ]
             let path = "/\(user)/contacts/"

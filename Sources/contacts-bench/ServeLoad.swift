@@ -220,7 +220,7 @@ struct ServeLoad {
                     ).status
                 case .syncCollection:
                     let response = try connection.send(
-                        "REPORT", target.collectionPath, headers: headers, body: Data(Self.syncBody(token).utf8))
+                        "REPORT", target.collectionPath, headers: headers, body: Data(ServeBench.syncCollectionBody(since: token).utf8))
                     status = response.status
                     token = Self.syncToken(in: response.body) ?? (status == 207 ? token : nil)
                 case .get:
@@ -289,7 +289,7 @@ struct ServeLoad {
 
     static func authorization(_ target: ServeBench.Target) -> [String: String] {
         guard let credentials = target.credentials else { return [:] }
-        return ["Authorization": "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()]
+        return ["Authorization": credentials.basicAuthorization]
     }
 
     private static let propfindCollectionBody =
@@ -302,12 +302,6 @@ struct ServeLoad {
         #"<?xml version="1.0" encoding="utf-8"?><c:addressbook-multiget xmlns:d="DAV:" "#
             + #"xmlns:c="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/><c:address-data/></d:prop>"#
             + hrefs.map { "<d:href>\($0)</d:href>" }.joined() + "</c:addressbook-multiget>"
-    }
-
-    private static func syncBody(_ token: String?) -> String {
-        let escaped = (token ?? "").replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        return #"<?xml version="1.0" encoding="utf-8"?><d:sync-collection xmlns:d="DAV:"><d:sync-token>"#
-            + escaped + "</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"
     }
 
     /// The sync token of a sync-collection answer, found without a full parse: the text of

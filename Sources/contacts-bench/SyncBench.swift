@@ -110,14 +110,8 @@ struct SyncBench {
     /// Times the server's own answer to a sync-collection report since `token`, with the body
     /// read, on a new connection: what any client waits for before it can do anything.
     private func timeSyncCollection(_ server: DAVTestServer, since token: String) throws -> Double {
-        let xml = #"<?xml version="1.0" encoding="utf-8"?><d:sync-collection xmlns:d="DAV:"><d:sync-token>"#
-            + token.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            + "</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"
-        let credentials = server.credentials
-        let headers = [
-            "Content-Type": "application/xml; charset=utf-8",
-            "Authorization": "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString(),
-        ]
+        let xml = ServeBench.syncCollectionBody(since: token)
+        let headers = ["Content-Type": "application/xml; charset=utf-8", "Authorization": server.credentials.basicAuthorization]
         let connection = RawHTTPConnection(port: server.port)
         let clock = ContinuousClock()
         let start = clock.now

@@ -31,7 +31,7 @@ package struct RemoteCredentials: Sendable, Hashable, CustomStringConvertible, C
     package var customMirror: Mirror { Mirror(self, children: ["user": user]) }
 
     /// The value of an `Authorization` header for these credentials.
-    var basicAuthorization: String {
+    package var basicAuthorization: String {
         "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 }
