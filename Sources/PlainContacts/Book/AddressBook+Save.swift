@@ -32,7 +32,9 @@ extension AddressBook {
     ///   ``init(url:options:)``.
     public func revert() throws {
         if accessPending { return }
-        let loaded = try StoreSession(layout: layout, options: options).read { try StoreLoader(layout: layout).load() }
+        let loaded = try StoreSession(layout: layout, options: options).read {
+            try StoreLoader(layout: layout, groupFileCache: options.groupFileCache).load()
+        }
         manifest = loaded.manifest
         savedManifest = loaded.manifest
         install(loaded)

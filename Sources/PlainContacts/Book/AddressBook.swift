@@ -110,7 +110,7 @@ public final class AddressBook {
         }
         let storeLayout = layout
         let loaded = try StoreSession(layout: storeLayout, options: options).read {
-            try StoreLoader(layout: storeLayout).load()
+            try StoreLoader(layout: storeLayout, groupFileCache: options.groupFileCache).load()
         }
         manifest = loaded.manifest
         savedManifest = loaded.manifest

@@ -24,6 +24,10 @@ public struct AddressBookOptions: Sendable {
     /// open with that error.
     public var client: String? = nil
 
+    /// Groups kept between openings of the store by a program that opens it again and again,
+    /// so that only groups whose files changed are read again; `nil` reads every group.
+    package var groupFileCache: GroupFileCache? = nil
+
     /// Creates the default options: open an existing store, wait up to 10 seconds for the lock.
     public init() {}
 

@@ -1,7 +1,8 @@
 import FoundationEssentials
 
 /// Reads what an address book needs when it opens: the manifest, every group with its
-/// members, and either a trusted index (when the folders are as the index last saw them) or a
+/// members (those of ``AddressBookOptions/groupFileCache`` whose files did not change), and
+/// either a trusted index (when the folders are as the index last saw them) or a
 /// full catalog of the people.
 struct StoreLoader {
     struct Loaded {
@@ -13,6 +14,8 @@ struct StoreLoader {
     }
 
     let layout: StoreLayout
+    /// Groups kept from earlier openings, if any.
+    var groupFileCache: GroupFileCache? = nil
 
     func load() throws -> Loaded {
         let reader = StoreReader(layout: layout)
@@ -35,6 +38,10 @@ struct StoreLoader {
         let keys = try reader.fileNames(in: layout.groupsFolder, withExtension: ".json")
             .compactMap { RecordKey(rawValue: String($0.dropLast(5))) }
         let layout = layout
+        if let groupFileCache {
+            // Stat calls only, but for the groups whose files changed.
+            return try keys.compactMap { try groupFileCache.group($0, reader: reader) }
+        }
         let results = Parallel.map(keys.count) { position in
             Result { try StoreReader(layout: layout).readGroup(key: keys[position]) }
         }

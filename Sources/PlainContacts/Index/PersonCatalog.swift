@@ -19,7 +19,7 @@ struct PersonCatalog: Sendable {
     var mayShareIDs = true
 
     /// How long before its summary was taken a file must have last changed to be trusted.
-    static let racyWindow: Int64 = 2_000_000_000
+    static let racyWindow = FileSignature.racyWindow
 
     /// Scans the store, reusing what the index still knows, and brings the index up to date
     /// when anything differed: a few changes are appended to its log, more rewrite its base.

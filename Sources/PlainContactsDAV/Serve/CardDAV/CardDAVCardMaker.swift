@@ -14,7 +14,7 @@ import PlainContacts
 /// Each file's signature is taken before the file is read, so that a signature recorded with a
 /// card never describes bytes newer than the card: a write that lands meanwhile changes the
 /// signature again, and the next look makes the card anew. A file changed within
-/// ``racyInterval`` of being read could change again in the same clock tick without changing
+/// ``FileSignature/racyWindow`` of being read could change again in the same clock tick without changing
 /// its signature (an editor writing in place, keeping the size): its signature is recorded as
 /// ``racySignature``, which matches no file, so that the next look reads it again, as the
 /// store's index does.
@@ -51,10 +51,7 @@ struct CardDAVCardMaker: Sendable {
         case unreadable
     }
 
-    /// How recent a file's change must be for its signature not to be trusted: far more than
-    /// a clock tick of any file system.
-    static let racyInterval: Int64 = 2_000_000_000
-    /// The signature recorded for a file changed within ``racyInterval`` of being read.
+    /// The signature recorded for a file changed within ``FileSignature/racyWindow`` of being read.
     static let racySignature = FileSignature(inode: 0, size: -1, modified: 0, changed: 0)
 
     /// The store.
@@ -64,10 +61,7 @@ struct CardDAVCardMaker: Sendable {
     /// recently.
     static func trusted(_ signature: FileSignature?) -> FileSignature? {
         guard let signature else { return nil }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let nanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-        return nanoseconds - signature.latest < racyInterval ? racySignature : signature
+        return signature.isSettled ? signature : racySignature
     }
 
     /// The path of a person's record file.

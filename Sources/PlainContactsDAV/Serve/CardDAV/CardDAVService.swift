@@ -82,6 +82,9 @@ final class CardDAVService: Sendable {
             // A server killed while it replaced its state file left the temporary file behind.
             try DurableFile.removeLeftovers(of: CardDAVStateFile.url(in: layout))
         }
+        var options = options
+        // Every write opens the book: only groups whose files changed are read again.
+        if options.groupFileCache == nil { options.groupFileCache = GroupFileCache() }
         self.options = options
         self.afterWrite = afterWrite
         collection = CardDAVCollection(layout: layout, log: log)
