@@ -39,6 +39,13 @@ package enum CardMapping {
         }
     }
 
+    /// The version of the way a person's card is made from the person's record file (this
+    /// mapping, and vCard writing under it): raised whenever a change can make a different card
+    /// from the same file, so that a server that names a card's version by its record file and
+    /// this number (its ETag) tells clients of every card that changed.
+    /// `CardMappingVersionTests` fails until it is raised.
+    package static let personCardVersion = 1
+
     /// The file key and record ID a card carries.
     package struct CarriedKey: Sendable, Hashable {
         var key: RecordKey
@@ -120,8 +127,16 @@ package enum CardMapping {
     /// The UID of a person as a sync matches it: the stored one, else the one export derives
     /// from the record key.
     package static func matchKey(of person: Person) -> String? {
-        if let uid = VCardRecordFields.uid(of: person.state) { return VCardRecordFields.matchKey(uid) }
-        return person.key.map(VCardRecordFields.derivedUID(for:))
+        let stored = VCardRecordFields.uid(of: person.state)
+        guard let key = person.key else { return stored.map(VCardRecordFields.matchKey) }
+        return matchKey(storedUID: stored, key: key)
+    }
+
+    /// The UID of a person with file key `key` as a sync matches it, from the UID stored in its
+    /// record (`nil` or empty when none): what `matchKey(of:)` gives for the person.
+    package static func matchKey(storedUID: String?, key: RecordKey) -> String {
+        if let storedUID, !storedUID.isEmpty { return VCardRecordFields.matchKey(storedUID) }
+        return VCardRecordFields.derivedUID(for: key)
     }
 
     /// The UID of a group as a sync matches it: the stored one, else one derived from its key.

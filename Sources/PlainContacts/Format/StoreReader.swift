@@ -164,7 +164,7 @@ package struct StoreReader: PersonImageSource {
     /// - Throws: ``ContactsError/Code/malformedFile`` when the file is a symbolic link;
     ///   ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when it exists
     ///   but cannot be read, the failed call and its `errno` as the error's underlying value.
-    func read(_ url: URL) throws -> Data? {
+    package func read(_ url: URL) throws -> Data? {
         try refuseSymbolicLink(url)
         do {
             return try Data(contentsOf: url)

@@ -7,37 +7,40 @@ import Glibc
 import PlainContacts
 
 /// Makes a record's card from its files, without opening an address book: a person's card as
-/// `contacts sync` uploads it (``CardMapping/data(for:imageData:version:)``, vCard 3.0 unless the person came
-/// from a 4.0 card), a group's in the form it came in (``GroupCard``); or either in the vCard
-/// version a client asks for.
+/// `contacts sync` uploads it (``CardMapping/data(for:imageData:version:)``, vCard 3.0 unless
+/// the person came from a 4.0 card), a group's in the form it came in (``GroupCard``); or either
+/// in the vCard version a client asks for. For a listing, a person's UID and ETag are taken
+/// without making the card (``listedPerson(_:in:uids:)``).
 ///
 /// Each file's signature is taken before the file is read, so that a signature recorded with a
 /// card never describes bytes newer than the card: a write that lands meanwhile changes the
 /// signature again, and the next look makes the card anew. A file changed within
-/// ``FileSignature/racyWindow`` of being read could change again in the same clock tick without changing
-/// its signature (an editor writing in place, keeping the size): its signature is recorded as
+/// ``FileSignature/racyWindow`` of being read could change again in the same clock tick without
+/// changing its signature (an editor writing in place, keeping the size): its signature is recorded as
 /// ``racySignature``, which matches no file, so that the next look reads it again, as the
 /// store's index does.
 ///
 /// ```swift
 /// let maker = CardDAVCardMaker(layout: layout)
-/// if let made = try maker.person(key) { print(made.uid, made.data.count) }
+/// if let made = try maker.person(key) { print(made.uid, made.etag) }
 /// ```
 struct CardDAVCardMaker: Sendable {
-    /// A card made from a record's files.
+    /// A card made from a record's files, or, for a listing, what names it without its bytes.
     struct Made: Sendable {
-        /// The card's bytes.
-        var data: Data
+        /// The card's bytes; `nil` when only its UID and ETag were taken (see
+        /// ``listedPerson(_:in:uids:)``).
+        var data: Data?
         /// The card's UID in ``VCardRecordFields/matchKey(_:)`` form.
         var uid: String
+        /// The card's ETag, unquoted: for a person, made from the record file's bytes, the
+        /// image's and ``CardMapping/personCardVersion`` (see ``personETag(record:image:)``); for a
+        /// group, whose card also shows its members' UIDs, the first 16 bytes of the SHA-256
+        /// digest of the card's bytes, in hexadecimal.
+        var etag: String
         /// The signatures of the files it was made from (see ``CardDAVEntry/signatures``).
         var signatures: [FileSignature?]
         /// The record file's modification time, in nanoseconds since 1970.
         var modified: Int64
-
-        /// The card's ETag, unquoted: the first 16 bytes of the SHA-256 digest of its bytes, in
-        /// hexadecimal, so that it changes exactly when the bytes do.
-        var etag: String { SHA256.hexString(SHA256.hash(data).prefix(16)) }
     }
 
     /// What looking at a record's files gave.
@@ -106,10 +109,16 @@ struct CardDAVCardMaker: Sendable {
     func outcome(
         _ record: CardDAVEntry.Record, version: VCardVersion? = nil, uidOfPerson: (RecordKey) -> String?
     ) -> Outcome {
-        do {
-            let made = try record.kind == .person
+        Self.outcome {
+            try record.kind == .person
                 ? person(record.key, version: version) : group(record.key, uidOfPerson: uidOfPerson, version: version)
-            return made.map(Outcome.made) ?? .missing
+        }
+    }
+
+    /// What making a card gave.
+    private static func outcome(_ make: () throws -> Made?) -> Outcome {
+        do {
+            return try make().map(Outcome.made) ?? .missing
         } catch {
             return .unreadable
         }
@@ -128,9 +137,94 @@ struct CardDAVCardMaker: Sendable {
         person.key = key
         person.recordID = file.decoded.id
         person.state = file.decoded.state
-        let data = CardMapping.data(for: person, imageData: try reader.imageData(person.state.image), version: version)
-        let uid = CardMapping.matchKey(of: person) ?? VCardRecordFields.derivedUID(for: key)
-        return Made(data: data, uid: uid, signatures: [Self.trusted(signature)], modified: signature.modified)
+        let image = try reader.imageData(person.state.image)
+        let data = CardMapping.data(for: person, imageData: image, version: version)
+        return Made(
+            data: data, uid: CardMapping.matchKey(storedUID: VCardRecordFields.uid(of: file.decoded.state), key: key),
+            etag: Self.personETag(record: file.fingerprint, image: image), signatures: [Self.trusted(signature)],
+            modified: signature.modified)
+    }
+
+    /// What a listing needs of a person's card, its UID and ETag, without making the card: the
+    /// record file is read (through the people folder, open as `folder`) but, when `uids` knows
+    /// the person's UID from the store's index, not decoded. A person with an image has the card
+    /// made (``person(_:version:)``), since its ETag needs the image's bytes. `nil` when the
+    /// person has no file.
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the record
+    ///   file.
+    func listedPerson(_ key: RecordKey, in folder: Int32, uids: IndexedCardUIDs?) throws -> Made? {
+        let folderPath = layout.peopleFolder.path(percentEncoded: false)
+        guard let (signature, bytes) = try StoreReader.readFile(named: key.rawValue + ".json", in: folder, folderPath: folderPath)
+        else { return nil }
+        // Only a record with an image names one: the key `"image"` is spelt so in every file.
+        if Self.contains(Self.imageKey, in: bytes) { return try person(key) }
+        let uid: String
+        if let known = uids?.matchKey(of: key, signature: signature) {
+            uid = known
+        } else {
+            let decoded = try PersonRecordCoder.decode(bytes, path: personPath(key))
+            uid = CardMapping.matchKey(storedUID: VCardRecordFields.uid(of: decoded.state), key: key)
+        }
+        return Made(
+            data: nil, uid: uid, etag: Self.personETag(record: Fingerprint(bytes), image: nil),
+            signatures: [Self.trusted(signature)], modified: signature.modified)
+    }
+
+    /// What a listing needs of many people's cards (see ``listedPerson(_:in:uids:)``), on all
+    /// cores, with their UIDs from the store's index where it can tell them.
+    func listedPeople(_ keys: [RecordKey]) -> [Outcome] {
+        let folder = open(layout.peopleFolder.path(percentEncoded: false), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else {
+            let missing = errno == ENOENT
+            return keys.map { _ in missing ? .missing : .unreadable }
+        }
+        defer { close(folder) }
+        let uids = IndexedCardUIDs(layout: layout)
+        return Parallel.map(keys.count, minimumChunk: 64) { index in
+            Self.outcome { try listedPerson(keys[index], in: folder, uids: uids) }
+        }
+    }
+
+    /// The bytes of a record's image key, as JSON spells it.
+    private static let imageKey = Array("\"image\"".utf8)
+
+    /// Whether `needle` (not empty) occurs in `bytes`: `memchr` for its first byte, `memcmp` for
+    /// the rest. Foundation's generic search took most of a listing's time.
+    private static func contains(_ needle: [UInt8], in bytes: Data) -> Bool {
+        bytes.withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { pattern in
+                guard let base = haystack.baseAddress, let first = needle.first, let patternBase = pattern.baseAddress,
+                    haystack.count >= needle.count
+                else { return false }
+                let last = haystack.count - needle.count
+                var offset = 0
+                while offset <= last {
+                    guard let found = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+                    if memcmp(found, patternBase, needle.count) == 0 { return true }
+                    offset = base.distance(to: UnsafeRawPointer(found)) + 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// A person card's ETag: ``CardMapping/personCardVersion`` and the fingerprints of the
+    /// record file's bytes and of the image's, in hexadecimal. It changes whenever the card can:
+    /// the card is made from the record file, the image and the mapping alone.
+    static func personETag(record: Fingerprint, image: Data?) -> String {
+        var etag = personETagPrefix + hex(record.value)
+        if let image { etag += "-" + hex(Fingerprint(image).value) }
+        return etag
+    }
+
+    /// How every person card's ETag of this ``CardMapping/personCardVersion`` begins.
+    static let personETagPrefix = "p\(CardMapping.personCardVersion)-"
+
+    /// Sixteen hexadecimal digits.
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// A group's card; `nil` when the group has no file. The card a client sent for the group is
@@ -151,10 +245,10 @@ struct CardDAVCardMaker: Sendable {
         if let version { card.form = version == .v4 ? .rfc6350 : .apple }
         var served = card.sentCard(in: file.state) ?? card.card(memberValues: GroupCard.sentMemberValues(in: file.state))
         if let line = CardMapping.keyLine(key, id: file.id) { served.properties.append(line) }
+        let data = Data(VCardWriter.serialize(served).utf8)
         return Made(
-            data: Data(VCardWriter.serialize(served).utf8), uid: VCardRecordFields.matchKey(card.uid),
-            signatures: signatures.map(Self.trusted),
-            modified: signature.modified)
+            data: data, uid: VCardRecordFields.matchKey(card.uid), etag: SHA256.hexString(SHA256.hash(data).prefix(16)),
+            signatures: signatures.map(Self.trusted), modified: signature.modified)
     }
 
     /// The keys of the records of one kind, from the names of their files.

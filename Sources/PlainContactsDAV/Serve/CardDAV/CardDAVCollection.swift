@@ -50,6 +50,10 @@ final class CardDAVCollection: Sendable {
     /// synced since more cards than this were removed syncs afresh.
     static let defaultMaximumRemovals = 20_000
 
+    /// How many people must have changed together for their cards not to be made at once
+    /// (see ``CardDAVCardMaker/listedPerson(_:in:uids:)``).
+    static let bulkChange = 256
+
     /// How many bytes of cards are kept in memory: a ten-thousand-card book without photos
     /// takes a few megabytes; photos beyond this are read from their files when asked for.
     static let cardCacheLimit = 64 << 20
@@ -91,19 +95,31 @@ final class CardDAVCollection: Sendable {
         var everything: StoreFolderWatch.Reason?
     }
 
-    /// The lines a change adds to the state file.
+    /// What a change adds to the state file: lines of removals, and the cards whose line is
+    /// written as they are when the change is recorded (after the other lines, so that a card
+    /// removed and made again in one change ends as made), unless the whole file is rewritten.
     private struct Changes {
-        /// The lines, one after another.
+        /// The lines other than cards', one after another.
         var lines: [UInt8] = []
-        /// How many lines.
-        var count = 0
+        /// How many lines in ``lines``.
+        var lineCount = 0
+        /// The names of the cards that changed.
+        var cards: [String] = []
         /// Set when the whole file must be written (removals were forgotten).
         var forcesRewrite = false
+
+        /// How many lines the change adds.
+        var count: Int { lineCount + cards.count }
 
         /// Adds a line.
         mutating func add(_ line: [UInt8]) {
             lines += line
-            count += 1
+            lineCount += 1
+        }
+
+        /// Adds the line of a card.
+        mutating func add(card name: String) {
+            cards.append(name)
         }
     }
 
@@ -139,6 +155,10 @@ final class CardDAVCollection: Sendable {
         for (name, entry) in file.entries {
             initial.names[entry.record] = name
             if initial.uids[entry.uid] == nil { initial.uids[entry.uid] = name }
+            if entry.record.kind == .person, !entry.etag.hasPrefix(CardDAVCardMaker.personETagPrefix) {
+                // Its ETag was made by an earlier card mapping: the card is looked at again.
+                initial.file.entries[name]?.signatures = []
+            }
         }
         state = Mutex(initial)
     }
@@ -245,8 +265,8 @@ final class CardDAVCollection: Sendable {
                             state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
                         }
                     }
-                if case .made(let made) = outcome, made.signatures == entry.signatures {
-                    result[name] = (entry, made.data)
+                if case .made(let made) = outcome, let data = made.data, made.signatures == entry.signatures {
+                    result[name] = (entry, data)
                     break
                 }
                 current = try card(named: name)
@@ -352,11 +372,17 @@ final class CardDAVCollection: Sendable {
             state.fullLooks += 1
         }
         let people = try staleRecords(.person, in: &state, changes: &changes, among: changed?.people)
-        // The people's cards are made on all cores: the first listing of a large store makes
-        // every one of them.
+        // The people's cards are looked at on all cores. After a bulk change (an import, a
+        // pull) only what the listing needs of each is taken, the UID coming from the store's
+        // index; their cards are made when asked for.
         let maker = self.maker
-        let made = Parallel.map(people.count, minimumChunk: 64) { index in
-            maker.outcome(.init(kind: .person, key: people[index])) { _ in nil }
+        let made: [CardDAVCardMaker.Outcome]
+        if people.count >= Self.bulkChange {
+            made = maker.listedPeople(people)
+        } else {
+            made = Parallel.map(people.count, minimumChunk: 64) { index in
+                maker.outcome(.init(kind: .person, key: people[index])) { _ in nil }
+            }
         }
         for (key, outcome) in zip(people, made) {
             apply(outcome, to: .init(kind: .person, key: key), in: &state, changes: &changes, uidChanged: &uidChanged)
@@ -443,6 +469,7 @@ final class CardDAVCollection: Sendable {
         }
         let etag = made.etag
         var entry: CardDAVEntry
+        var sameCard = false
         if let name = state.names[record], let old = state.file.entries[name] {
             entry = old
             if old.uid != made.uid {
@@ -452,27 +479,38 @@ final class CardDAVCollection: Sendable {
             if old.etag != etag {
                 state.sequence += 1
                 entry.sequence = state.sequence
+            } else {
+                sameCard = true
             }
         } else {
             state.sequence += 1
             let name = newName(for: record, uid: made.uid, in: state)
             entry = CardDAVEntry(
-                record: record, name: name, uid: made.uid, etag: etag, length: 0, modified: 0, signatures: [],
-                sequence: state.sequence)
+                record: record, name: name, uid: made.uid, etag: etag, length: CardDAVEntry.unknownLength, modified: 0,
+                signatures: [], sequence: state.sequence)
             state.names[record] = name
             if state.file.removed.removeValue(forKey: name) != nil { changes.add(CardDAVStateFile.line(forgotten: name)) }
         }
         entry.uid = made.uid
         entry.etag = etag
-        entry.length = made.data.count
+        if let data = made.data {
+            entry.length = data.count
+        } else if !sameCard {
+            entry.length = CardDAVEntry.unknownLength
+        }
         entry.modified = made.modified
         entry.signatures = made.signatures
         if entry != state.file.entries[entry.name] {
             state.file.entries[entry.name] = entry
-            changes.add(CardDAVStateFile.line(for: entry))
+            changes.add(card: entry.name)
         }
         if state.uids[made.uid] == nil { state.uids[made.uid] = entry.name }
-        cache(made.data, as: entry.name, in: &state)
+        if let data = made.data {
+            cache(data, as: entry.name, in: &state)
+        } else if !sameCard, let old = state.cards.removeValue(forKey: entry.name) {
+            // The bytes kept are those of the card before: it is made again when asked for.
+            state.cachedBytes -= old.count
+        }
         return made.data
     }
 
@@ -526,7 +564,14 @@ final class CardDAVCollection: Sendable {
         guard changes.count > 0 || changes.forcesRewrite || state.fileIsBehind else { return }
         do {
             if changes.forcesRewrite || state.fileIsBehind { state.file.lineCount = 0 }
-            try state.file.save(appending: changes.lines, lineCount: changes.count, to: stateURL)
+            let file = state.file
+            try state.file.save(lineCount: changes.count, to: stateURL) {
+                var lines = changes.lines
+                for name in changes.cards {
+                    if let entry = file.entries[name] { CardDAVStateFile.appendLine(for: entry, to: &lines) }
+                }
+                return lines
+            }
             state.fileIsBehind = false
         } catch {
             state.fileIsBehind = true

@@ -28,9 +28,10 @@ struct CardDAVEntry: Sendable, Hashable {
     var name: String
     /// The card's UID in ``VCardRecordFields/matchKey(_:)`` form.
     var uid: String
-    /// The card's ETag without quotes: a digest of the card's bytes.
+    /// The card's ETag without quotes (see ``CardDAVCardMaker/Made/etag``).
     var etag: String
-    /// The card's length in bytes.
+    /// The card's length in bytes; ``unknownLength`` until the card is made (a listing names
+    /// a card without making it).
     var length: Int
     /// When the record's file was last modified, in nanoseconds since 1970.
     var modified: Int64
@@ -39,6 +40,9 @@ struct CardDAVEntry: Sendable, Hashable {
     var signatures: [FileSignature?]
     /// The collection's change number at which the card last changed.
     var sequence: UInt64
+
+    /// The ``length`` of a card not made yet.
+    static let unknownLength = -1
 
     /// The ETag as a header and `getetag` give it: a strong ETag, quoted.
     var quotedETag: String { "\"" + etag + "\"" }

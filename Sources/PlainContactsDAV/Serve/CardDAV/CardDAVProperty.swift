@@ -142,4 +142,14 @@ enum CardDAVPropertyRequest: Hashable, Sendable {
         case .named(let names): names.contains(CardDAVProperty.addressData.name)
         }
     }
+
+    /// Whether the request asks for a card's `getcontentlength`, which only a made card tells
+    /// (see ``CardDAVEntry/length``).
+    var wantsContentLength: Bool {
+        switch self {
+        case .all: true
+        case .names: false
+        case .named(let names): names.contains(CardDAVProperty.getContentLength.name)
+        }
+    }
 }

@@ -34,7 +34,7 @@ extension CardDAVService {
             Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
             if depth == 1 {
                 let names = listing.entries.keys.sorted()
-                let cards = asking.wantsAddressData ? try collection.cards(named: names) : [:]
+                let cards = try collection.cards(named: Self.cardsToMake(of: names, in: listing.entries, asking: asking))
                 xml = WebDAVXMLWriter(root: "d:multistatus", capacity: 512 + names.count * 320)
                 Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
                 for name in names {
@@ -55,6 +55,16 @@ extension CardDAVService {
             throw CardDAVFailure.notOnBirthdayCalendar
         }
         return Self.multistatus(&xml)
+    }
+
+    /// The cards among `names` that must be made to answer a request: every one for
+    /// `address-data`, those not made yet for `getcontentlength`, else none.
+    static func cardsToMake(
+        of names: [String], in entries: [String: CardDAVEntry], asking: CardDAVPropertyRequest
+    ) -> [String] {
+        if asking.wantsAddressData { return names }
+        guard asking.wantsContentLength else { return [] }
+        return names.filter { entries[$0]?.length == CardDAVEntry.unknownLength }
     }
 
     /// What a `PROPFIND` body asks for: `allprop` for no body, or a `DAV:propfind` without

@@ -43,9 +43,10 @@ extension CardDAVService {
             answered.sequence = changes.last?.sequence ?? since
             truncated = true
         }
-        let cards =
-            asking.wantsAddressData
-            ? try collection.converted(collection.cards(named: changes.filter { !$0.removed }.map(\.name)), to: version) : [:]
+        let changed = changes.filter { !$0.removed }.map(\.name)
+        let cards = try collection.converted(
+            collection.cards(named: Self.cardsToMake(of: changed, in: listing.entries, asking: asking)),
+            to: asking.wantsAddressData ? version : nil)
         var xml = WebDAVXMLWriter(root: "d:multistatus", capacity: 512 + changes.count * 320)
         for change in changes {
             if change.removed {

@@ -143,18 +143,45 @@ struct CardDAVStateFile: Sendable {
 
     /// The line of a card.
     static func line(for entry: CardDAVEntry) -> [UInt8] {
-        var fields = [
-            "card", entry.name, entry.record.kind.rawValue, entry.record.key.rawValue, entry.uid, entry.etag,
-            String(entry.length), String(entry.sequence), String(entry.modified),
-        ]
+        var bytes: [UInt8] = []
+        appendLine(for: entry, to: &bytes)
+        return bytes
+    }
+
+    /// Appends the line of a card, field by field (a hundred thousand of them make the file).
+    static func appendLine(for entry: CardDAVEntry, to bytes: inout [UInt8]) {
+        bytes += "card".utf8
+        for text in [entry.name, entry.record.kind.rawValue, entry.record.key.rawValue, entry.uid, entry.etag] {
+            bytes.append(0x09)
+            bytes += TabSeparatedFields.escape(text).utf8
+        }
+        appendNumber(Int64(entry.length), to: &bytes)
+        appendNumber(entry.sequence, to: &bytes)
+        appendNumber(entry.modified, to: &bytes)
         for signature in entry.signatures {
             if let signature {
-                fields += [String(signature.inode), String(signature.size), String(signature.modified), String(signature.changed)]
+                appendNumber(signature.inode, to: &bytes)
+                appendNumber(signature.size, to: &bytes)
+                appendNumber(signature.modified, to: &bytes)
+                appendNumber(signature.changed, to: &bytes)
             } else {
-                fields.append("-")
+                bytes += [0x09, UInt8(ascii: "-")]
             }
         }
-        return line(fields)
+        bytes.append(0x0A)
+    }
+
+    /// Appends a tab and a number in decimal.
+    private static func appendNumber(_ number: some BinaryInteger, to bytes: inout [UInt8]) {
+        bytes.append(0x09)
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = UInt64(number.magnitude)
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
     }
 
     /// The line of a removal.
@@ -183,8 +210,9 @@ struct CardDAVStateFile: Sendable {
         var bytes = Array("\(Self.magic)\t\(Self.formatVersion)\n".utf8)
         bytes += Self.line(["instance", instance])
         bytes += Self.line(["floor", String(floor)])
+        bytes.reserveCapacity(entries.count * 160)
         for name in entries.keys.sorted() {
-            if let entry = entries[name] { bytes += Self.line(for: entry) }
+            if let entry = entries[name] { Self.appendLine(for: entry, to: &bytes) }
         }
         for name in removed.keys.sorted() {
             if let sequence = removed[name] { bytes += Self.line(removed: name, sequence: sequence) }
@@ -195,14 +223,15 @@ struct CardDAVStateFile: Sendable {
     /// The number of lines ``data`` holds.
     var compactLineCount: Int { 3 + entries.count + removed.count }
 
-    /// Records changes: appends their lines, or rewrites the file when it is missing or the
-    /// appended lines outnumber the cards (creating its folder, mode 0700).
+    /// Records changes: appends their `added` lines (made by `lines` only then), or rewrites
+    /// the file when it is missing or the appended lines outnumber the cards (creating its
+    /// folder, mode 0700).
     ///
     /// - Throws: ``ContactsError/Code/io`` when the file cannot be written.
-    mutating func save(appending lines: [UInt8], lineCount added: Int, to url: URL) throws {
+    mutating func save(lineCount added: Int, to url: URL, lines: () -> [UInt8]) throws {
         let exists = PosixFileSystem.exists(url.path(percentEncoded: false))
         if exists, lineCount > 0, lineCount + added <= 2 * compactLineCount + 1000 {
-            try DeviceFiles.append(Data(lines), to: url)
+            try DeviceFiles.append(Data(lines()), to: url)
             lineCount += added
             return
         }
