@@ -149,3 +149,66 @@ enum FieldWriter {
         return .object(fields)
     }
 }
+
+extension PersonRecordCoder {
+    /// What the bytes of a person file say of its stored vCard UID, read without decoding.
+    package enum StoredUID: Sendable, Equatable {
+        /// The file stores this UID.
+        case uid(String)
+        /// The file stores none.
+        case none
+        /// The bytes are not in the form the store writes (or the UID is escaped): decode the
+        /// file to know.
+        case undecided
+    }
+
+    /// The UID a person file stores, found in its bytes as the store writes them (canonical
+    /// JSON: a top-level key on its own line, two spaces in), without decoding the file: what
+    /// a program that needs the UIDs of thousands of files at once (the server's first listing
+    /// after an import or a pull) can afford. Bytes in any other form, a UID with an escape,
+    /// or a `"uid"` written more than once answer ``StoredUID/undecided``.
+    ///
+    /// The file is not checked otherwise: a record whose other fields cannot be read still
+    /// answers its UID.
+    package static func storedUID(inStoreWritten bytes: Data) -> StoredUID {
+        bytes.withUnsafeBytes { buffer in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            guard bytes.count >= 4, bytes[0] == UInt8(ascii: "{"), bytes[1] == 0x0A,
+                bytes[bytes.count - 2] == UInt8(ascii: "}"), bytes[bytes.count - 1] == 0x0A
+            else { return .undecided }
+            let key = Array("\"uid\"".utf8)
+            var found: Int?
+            var index = 0
+            while index + key.count <= bytes.count {
+                let byte = bytes[index]
+                // A key spelt with an escape could be "uid" too.
+                if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+                    return .undecided
+                }
+                if byte == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "i"),
+                    bytes[index + 3] == UInt8(ascii: "d"), bytes[index + 4] == UInt8(ascii: "\"")
+                {
+                    guard found == nil else { return .undecided }
+                    found = index
+                }
+                index += 1
+            }
+            guard let found else { return .none }
+            // `\n  "uid": "…"` with nothing escaped in the value.
+            let prefix = Array("\n  ".utf8)
+            let separator = Array(": \"".utf8)
+            guard found >= prefix.count, Array(bytes[(found - prefix.count)..<found]) == prefix,
+                found + key.count + separator.count <= bytes.count,
+                Array(bytes[(found + key.count)..<(found + key.count + separator.count)]) == separator
+            else { return .undecided }
+            let start = found + key.count + separator.count
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                if bytes[end] == UInt8(ascii: "\\") || bytes[end] == 0x0A { return .undecided }
+                end += 1
+            }
+            guard end < bytes.count else { return .undecided }
+            return .uid(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        }
+    }
+}

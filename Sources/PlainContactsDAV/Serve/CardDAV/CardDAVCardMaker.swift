@@ -10,7 +10,7 @@ import PlainContacts
 /// `contacts sync` uploads it (``CardMapping/data(for:imageData:version:)``, vCard 3.0 unless
 /// the person came from a 4.0 card), a group's in the form it came in (``GroupCard``); or either
 /// in the vCard version a client asks for. For a listing, a person's UID and ETag are taken
-/// without making the card (``listedPerson(_:in:uids:)``).
+/// without making the card (``listedPerson(_:in:folderPath:)``).
 ///
 /// Each file's signature is taken before the file is read, so that a signature recorded with a
 /// card never describes bytes newer than the card: a write that lands meanwhile changes the
@@ -28,7 +28,7 @@ struct CardDAVCardMaker: Sendable {
     /// A card made from a record's files, or, for a listing, what names it without its bytes.
     struct Made: Sendable {
         /// The card's bytes; `nil` when only its UID and ETag were taken (see
-        /// ``listedPerson(_:in:uids:)``).
+        /// ``listedPerson(_:in:folderPath:)``).
         var data: Data?
         /// The card's UID in ``VCardRecordFields/matchKey(_:)`` form.
         var uid: String
@@ -146,43 +146,47 @@ struct CardDAVCardMaker: Sendable {
     }
 
     /// What a listing needs of a person's card, its UID and ETag, without making the card: the
-    /// record file is read (through the people folder, open as `folder`) but, when `uids` knows
-    /// the person's UID from the store's index, not decoded. A person with an image has the card
-    /// made (``person(_:version:)``), since its ETag needs the image's bytes. `nil` when the
-    /// person has no file.
+    /// record file is read (through the people folder, open as `folder`) but, when it is in the
+    /// form the store writes, not decoded (``PersonRecordCoder/storedUID(inStoreWritten:)``). A
+    /// person with an image has the card made (``person(_:version:)``), since its ETag needs
+    /// the image's bytes. `nil` when the person has no file.
+    ///
+    /// A UID read so is the record's as long as the record can be read; when it cannot, the
+    /// card is left out once a client asks for it, as a record in the middle of a merge is.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the record
     ///   file.
-    func listedPerson(_ key: RecordKey, in folder: Int32, uids: IndexedCardUIDs?) throws -> Made? {
-        let folderPath = layout.peopleFolder.path(percentEncoded: false)
-        guard let (signature, bytes) = try StoreReader.readFile(named: key.rawValue + ".json", in: folder, folderPath: folderPath)
-        else { return nil }
+    func listedPerson(_ key: RecordKey, in folder: Int32, folderPath: String) throws -> Made? {
+        let name = key.rawValue + ".json"
+        guard let (signature, bytes) = try StoreReader.readFile(named: name, in: folder, folderPath: folderPath) else {
+            return nil
+        }
         // Only a record with an image names one: the key `"image"` is spelt so in every file.
         if Self.contains(Self.imageKey, in: bytes) { return try person(key) }
-        let uid: String
-        if let known = uids?.matchKey(of: key, signature: signature) {
-            uid = known
-        } else {
-            let decoded = try PersonRecordCoder.decode(bytes, path: personPath(key))
-            uid = CardMapping.matchKey(storedUID: VCardRecordFields.uid(of: decoded.state), key: key)
+        let stored: String?
+        switch PersonRecordCoder.storedUID(inStoreWritten: bytes) {
+        case .uid(let uid): stored = uid
+        case .none: stored = nil
+        case .undecided: stored = VCardRecordFields.uid(of: try PersonRecordCoder.decode(bytes, path: folderPath + "/" + name).state)
         }
         return Made(
-            data: nil, uid: uid, etag: Self.personETag(record: Fingerprint(bytes), image: nil),
-            signatures: [Self.trusted(signature)], modified: signature.modified)
+            data: nil, uid: CardMapping.matchKey(storedUID: stored, key: key),
+            etag: Self.personETag(record: Fingerprint(bytes), image: nil), signatures: [Self.trusted(signature)],
+            modified: signature.modified)
     }
 
-    /// What a listing needs of many people's cards (see ``listedPerson(_:in:uids:)``), on all
-    /// cores, with their UIDs from the store's index where it can tell them.
+    /// What a listing needs of many people's cards (see ``listedPerson(_:in:folderPath:)``), on
+    /// all cores.
     func listedPeople(_ keys: [RecordKey]) -> [Outcome] {
-        let folder = open(layout.peopleFolder.path(percentEncoded: false), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let folderPath = layout.peopleFolder.path(percentEncoded: false)
+        let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else {
             let missing = errno == ENOENT
             return keys.map { _ in missing ? .missing : .unreadable }
         }
         defer { close(folder) }
-        let uids = IndexedCardUIDs(layout: layout)
         return Parallel.map(keys.count, minimumChunk: 64) { index in
-            Self.outcome { try listedPerson(keys[index], in: folder, uids: uids) }
+            Self.outcome { try listedPerson(keys[index], in: folder, folderPath: folderPath) }
         }
     }
 

@@ -51,7 +51,7 @@ final class CardDAVCollection: Sendable {
     static let defaultMaximumRemovals = 20_000
 
     /// How many people must have changed together for their cards not to be made at once
-    /// (see ``CardDAVCardMaker/listedPerson(_:in:uids:)``).
+    /// (see ``CardDAVCardMaker/listedPerson(_:in:folderPath:)``).
     static let bulkChange = 256
 
     /// How many bytes of cards are kept in memory: a ten-thousand-card book without photos
@@ -210,11 +210,29 @@ final class CardDAVCollection: Sendable {
             var found: [String: (entry: CardDAVEntry, data: Data)] = [:]
             var changes = Changes()
             var uidChanged = false
+            var stale: [CardDAVEntry] = []
             for entry in known {
                 if let data = state.cards[entry.name], current[entry.record] == entry.signatures {
                     found[entry.name] = (entry, data)
-                } else if let data = update(entry.record, in: &state, changes: &changes, uidChanged: &uidChanged),
-                    let updated = state.names[entry.record].flatMap({ state.file.entries[$0] })
+                } else {
+                    stale.append(entry)
+                }
+            }
+            // People's cards are made on all cores (a client fetching a bulk change asks for
+            // hundreds at a time); a group's needs its members' UIDs, kept in the state.
+            let people = stale.filter { $0.record.kind == .person }.map(\.record)
+            let maker = self.maker
+            let made = Parallel.map(people.count, minimumChunk: 16) { index in maker.outcome(people[index]) { _ in nil } }
+            var outcomes = zip(people, made).map { ($0, $1) }
+            for entry in stale where entry.record.kind == .group {
+                let outcome = maker.outcome(entry.record) { key in
+                    state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
+                }
+                outcomes.append((entry.record, outcome))
+            }
+            for (record, outcome) in outcomes {
+                if let data = apply(outcome, to: record, in: &state, changes: &changes, uidChanged: &uidChanged),
+                    let updated = state.names[record].flatMap({ state.file.entries[$0] })
                 {
                     found[updated.name] = (updated, data)
                 }
@@ -373,8 +391,8 @@ final class CardDAVCollection: Sendable {
         }
         let people = try staleRecords(.person, in: &state, changes: &changes, among: changed?.people)
         // The people's cards are looked at on all cores. After a bulk change (an import, a
-        // pull) only what the listing needs of each is taken, the UID coming from the store's
-        // index; their cards are made when asked for.
+        // pull) only what the listing needs of each is taken, its UID and ETag; their cards are
+        // made when asked for.
         let maker = self.maker
         let made: [CardDAVCardMaker.Outcome]
         if people.count >= Self.bulkChange {
@@ -383,6 +401,11 @@ final class CardDAVCollection: Sendable {
             made = Parallel.map(people.count, minimumChunk: 64) { index in
                 maker.outcome(.init(kind: .person, key: people[index])) { _ in nil }
             }
+        }
+        if people.count >= Self.bulkChange {
+            state.file.entries.reserveCapacity(state.file.entries.count + people.count)
+            state.names.reserveCapacity(state.names.count + people.count)
+            state.uids.reserveCapacity(state.uids.count + people.count)
         }
         for (key, outcome) in zip(people, made) {
             apply(outcome, to: .init(kind: .person, key: key), in: &state, changes: &changes, uidChanged: &uidChanged)
