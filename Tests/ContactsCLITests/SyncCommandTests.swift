@@ -87,6 +87,10 @@ import Testing
         let second = try sandbox.run(["sync", "--json"], environment: env(server))
         #expect(second.status == 0, "\(second)")
         #expect(second.stdout.contains("\"added\": 0"))
+        // The time a request was in flight, part of the sync's.
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
+        let waited = try #require(report["serverSeconds"] as? Double)
+        #expect(waited > 0 && waited < 60)
         #expect(try recordFiles(sandbox) == files)
         #expect(try serverETags(server) == etags)
     }

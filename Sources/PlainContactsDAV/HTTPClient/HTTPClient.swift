@@ -31,6 +31,8 @@ struct HTTPClient: Sendable {
     var credentials: RemoteCredentials?
     /// Waits between retries; tests pass one that records instead of sleeping.
     var wait: @Sendable (TimeInterval) -> Void
+    /// How long the requests were in flight.
+    let waited = ServerWaitTime()
 
     /// Creates a client.
     init(
@@ -94,7 +96,10 @@ struct HTTPClient: Sendable {
             var failure: String
             var delay = Self.initialRetryDelay * pow(2, Double(attempt - 1))
             do {
-                let response = try transport.send(request)
+                let began = waited.begin()
+                let sent = Result { try transport.send(request) }
+                waited.end(began)
+                let response = try sent.get()
                 guard response.status >= 500 || response.status == 429 else { return response }
                 failure = "HTTP \(response.status)"
                 if response.status == 429 {

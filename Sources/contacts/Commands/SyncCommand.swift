@@ -51,7 +51,9 @@ enum SyncCommand: Command {
         else a prompt on the terminal; it is never written to disk.
 
         Prints one line: what was added, changed and removed in the store and on the server, and
-        the conflicts left. --json prints the same as an object. Exit status: 0 synced; 75
+        the conflicts left. --json prints the same as an object, with serverSeconds: how long a
+        request to the server was in flight (the rest of the sync's time is its own). Exit
+        status: 0 synced; 75
         conflicts left (everything else synced) or the removal guard refused; 77 the server
         refused the credentials; 69 the server could not be reached or kept failing; 65 the
         server sent something unreadable.
@@ -96,7 +98,7 @@ enum SyncCommand: Command {
                 + (kept.keptLocal ? "on the server but changed here; uploaded again" : "here but changed on the server; downloaded again"))
         }
         if arguments[\.json] {
-            context.console.printJSON(json(report, remote: settings.name.description))
+            context.console.printJSON(json(report, remote: settings.name.description, serverSeconds: remote.serverSeconds))
         } else {
             context.console.print(summary(report, remote: settings.name.description))
         }
@@ -148,7 +150,9 @@ enum SyncCommand: Command {
         return "\(verb) \(remote): store \(counts(report.local)); server \(counts(report.remote)); \(conflicts)"
     }
 
-    static func json(_ report: SyncReport, remote: String) -> JSONValue {
+    /// The report as `--json` prints it; `serverSeconds`, the time a request to the server was
+    /// in flight, with three decimals.
+    static func json(_ report: SyncReport, remote: String, serverSeconds: Double = 0) -> JSONValue {
         func object(_ counts: SyncReport.Counts) -> JSONValue {
             .object([
                 "added": .number(JSONNumber(counts.added)), "changed": .number(JSONNumber(counts.changed)),
@@ -176,6 +180,7 @@ enum SyncCommand: Command {
                     ])
                 }),
             "warnings": .array(report.warnings.map { .string($0.description) }),
+            "serverSeconds": .number(JSONNumber(literal: String(format: "%.3f", serverSeconds)) ?? JSONNumber(0)),
         ])
     }
 }

@@ -39,6 +39,9 @@ package struct CardDAVAddressBook: RemoteAddressBook, Sendable {
 
     package var url: String { HTTPClient.describe(collectionURL) }
 
+    /// The seconds during which a request to the server was in flight, so far.
+    package var serverSeconds: Double { client.waited.seconds }
+
     /// A collection URL as given, checked, its path ending in `/`.
     static func collectionURL(_ url: URL) throws -> URL {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,

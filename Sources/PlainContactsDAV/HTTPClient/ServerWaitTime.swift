@@ -1,0 +1,64 @@
+import Synchronization
+
+/// How long a client waited for its server: the time during which at least one of its
+/// requests was in flight (requests sent at once count once), so that what a sync spends of
+/// its own is its wall time less this. `contacts sync --json` reports it as `serverSeconds`.
+///
+/// ```swift
+/// let waited = ServerWaitTime()
+/// let began = waited.begin()
+/// let response = try transport.send(request)
+/// waited.end(began)
+/// print(waited.seconds)
+/// ```
+package final class ServerWaitTime: Sendable {
+    /// When each request began and ended, since the first began.
+    private struct State {
+        var origin: ContinuousClock.Instant?
+        var intervals: [(start: Duration, end: Duration)] = []
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// Marks a request sent; give the result to ``end(_:)``.
+    func begin() -> ContinuousClock.Instant {
+        ContinuousClock.now
+    }
+
+    /// Marks a request answered (or failed).
+    func end(_ began: ContinuousClock.Instant) {
+        record(from: began, to: ContinuousClock.now)
+    }
+
+    /// Records a request in flight from `began` to `ended`.
+    func record(from began: ContinuousClock.Instant, to ended: ContinuousClock.Instant) {
+        state.withLock { state in
+            let origin = min(state.origin ?? began, began)
+            if origin != state.origin {
+                let shift = (state.origin ?? origin) - origin
+                state.intervals = state.intervals.map { ($0.start + shift, $0.end + shift) }
+                state.origin = origin
+            }
+            state.intervals.append((began - origin, ended - origin))
+        }
+    }
+
+    /// The seconds during which a request was in flight.
+    package var seconds: Double {
+        let intervals = state.withLock { $0.intervals }.sorted { $0.start < $1.start }
+        var total = Duration.zero
+        var current: (start: Duration, end: Duration)?
+        for interval in intervals {
+            if let open = current, interval.start <= open.end {
+                current = (open.start, max(open.end, interval.end))
+            } else {
+                if let open = current { total += open.end - open.start }
+                current = interval
+            }
+        }
+        if let open = current { total += open.end - open.start }
+        return Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
+    }
+}
