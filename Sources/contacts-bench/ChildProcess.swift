@@ -17,6 +17,9 @@ enum ChildProcess {
         case discard
         /// Send standard output and standard error to `/dev/null`.
         case discardAll
+        /// Write standard output to this file (created or truncated), standard error to
+        /// `/dev/null`.
+        case file(String)
     }
 
     /// How a child ended.
@@ -59,6 +62,9 @@ enum ChildProcess {
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
         case .discardAll:
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        case .file(let path):
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
         }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]

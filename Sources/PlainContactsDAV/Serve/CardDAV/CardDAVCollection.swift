@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import Synchronization
 import PlainContacts
 
@@ -19,6 +20,11 @@ import PlainContacts
 /// a new record and a removed record each take the next change number. So changes made by the
 /// server, by the CLI, by a `git pull` or by an editor are all seen, and the sync token of the
 /// collection is simply its latest change number (see ``CardDAVSyncToken``).
+///
+/// After a bulk change (an import, a pull of thousands of records) a listing takes only what
+/// it needs of each person's card, its UID and ETag, from the record file
+/// (``CardDAVCardMaker/listedPerson(_:in:folderPath:)``); the cards themselves are then made in
+/// the background, or when a client asks for them first.
 ///
 /// A record keeps its resource name for its whole life: a new record takes the name a client
 /// put it under, else its UID's (``CardMapping/fileName(forUID:)``), else one derived from its
@@ -85,6 +91,11 @@ final class CardDAVCollection: Sendable {
         var fullLooks = 0
         /// Records the watch named that are still to be looked at.
         var heard = Heard()
+        /// Names of cards a bulk change listed without making, still to be made in the
+        /// background (see ``warmUp()``).
+        var unmade: [String] = []
+        /// Whether the background making runs.
+        var warming = false
     }
 
     /// What the watch told that is still to be looked at.
@@ -135,14 +146,17 @@ final class CardDAVCollection: Sendable {
     let maximumRemovals: Int
     /// Where the collection says why it looks at every file.
     private let log: @Sendable (String) -> Void
+    /// Whether cards a bulk change listed without making are made in the background.
+    private let warmsUp: Bool
 
     /// The address book of a store, with what the state file recorded. The store's folders are
     /// watched from now on (see ``StoreFolderWatch``).
     init(
-        layout: StoreLayout, maximumRemovals: Int = CardDAVCollection.defaultMaximumRemovals,
+        layout: StoreLayout, maximumRemovals: Int = CardDAVCollection.defaultMaximumRemovals, warmsUp: Bool = true,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.maximumRemovals = maximumRemovals
+        self.warmsUp = warmsUp
         self.log = log
         maker = CardDAVCardMaker(layout: layout)
         stateURL = CardDAVStateFile.url(in: layout)
@@ -408,7 +422,16 @@ final class CardDAVCollection: Sendable {
             state.uids.reserveCapacity(state.uids.count + people.count)
         }
         for (key, outcome) in zip(people, made) {
-            apply(outcome, to: .init(kind: .person, key: key), in: &state, changes: &changes, uidChanged: &uidChanged)
+            let record = CardDAVEntry.Record(kind: .person, key: key)
+            if apply(outcome, to: record, in: &state, changes: &changes, uidChanged: &uidChanged) == nil,
+                case .made = outcome, let name = state.names[record]
+            {
+                state.unmade.append(name)
+            }
+        }
+        if !state.unmade.isEmpty, !state.warming, warmsUp {
+            state.warming = true
+            DispatchQueue.global(qos: .utility).async { [weak self] in self?.warmUp() }
         }
         let groups = try staleRecords(
             .group, in: &state, changes: &changes, among: regroup || uidChanged ? nil : changed?.groups, all: regroup || uidChanged)
@@ -417,6 +440,46 @@ final class CardDAVCollection: Sendable {
         }
         try persist(changes, in: &state)
     }
+
+    /// Makes, in the background and a batch at a time, the cards a bulk change listed without
+    /// making, so that clients fetching them (hundreds per multiget) find them made. A card
+    /// made is kept only while its entry still names the same files and ETag; the state lock
+    /// is taken once per batch, so requests are not kept waiting.
+    private func warmUp() {
+        let maker = self.maker
+        while true {
+            let batch: [CardDAVEntry] = state.withLock { state in
+                var batch: [CardDAVEntry] = []
+                while batch.count < Self.warmUpBatch, let name = state.unmade.popLast() {
+                    if let entry = state.file.entries[name], state.cards[name] == nil { batch.append(entry) }
+                }
+                if batch.isEmpty { state.warming = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            let made = Parallel.map(batch.count, minimumChunk: 16) { index in maker.outcome(batch[index].record) { _ in nil } }
+            state.withLock { state in
+                for (entry, outcome) in zip(batch, made) {
+                    guard case .made(let card) = outcome, let data = card.data, let current = state.file.entries[entry.name],
+                        current.record == entry.record, current.etag == card.etag, current.signatures == card.signatures,
+                        state.cards[entry.name] == nil
+                    else { continue }
+                    // The length is known in memory; the state file learns it with the card's
+                    // next change.
+                    state.file.entries[entry.name]?.length = data.count
+                    cache(data, as: entry.name, in: &state)
+                    if state.cards[entry.name] == nil {
+                        // The cache is full: the rest are made when asked for.
+                        state.unmade.removeAll()
+                        break
+                    }
+                }
+            }
+        }
+    }
+
+    /// How many cards the background making makes between two takings of the state lock.
+    static let warmUpBatch = 256
 
     /// Adds what the watch heard since it was last asked to what is still to be looked at.
     private func listen(_ state: inout State) {

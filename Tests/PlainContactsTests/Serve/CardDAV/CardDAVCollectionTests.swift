@@ -273,6 +273,33 @@ import Testing
         #expect(lengths.allSatisfy { $0 > 0 })
     }
 
+    @Test func cardsListedWithoutBeingMadeAreMadeInTheBackground() throws {
+        let count = CardDAVCollection.bulkChange + 44
+        let server = try CardDAVTestStore()
+        try addMany(count, to: server)
+        let collection = server.service.collection
+        let listed = try collection.listing()
+        #expect(listed.entries.values.contains { $0.length == CardDAVEntry.unknownLength })
+
+        // Waits for the background making, at most a minute on a loaded machine.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        var lengths: [String: Int] = [:]
+        while clock.now < deadline {
+            lengths = try collection.listing().entries.mapValues(\.length)
+            if !lengths.values.contains(CardDAVEntry.unknownLength) { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(!lengths.values.contains(CardDAVEntry.unknownLength))
+        // The cards made in the background are those served, under the ETags listed.
+        let cards = try collection.cards(named: listed.entries.keys)
+        for (name, card) in cards {
+            #expect(card.entry.etag == listed.entries[name]?.etag, "\(name)")
+            #expect(lengths[name] == card.data.count, "\(name)")
+        }
+        #expect(try collection.token() == listed.token)
+    }
+
     @Test func aListedPersonHasTheUIDAndETagOfTheCardMadeLater() throws {
         let server = try CardDAVTestStore()
         try addMany(12, to: server)
