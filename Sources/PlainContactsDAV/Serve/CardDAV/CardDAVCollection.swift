@@ -431,7 +431,10 @@ final class CardDAVCollection: Sendable {
         }
         if !state.unmade.isEmpty, !state.warming, warmsUp {
             state.warming = true
-            DispatchQueue.global(qos: .utility).async { [weak self] in self?.warmUp() }
+            // A moment later, so as not to slow the answer of the listing that started it.
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.warmUpDelay) { [weak self] in
+                self?.warmUp()
+            }
         }
         let groups = try staleRecords(
             .group, in: &state, changes: &changes, among: regroup || uidChanged ? nil : changed?.groups, all: regroup || uidChanged)
@@ -441,8 +444,8 @@ final class CardDAVCollection: Sendable {
         try persist(changes, in: &state)
     }
 
-    /// Makes, in the background and a batch at a time, the cards a bulk change listed without
-    /// making, so that clients fetching them (hundreds per multiget) find them made. A card
+    /// Makes, in the background, on one core and a batch at a time, the cards a bulk change
+    /// listed without making, so that clients fetching them (hundreds per multiget) find them made. A card
     /// made is kept only while its entry still names the same files and ETag; the state lock
     /// is taken once per batch, so requests are not kept waiting.
     private func warmUp() {
@@ -457,7 +460,9 @@ final class CardDAVCollection: Sendable {
                 return batch
             }
             if batch.isEmpty { return }
-            let made = Parallel.map(batch.count, minimumChunk: 16) { index in maker.outcome(batch[index].record) { _ in nil } }
+            // On one core: the other is left to the requests (the listing that started this
+            // is still writing its answer).
+            let made = batch.map { entry in maker.outcome(entry.record) { _ in nil } }
             state.withLock { state in
                 for (entry, outcome) in zip(batch, made) {
                     guard case .made(let card) = outcome, let data = card.data, let current = state.file.entries[entry.name],
@@ -477,6 +482,9 @@ final class CardDAVCollection: Sendable {
             }
         }
     }
+
+    /// How long after a bulk listing the background making starts.
+    static let warmUpDelay: DispatchTimeInterval = .seconds(1)
 
     /// How many cards the background making makes between two takings of the state lock.
     static let warmUpBatch = 256
