@@ -46,4 +46,24 @@ enum TabSeparatedFields {
         }
         return String(decoding: result, as: UTF8.self)
     }
+
+    /// Appends a tab and a text field, escaped.
+    static func append(_ field: String, to bytes: inout [UInt8]) {
+        bytes.append(0x09)
+        bytes += escape(field).utf8
+    }
+
+    /// Appends a tab and a number in decimal, without making a string of it (a state file holds
+    /// hundreds of thousands).
+    static func append(_ number: some BinaryInteger, to bytes: inout [UInt8]) {
+        bytes.append(0x09)
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = UInt64(number.magnitude)
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+    }
 }

@@ -152,36 +152,22 @@ struct CardDAVStateFile: Sendable {
     static func appendLine(for entry: CardDAVEntry, to bytes: inout [UInt8]) {
         bytes += "card".utf8
         for text in [entry.name, entry.record.kind.rawValue, entry.record.key.rawValue, entry.uid, entry.etag] {
-            bytes.append(0x09)
-            bytes += TabSeparatedFields.escape(text).utf8
+            TabSeparatedFields.append(text, to: &bytes)
         }
-        appendNumber(Int64(entry.length), to: &bytes)
-        appendNumber(entry.sequence, to: &bytes)
-        appendNumber(entry.modified, to: &bytes)
+        TabSeparatedFields.append(entry.length, to: &bytes)
+        TabSeparatedFields.append(entry.sequence, to: &bytes)
+        TabSeparatedFields.append(entry.modified, to: &bytes)
         for signature in entry.signatures {
             if let signature {
-                appendNumber(signature.inode, to: &bytes)
-                appendNumber(signature.size, to: &bytes)
-                appendNumber(signature.modified, to: &bytes)
-                appendNumber(signature.changed, to: &bytes)
+                TabSeparatedFields.append(signature.inode, to: &bytes)
+                TabSeparatedFields.append(signature.size, to: &bytes)
+                TabSeparatedFields.append(signature.modified, to: &bytes)
+                TabSeparatedFields.append(signature.changed, to: &bytes)
             } else {
                 bytes += [0x09, UInt8(ascii: "-")]
             }
         }
         bytes.append(0x0A)
-    }
-
-    /// Appends a tab and a number in decimal.
-    private static func appendNumber(_ number: some BinaryInteger, to bytes: inout [UInt8]) {
-        bytes.append(0x09)
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = UInt64(number.magnitude)
-        let start = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[start...].reverse()
     }
 
     /// The line of a removal.
