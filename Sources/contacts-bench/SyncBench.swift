@@ -59,7 +59,7 @@ struct SyncBench {
         try server.warm()
 
         let folder = workspace.path(name.replacingOccurrences(of: " ", with: "-"))
-        let sync = try Tools(contacts: contacts, server: server, folder: folder)
+        var sync = try Tools(contacts: contacts, server: server, folder: folder)
 
         Progress.note("\(name): first syncs")
         let firstVdir: ChildProcess.Result
@@ -175,6 +175,8 @@ private struct Tools {
     let store: URL
     let pair: VdirsyncerPair
     let password: String
+    /// The wall seconds of the last `contacts sync` not spent waiting for the server.
+    private(set) var lastOwnWall: Double = 0
 
     init(contacts: String, server: DAVTestServer, folder: URL) throws {
         contactsPath = contacts
@@ -192,7 +194,7 @@ private struct Tools {
 
     /// One `contacts sync`, timed; its wall time not spent waiting for the server goes to
     /// ``lastOwnWall``.
-    func contacts() throws -> ChildProcess.Result {
+    mutating func contacts() throws -> ChildProcess.Result {
         let report = store.deletingLastPathComponent().appending(path: "sync-report.json").path
         let result = try ChildProcess.run(
             "/usr/bin/env", ["CONTACTS_REMOTE_PASSWORD=\(password)", contactsPath, "--store", store.path, "sync", "--json"],
@@ -202,17 +204,8 @@ private struct Tools {
         guard let waited = (printed?["serverSeconds"] as? NSNumber)?.doubleValue else {
             throw ContactsError(.io, "contacts sync --json printed no serverSeconds", path: report)
         }
-        ownWallBox.value = result.seconds - waited
+        lastOwnWall = result.seconds - waited
         return result
-    }
-
-    /// The wall seconds of the last `contacts sync` not spent waiting for the server.
-    var lastOwnWall: Double { ownWallBox.value }
-    private let ownWallBox = Box()
-
-    /// A value the non-mutating ``contacts()`` sets.
-    private final class Box {
-        var value: Double = 0
     }
 
     /// One `vdirsyncer sync`, timed.

@@ -12,13 +12,8 @@ import Synchronization
 /// print(waited.seconds)
 /// ```
 package final class ServerWaitTime: Sendable {
-    /// When each request began and ended, since the first began.
-    private struct State {
-        var origin: ContinuousClock.Instant?
-        var intervals: [(start: Duration, end: Duration)] = []
-    }
-
-    private let state = Mutex(State())
+    /// When each request began and ended.
+    private let intervals = Mutex<[(start: ContinuousClock.Instant, end: ContinuousClock.Instant)]>([])
 
     package init() {}
 
@@ -34,22 +29,14 @@ package final class ServerWaitTime: Sendable {
 
     /// Records a request in flight from `began` to `ended`.
     func record(from began: ContinuousClock.Instant, to ended: ContinuousClock.Instant) {
-        state.withLock { state in
-            let origin = min(state.origin ?? began, began)
-            if origin != state.origin {
-                let shift = (state.origin ?? origin) - origin
-                state.intervals = state.intervals.map { ($0.start + shift, $0.end + shift) }
-                state.origin = origin
-            }
-            state.intervals.append((began - origin, ended - origin))
-        }
+        intervals.withLock { $0.append((began, ended)) }
     }
 
     /// The seconds during which a request was in flight.
     package var seconds: Double {
-        let intervals = state.withLock { $0.intervals }.sorted { $0.start < $1.start }
+        let intervals = intervals.withLock { $0 }.sorted { $0.start < $1.start }
         var total = Duration.zero
-        var current: (start: Duration, end: Duration)?
+        var current: (start: ContinuousClock.Instant, end: ContinuousClock.Instant)?
         for interval in intervals {
             if let open = current, interval.start <= open.end {
                 current = (open.start, max(open.end, interval.end))

@@ -39,4 +39,11 @@ import Testing
         #expect(uid("{\n  \"id\": 1,\n  \"uid\": 7\n}\n") == .undecided)
         #expect(uid("{\n  \"id\": 1\n}\n") == PersonRecordCoder.StoredUID.none)
     }
+
+    @Test func onlyBytesHoldingTheImageKeyMayNameAnImage() {
+        #expect(PersonRecordCoder.mayNameImage(inStoreWritten: Data("{\n  \"id\": 1,\n  \"image\": \"k.png\"\n}\n".utf8)))
+        #expect(!PersonRecordCoder.mayNameImage(inStoreWritten: Data("{\n  \"id\": 1,\n  \"images\": 2\n}\n".utf8)))
+        #expect(!PersonRecordCoder.mayNameImage(inStoreWritten: Data("\"imag".utf8)))
+        #expect(!PersonRecordCoder.mayNameImage(inStoreWritten: Data()))
+    }
 }

@@ -161,8 +161,7 @@ struct CardDAVCardMaker: Sendable {
         guard let (signature, bytes) = try StoreReader.readFile(named: name, in: folder, folderPath: folderPath) else {
             return nil
         }
-        // Only a record with an image names one: the key `"image"` is spelt so in every file.
-        if Self.contains(Self.imageKey, in: bytes) { return try person(key) }
+        if PersonRecordCoder.mayNameImage(inStoreWritten: bytes) { return try person(key) }
         let stored: String?
         switch PersonRecordCoder.storedUID(inStoreWritten: bytes) {
         case .uid(let uid): stored = uid
@@ -187,29 +186,6 @@ struct CardDAVCardMaker: Sendable {
         defer { close(folder) }
         return Parallel.map(keys.count, minimumChunk: 64) { index in
             Self.outcome { try listedPerson(keys[index], in: folder, folderPath: folderPath) }
-        }
-    }
-
-    /// The bytes of a record's image key, as JSON spells it.
-    private static let imageKey = Array("\"image\"".utf8)
-
-    /// Whether `needle` (not empty) occurs in `bytes`: `memchr` for its first byte, `memcmp` for
-    /// the rest. Foundation's generic search took most of a listing's time.
-    private static func contains(_ needle: [UInt8], in bytes: Data) -> Bool {
-        bytes.withUnsafeBytes { haystack in
-            needle.withUnsafeBytes { pattern in
-                guard let base = haystack.baseAddress, let first = needle.first, let patternBase = pattern.baseAddress,
-                    haystack.count >= needle.count
-                else { return false }
-                let last = haystack.count - needle.count
-                var offset = 0
-                while offset <= last {
-                    guard let found = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
-                    if memcmp(found, patternBase, needle.count) == 0 { return true }
-                    offset = base.distance(to: UnsafeRawPointer(found)) + 1
-                }
-                return false
-            }
         }
     }
 

@@ -244,12 +244,18 @@ import Testing
         try book.save()
     }
 
-    @Test func aBulkChangeIsListedWithoutMakingTheCardsAndTheirETagsHoldWhenTheyAreMade() throws {
+    /// A store given a bulk change (a few more people than ``CardDAVCollection/bulkChange``),
+    /// and the first listing of it.
+    private func bulkListed() throws -> (server: CardDAVTestStore, count: Int, listing: CardDAVCollection.Listing) {
         let count = CardDAVCollection.bulkChange + 44
         let server = try CardDAVTestStore()
         try addMany(count, to: server)
+        return (server, count, try server.service.collection.listing())
+    }
+
+    @Test func aBulkChangeIsListedWithoutMakingTheCardsAndTheirETagsHoldWhenTheyAreMade() throws {
+        let (server, count, listing) = try bulkListed()
         let collection = server.service.collection
-        let listing = try collection.listing()
 
         #expect(listing.entries.count == count)
         // Only the person with a photo had the card made: its ETag needs the photo's bytes.
@@ -274,11 +280,8 @@ import Testing
     }
 
     @Test func cardsListedWithoutBeingMadeAreMadeInTheBackground() throws {
-        let count = CardDAVCollection.bulkChange + 44
-        let server = try CardDAVTestStore()
-        try addMany(count, to: server)
+        let (server, _, listed) = try bulkListed()
         let collection = server.service.collection
-        let listed = try collection.listing()
         #expect(listed.entries.values.contains { $0.length == CardDAVEntry.unknownLength })
 
         // Waits for the background making, at most a minute on a loaded machine.
