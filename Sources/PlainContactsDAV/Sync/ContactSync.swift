@@ -63,17 +63,22 @@ package struct ContactSync {
         guard !book.hasUnsavedChanges else {
             throw ContactsError(.invalidValue, "the address book has unsaved changes; save or revert before syncing")
         }
-        var status = try SyncStatusFile.load(from: statusFolder)
+        // The server's changes since the token are asked for while the status and the store
+        // are read: the token is on the status's first lines.
+        let stored = try SyncStatusFile.Stored.read(from: statusFolder)
+        let remote = self.remote
+        var early: (token: String, changes: BackgroundTask<RemoteChanges?>)?
+        if let head = stored?.head, head.url == nil || head.url == remote.url, let token = head.syncToken {
+            early = (token, BackgroundTask { try remote.changes(since: token, includingCards: true) })
+        }
+        var status = try stored.map(SyncStatusFile.init) ?? SyncStatusFile()
         if status.url != nil, status.url != remote.url {
             status = SyncStatusFile()
         }
-        // The server's changes since the token are asked for while the store is read.
-        let remote = self.remote
-        let early = status.syncToken.map { token in BackgroundTask { try remote.changes(since: token, includingCards: true) } }
         var run = SyncRun(book: book, remote: remote, status: status, options: options)
         run.bases = try SyncBaseFile.load(from: statusFolder)
         try run.readLocal()
-        try run.readRemote(early: early)
+        try run.readRemote(early: early.flatMap { $0.token == status.syncToken ? $0.changes : nil })
         run.decide()
         try run.checkRemovals()
         guard !options.dryRun else { return run.plannedReport() }

@@ -134,7 +134,11 @@ final class SyncPeople {
         unread[uid] ?? loaded[uid]?.key
     }
 
-    var uids: Set<String> { Set(loaded.keys).union(unread.keys) }
+    /// Calls `body` with the UID of every person, read or not.
+    func forEachUID(_ body: (String) -> Void) {
+        for uid in loaded.keys { body(uid) }
+        for uid in unread.keys { body(uid) }
+    }
     var count: Int { loaded.count + unread.count }
     /// The people read during the sync.
     var read: [String: Person] { loaded }

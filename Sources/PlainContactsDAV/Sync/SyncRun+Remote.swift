@@ -100,10 +100,13 @@ extension SyncRun {
             options.progress?(SyncProgress(phase: .reading, done: done, total: wanted.count))
         }
         let fetched = Set(changed)
-        for href in versions.keys.sorted() {
-            guard let etag = versions[href] else { continue }
+        // Of two cards with one UID, the one whose href sorts first is synced; the order of the
+        // hrefs is not otherwise needed, so ten thousand of them are not sorted.
+        var leftOut: [String] = []
+        remoteEntries.reserveCapacity(versions.count)
+        for (href, etag) in versions {
             let uid: String
-            var entry: RemoteEntry
+            let entry: RemoteEntry
             if let read = cards[href] {
                 uid = read.card.matchKey
                 entry = RemoteEntry(href: href, etag: read.etag, kind: read.card.kind, card: read.card)
@@ -113,14 +116,18 @@ extension SyncRun {
             } else {
                 continue  // removed between the listing and the fetch, or unreadable
             }
-            guard remoteEntries[uid] == nil else {
-                report.warnings.append(
-                    SyncError(
-                        .uidClash, "another card on the server has the same UID; this one is left out of the sync",
-                        path: href))
-                continue
+            if let other = remoteEntries[uid] {
+                guard href < other.href else {
+                    leftOut.append(href)
+                    continue
+                }
+                leftOut.append(other.href)
             }
             remoteEntries[uid] = entry
+        }
+        for href in leftOut.sorted() {
+            report.warnings.append(
+                SyncError(.uidClash, "another card on the server has the same UID; this one is left out of the sync", path: href))
         }
     }
 

@@ -10,7 +10,29 @@ struct SyncRun {
         var etag: String
         var kind: SyncStatusFile.Entry.Kind?
         /// The card, when it was fetched (new or changed since the status).
-        var card: CardMapping.Card?
+        var card: CardMapping.Card? {
+            get { fetched?.card }
+            set { fetched = newValue.map(FetchedCard.init) }
+        }
+        /// The card behind a reference: an entry is looked at ten thousand times a sync, and a
+        /// card held inline would be copied each time.
+        private var fetched: FetchedCard?
+
+        init(href: String, etag: String, kind: SyncStatusFile.Entry.Kind?, card: CardMapping.Card?) {
+            self.href = href
+            self.etag = etag
+            self.kind = kind
+            self.card = card
+        }
+    }
+
+    /// A fetched card, shared by the copies of its entry.
+    final class FetchedCard {
+        let card: CardMapping.Card
+
+        init(_ card: CardMapping.Card) {
+            self.card = card
+        }
     }
 
     /// What to record for a contact once the store is saved.
@@ -62,23 +84,65 @@ struct SyncRun {
         people = SyncPeople(book: book)
     }
 
-    /// Decides every contact's action.
+    /// Decides every contact's action; ``actions`` holds those that do something, in UID order.
     mutating func decide() {
-        var uids = people.uids.union(groups.keys).union(remoteEntries.keys).union(status.entries.keys)
-        uids.subtract(skipped)
-        for uid in uids.sorted() {
-            let localKind: SyncStatusFile.Entry.Kind? = people.contains(uid) ? .person : groups[uid] != nil ? .group : nil
-            if let localKind, let remoteKind = remoteEntries[uid]?.kind, localKind != remoteKind {
-                report.warnings.append(
-                    SyncError(
-                        .uidClash, "the store has a \(localKind.rawValue) and the server a \(remoteKind.rawValue) card with this UID; left as they are",
-                        path: remoteEntries[uid]?.href ?? uid))
-                continue
+        // Every contact is in the status, or on one side only since the last sync: ten thousand
+        // UIDs are neither gathered into one set nor sorted, and each is looked up as few times
+        // as its decision needs.
+        var decided: [(uid: String, action: SyncDecision.Action)] = []
+        var clashes: [(uid: String, warning: SyncError)] = []
+        // Entries are looked for by index: a lookup of the value would copy it whole.
+        let entries = status.entries
+        var unrecorded: Set<String> = []
+        people.forEachUID { uid in if entries.index(forKey: uid) == nil { unrecorded.insert(uid) } }
+        for uid in groups.keys where entries.index(forKey: uid) == nil { unrecorded.insert(uid) }
+        for uid in remoteEntries.keys where entries.index(forKey: uid) == nil { unrecorded.insert(uid) }
+        func note(_ decision: Decision?, of uid: String) {
+            switch decision {
+            case .act(let action): decided.append((uid, action))
+            case .clash(let warning): clashes.append((uid, warning))
+            case nil: break
             }
-            let action = SyncDecision.action(
-                status: status.entries[uid]?.status, localFingerprint: localFingerprints[uid],
-                remoteETag: remoteEntries[uid]?.etag, prefer: options.prefer)
-            actions.append((uid, action))
+        }
+        for index in entries.indices {
+            let uid = entries.keys[index]
+            let recorded = SyncStatus(localFingerprint: entries.values[index].localFingerprint, remoteETag: entries.values[index].etag)
+            note(decision(uid, status: recorded), of: uid)
+        }
+        for uid in unrecorded { note(decision(uid, status: nil), of: uid) }
+        report.warnings += clashes.sorted { $0.uid < $1.uid }.map(\.warning)
+        actions = decided.sorted { $0.uid < $1.uid }
+    }
+
+    /// What ``decide()`` does with one contact.
+    private enum Decision {
+        case act(SyncDecision.Action)
+        /// The store and the server hold records of different kinds under this UID.
+        case clash(SyncError)
+    }
+
+    /// One contact's decision, from the status's record of it (`nil` for none); `nil` when
+    /// nothing is to be done.
+    private func decision(_ uid: String, status recorded: SyncStatus?) -> Decision? {
+        if !skipped.isEmpty, skipped.contains(uid) { return nil }
+        let remote = remoteEntries[uid]
+        if let remote, let remoteKind = remote.kind, let localKind = clashingLocalKind(uid, remoteKind: remoteKind) {
+            return .clash(
+                SyncError(
+                    .uidClash,
+                    "the store has a \(localKind.rawValue) and the server a \(remoteKind.rawValue) card with this UID; left as they are",
+                    path: remote.href))
+        }
+        let action = SyncDecision.action(
+            status: recorded, localFingerprint: localFingerprints[uid], remoteETag: remote?.etag, prefer: options.prefer)
+        return action == .nothing ? nil : .act(action)
+    }
+
+    /// The kind of the store's record with this UID when it is not the server card's kind.
+    private func clashingLocalKind(_ uid: String, remoteKind: SyncStatusFile.Entry.Kind) -> SyncStatusFile.Entry.Kind? {
+        switch remoteKind {
+        case .person: !groups.isEmpty && groups[uid] != nil && !people.contains(uid) ? .group : nil
+        case .group: people.contains(uid) ? .person : nil
         }
     }
 

@@ -26,4 +26,12 @@ import Testing
         #expect(Array(bytes.dropFirst()) == Array("a\\tb\\\\c\\nd".utf8))
         #expect(TabSeparatedFields.unescape(bytes.dropFirst()) == "a\tb\\c\nd")
     }
+
+    @Test(arguments: ["plain", "", "ünïcødé 名前", "vertical\u{0B}tab and form\u{0C}feed", "carriage\rreturn", String(repeating: "x", count: 300)])
+    func aTextFieldIsWrittenAsItsEscapeAndReadBack(field: String) {
+        var bytes: [UInt8] = [0x41]
+        TabSeparatedFields.append(field, to: &bytes)
+        #expect(bytes == [0x41, 0x09] + Array(TabSeparatedFields.escape(field).utf8))
+        #expect(TabSeparatedFields.unescape(bytes.dropFirst(2)) == field)
+    }
 }

@@ -406,6 +406,47 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: statusFolder.path))
     }
 
+    // MARK: One UID twice
+
+    @Test func ofTwoServerCardsWithOneUIDTheFirstByHrefIsSyncedAndTheOtherReported() throws {
+        // The card that sorts last is put first, so that neither the server's order nor the
+        // order in which the sync meets them decides.
+        let later = server.put(Self.card("twin", first: "Zed", last: "Later"), name: "twin-b.vcf")
+        server.put(Self.card("twin", first: "Ada", last: "First"), name: "twin-a.vcf")
+        server.put(Self.card("other", first: "Olga", last: "Other"), name: "other.vcf")
+
+        let report = try sync()
+        #expect(try people().map(\.lastName) == ["First", "Other"])
+        let clashes = report.warnings.filter { $0.code == .uidClash }
+        #expect(clashes.map(\.path) == [later])
+
+        // The next sync, which hears of no change, writes nothing anywhere.
+        let writes = server.writes
+        let again = try sync()
+        #expect(server.writes == writes)
+        #expect(again.local.total == 0)
+        #expect(try people().map(\.lastName) == ["First", "Other"])
+    }
+
+    @Test func aServerPersonWithTheUIDOfAStoreGroupIsLeftAsItIs() throws {
+        let group = server.put(
+            "BEGIN:VCARD\nVERSION:3.0\nN:Friends\nFN:Friends\nX-ADDRESSBOOKSERVER-KIND:group\nUID:shared\nEND:VCARD\n",
+            name: "group.vcf")
+        try sync()
+        #expect(try store.openBook().allGroups().map(\.name) == ["Friends"])
+
+        // On the server the group gives way to a person that took its UID.
+        server.remove(group)
+        let person = server.put(Self.card("shared", first: "Sam", last: "Shared"), name: "person.vcf")
+        let records = try recordBytes()
+        let report = try sync()
+        let clash = try #require(report.warnings.first { $0.code == .uidClash })
+        #expect(clash.path == person)
+        #expect(clash.message.contains("the store has a group and the server a person card"))
+        #expect(try recordBytes() == records)
+        #expect(server.text(person)?.contains("FN:Sam Shared") == true)
+    }
+
     // MARK: Groups
 
     @Test func appleGroupCardsBecomeGroupsAndKeepTheirForm() throws {

@@ -35,6 +35,33 @@ import Testing
         }
     }
 
+    @Test func theHeadGivesTheTokenBeforeTheCardsAreRead() throws {
+        let folder = try TemporaryStore()
+        var status = SyncStatusFile()
+        status.url = "https://dav.example.com/me/contacts/"
+        status.syncToken = "token\twith a tab"
+        status.ctag = "ctag-1"
+        status.entries["u-1"] = .init(kind: .person, href: "/me/contacts/u-1.vcf", etag: "\"1\"", localFingerprint: "00ff")
+        try status.save(in: folder.url)
+
+        let stored = try #require(try SyncStatusFile.Stored.read(from: folder.url))
+        let head = try #require(stored.head)
+        #expect(head.url == status.url)
+        #expect(head.syncToken == status.syncToken)
+        #expect(try SyncStatusFile(stored) == status)
+
+        var first = SyncStatusFile()
+        first.url = "https://dav.example.com/me/contacts/"
+        let withoutToken = SyncStatusFile.Stored(data: first.data, path: "status")
+        #expect(withoutToken.head?.url == first.url)
+        #expect(withoutToken.head?.syncToken == nil)
+
+        for bytes in ["[1]", "plaincontacts-sync-status\t9\nsyncToken\tt\n", ""] {
+            #expect(SyncStatusFile.Stored(data: Data(bytes.utf8), path: "status").head == nil)
+        }
+        #expect(try SyncStatusFile.Stored.read(from: folder.url.appending(path: "none")) == nil)
+    }
+
     @Test func lastSyncedVersionsAreKeptPerUID() throws {
         let folder = try TemporaryStore()
         var bases = SyncBaseFile()
