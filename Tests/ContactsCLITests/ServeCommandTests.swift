@@ -216,7 +216,7 @@ let debianVdirsyncerAvailable = FileManager.default.isExecutableFile(atPath: deb
         }
         #expect(right.status == 207)
         #expect(!server.log.contains("secret"))
-        #expect(try server.stop().stdout.contains("The address book of kim is \(server.url.absoluteString)kim/contacts/."))
+        #expect(try server.stop().stdout.contains("The address books of kim: \(server.url.absoluteString)kim/contacts/."))
     }
 
     /// A sandbox with a store and the users kim ("secret") and lee ("other").

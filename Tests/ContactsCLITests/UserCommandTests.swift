@@ -43,15 +43,52 @@ private func storeSandbox() throws -> CLISandbox {
 
         #expect(try sandbox.user(["add", "lee"], input: "cobol-pw\n").status == 0)
         #expect(try sandbox.user(["add", "kim@example.org"], input: "engine-pw\n").status == 0)
-        #expect(try sandbox.user(["list"]).lines == ["kim@example.org\tpbkdf2-sha256\t1000", "lee\tpbkdf2-sha256\t1000"])
+        #expect(try sandbox.user(["list"]).lines == ["kim@example.org\tpbkdf2-sha256\t1000\tcontacts", "lee\tpbkdf2-sha256\t1000\tcontacts"])
         #expect(try sandbox.verifies("lee", "cobol-pw"))
         #expect(try sandbox.verifies("kim@example.org", "engine-pw"))
 
         #expect(try sandbox.user(["rm", "lee"]).status == 0)
-        #expect(try sandbox.user(["list"]).lines == ["kim@example.org\tpbkdf2-sha256\t1000"])
+        #expect(try sandbox.user(["list"]).lines == ["kim@example.org\tpbkdf2-sha256\t1000\tcontacts"])
         #expect(try sandbox.user(["rm", "kim@example.org"]).status == 0)
         #expect(try sandbox.user(["list"]).stdout.isEmpty)
         #expect(sandbox.usersFileText == nil)
+    }
+
+    @Test func booksAreGrantedByFolderOrNameListedInOrderAndRevoked() throws {
+        let sandbox = try storeSandbox()
+        let family = sandbox.root.appending(path: "family", directoryHint: .isDirectory)
+        #expect(try sandbox.run(["--store", family.path(percentEncoded: false), "init"]).status == 0)
+
+        // The sandbox's commands run in its root, where the family's store is ./family.
+        #expect(try sandbox.user(["add", "kim", "--book", "contacts", "--book", "./family"], input: "pw\n").status == 0)
+        #expect(try sandbox.user(["add", "tablet", "--book", "family", "--read-only"], input: "pw\n").status == 0)
+        #expect(try sandbox.user(["add", "lee"], input: "pw\n").status == 0)
+        #expect(try sandbox.user(["grant", "lee", "family", "--read-only", "--first"]).status == 0)
+        #expect(try sandbox.user(["list"]).lines == [
+            "kim\tpbkdf2-sha256\t1000\tcontacts, family", "lee\tpbkdf2-sha256\t1000\tfamily (read-only), contacts",
+            "tablet\tpbkdf2-sha256\t1000\tfamily (read-only)",
+        ])
+        let json = try sandbox.user(["list", "--json"]).stdout
+        #expect(json.contains("\"access\": \"read\"") && json.contains("\"book\": \"family\""))
+
+        #expect(try sandbox.user(["revoke", "lee", "contacts"]).status == 0)
+        #expect(try sandbox.user(["list"]).lines.contains("lee\tpbkdf2-sha256\t1000\tfamily (read-only)"))
+
+        // Mistakes are refused with their exit status, and change nothing.
+        let before = sandbox.usersFileText
+        let notAStore = sandbox.root.appending(path: "empty", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: notAStore, withIntermediateDirectories: true)
+        let refused: [([String], Int32)] = [
+            (["grant", "lee", "nowhere"], 66), (["grant", "nobody", "family"], 66), (["revoke", "lee", "contacts"], 66),
+            (["grant", "lee", "bad name"], 64), (["grant", "lee", "work=./empty"], 66), (["add", "max", "--read-only"], 64),
+            (["grant", "lee", "other=./family"], 64),
+        ]
+        for (arguments, status) in refused {
+            let result = try sandbox.user(arguments, input: "pw\n")
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.isEmpty)
+        }
+        #expect(sandbox.usersFileText == before)
     }
 
     @Test func userWithoutASubcommandLists() throws {

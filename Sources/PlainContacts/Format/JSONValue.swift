@@ -60,7 +60,7 @@ extension JSONValue {
     }
 
     /// The elements, when this value is an array; otherwise `nil`.
-    var array: [JSONValue]? {
+    package var array: [JSONValue]? {
         if case .array(let array) = self { return array }
         return nil
     }

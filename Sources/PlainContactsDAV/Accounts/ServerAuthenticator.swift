@@ -89,6 +89,8 @@ final class ServerAuthenticator: Sendable {
     private struct State: Sendable {
         /// The accounts' hashes, by name.
         var hashes: [ServerUserName: PasswordHash]
+        /// The accounts' books, by name: ``ServerGrant/standard`` for a name not here.
+        var books: [ServerUserName: [ServerGrant]] = [:]
         /// The hash unknown users are checked against, as costly as the costliest account.
         var dummy: PasswordHash
         /// Whether requests need credentials: there is, or was, an account.
@@ -127,13 +129,15 @@ final class ServerAuthenticator: Sendable {
     /// authenticator.requiresAuthentication  // false when the store has no user
     /// ```
     ///
-    /// - Throws: the errors of ``ServerUsersFile/passwordHashes()``: a users file that exists
+    /// - Throws: the errors of ``ServerUsersFile/accounts()``: a users file that exists
     ///   but cannot be read, or holds something else than accounts.
     convenience init(usersFile: ServerUsersFile) throws {
         let signature = FileSignature.of(usersFile.fileURL.path(percentEncoded: false))
+        let accounts = try usersFile.accounts()
         self.init(
-            passwordHashes: try usersFile.passwordHashes(), usersFile: usersFile, fileSignature: signature,
-            clientFailureBudget: Self.standardClientFailureBudget)
+            passwordHashes: Dictionary(uniqueKeysWithValues: accounts.map { ($0.name, $0.passwordHash) }),
+            books: Dictionary(uniqueKeysWithValues: accounts.map { ($0.name, $0.books) }), usersFile: usersFile,
+            fileSignature: signature, clientFailureBudget: Self.standardClientFailureBudget)
     }
 
     /// An authenticator for the given accounts, with the standard limits; it has no file to
@@ -150,7 +154,8 @@ final class ServerAuthenticator: Sendable {
     /// name and client; `clientFailureBudget` per client, the same as `failureBudget` when
     /// `nil`.
     init(
-        passwordHashes: [ServerUserName: PasswordHash], usersFile: ServerUsersFile?, fileSignature: FileSignature? = nil,
+        passwordHashes: [ServerUserName: PasswordHash], books: [ServerUserName: [ServerGrant]] = [:], usersFile: ServerUsersFile?,
+        fileSignature: FileSignature? = nil,
         failureBudget: FailureBudget = FailureBudget(), clientFailureBudget: FailureBudget? = nil,
         derivationSlots: Int = standardDerivationSlots,
         derivationWait: Duration = standardDerivationWait,
@@ -160,7 +165,7 @@ final class ServerAuthenticator: Sendable {
         cacheKey = (0..<Self.cacheKeyCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         state = Mutex(
             State(
-                hashes: passwordHashes, dummy: Self.dummyHash(for: passwordHashes, replacing: nil),
+                hashes: passwordHashes, books: books, dummy: Self.dummyHash(for: passwordHashes, replacing: nil),
                 requiresAuthentication: !passwordHashes.isEmpty, budgets: FailureBudgetTable(template: failureBudget),
                 clientBudgets: FailureBudgetTable(template: clientFailureBudget ?? failureBudget),
                 fileSignature: fileSignature))
@@ -251,7 +256,7 @@ final class ServerAuthenticator: Sendable {
     /// ```
     ///
     /// - Returns: whether the accounts were read again.
-    /// - Throws: the errors of ``ServerUsersFile/passwordHashes()``.
+    /// - Throws: the errors of ``ServerUsersFile/accounts()``.
     @discardableResult
     func reloadIfChanged() throws -> Bool {
         guard let usersFile else { return false }
@@ -260,15 +265,28 @@ final class ServerAuthenticator: Sendable {
             state.fileSignature == signature || (signature != nil && state.failedSignature == signature)
         }
         if isUnchanged { return false }
-        let hashes: [ServerUserName: PasswordHash]
+        let accounts: [ServerAccount]
         do {
-            hashes = try usersFile.passwordHashes()
+            accounts = try usersFile.accounts()
         } catch {
             state.withLock { $0.failedSignature = signature }
             throw error
         }
-        replaceAccounts(hashes, fileSignature: signature)
+        replaceAccounts(
+            Dictionary(uniqueKeysWithValues: accounts.map { ($0.name, $0.passwordHash) }),
+            books: Dictionary(uniqueKeysWithValues: accounts.map { ($0.name, $0.books) }), fileSignature: signature)
         return true
+    }
+
+    /// The books of `user` in the order its home lists them; those of a server without users
+    /// (`nil`) are ``ServerGrant/standard``.
+    ///
+    /// ```swift
+    /// authenticator.books(of: "kim")   // [contacts (read-write), family (read)]
+    /// ```
+    func books(of user: String?) -> [ServerGrant] {
+        guard let user, let name = try? ServerUserName(user) else { return ServerGrant.standard }
+        return state.withLock { $0.books[name] } ?? ServerGrant.standard
     }
 
     /// Replaces the accounts; remembered passwords of removed users or changed hashes are
@@ -277,15 +295,18 @@ final class ServerAuthenticator: Sendable {
     /// ```swift
     /// authenticator.replaceAccounts(try usersFile.passwordHashes())
     /// ```
-    func replaceAccounts(_ hashes: [ServerUserName: PasswordHash]) {
-        replaceAccounts(hashes, fileSignature: nil)
+    func replaceAccounts(_ hashes: [ServerUserName: PasswordHash], books: [ServerUserName: [ServerGrant]] = [:]) {
+        replaceAccounts(hashes, books: books, fileSignature: nil)
     }
 
     /// Replaces the accounts and records the signature of the file they come from.
-    private func replaceAccounts(_ hashes: [ServerUserName: PasswordHash], fileSignature: FileSignature?) {
+    private func replaceAccounts(
+        _ hashes: [ServerUserName: PasswordHash], books: [ServerUserName: [ServerGrant]], fileSignature: FileSignature?
+    ) {
         state.withLock { state in
             state.verified = state.verified.filter { name, _ in hashes[name] != nil && hashes[name] == state.hashes[name] }
             state.hashes = hashes
+            state.books = books
             state.dummy = Self.dummyHash(for: hashes, replacing: state.dummy)
             state.requiresAuthentication = state.requiresAuthentication || !hashes.isEmpty
             state.fileSignature = fileSignature

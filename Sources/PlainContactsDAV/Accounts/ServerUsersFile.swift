@@ -85,7 +85,7 @@ package struct ServerUsersFile: Sendable {
                     "user \"\(name)\": \(error.message); set the password again with `contacts user add \(name) --replace`",
                     path: path)
             }
-            accounts.append(ServerAccount(name: name, passwordHash: hash))
+            accounts.append(ServerAccount(name: name, passwordHash: hash, books: user.books ?? ServerGrant.standard))
         }
         return accounts.sorted { $0.name < $1.name }
     }
@@ -131,8 +131,15 @@ package struct ServerUsersFile: Sendable {
     ///   ``maximumPasswordLength`` bytes; ``ContactsError/Code/malformedFile`` when the file is
     ///   damaged (nothing is written); ``ContactsError/Code/io`` when the store folder is
     ///   missing or the file cannot be written.
+    ///
+    /// With `books`, the user has those books, in that order, each with its `access`, instead of
+    /// ``ServerGrant/standard`` (a new user) or the books it had (a replaced one). A book given
+    /// with its store's folder is named by it first (see ``ServedBookReference``).
     @discardableResult
-    package func add(_ name: ServerUserName, password: String, replacing: Bool) throws -> Bool {
+    package func add(
+        _ name: ServerUserName, password: String, replacing: Bool, books: [ServedBookReference]? = nil,
+        access: ServerGrant.Access = .readWrite
+    ) throws -> Bool {
         try ServerUsersFile.checkPassword(password)
         if !replacing { try checkNameIsFree(name) }
         let hash = try PasswordHash.make(password: password, iterations: hashIterations)
@@ -143,7 +150,11 @@ package struct ServerUsersFile: Sendable {
             replaced = existing != nil
             var user = existing ?? Contents.User()
             user.passwordHash = hash.text
+            if let books {
+                user.books = try declare(books, in: &contents).map { ServerGrant(book: $0, access: access) }
+            }
             contents.users[name] = user
+            forgetUngrantedBooks(in: &contents)
         }
         return replaced
     }
@@ -159,6 +170,7 @@ package struct ServerUsersFile: Sendable {
     package func remove(_ name: ServerUserName) throws {
         try settings.update { contents in
             guard contents.users.removeValue(forKey: name) != nil else { throw notFound(name) }
+            forgetUngrantedBooks(in: &contents)
         }
     }
 
@@ -188,7 +200,7 @@ package struct ServerUsersFile: Sendable {
     private var lockFile: URL { privateFolder.appending(path: ServerUsersFile.lockFileName) }
 
     /// The file, read and updated as every device-local settings file is.
-    private var settings: DeviceSettingsFile<Contents> {
+    var settings: DeviceSettingsFile<Contents> {
         DeviceSettingsFile(url: fileURL, lockFile: lockFile, folder: privateFolder)
     }
 
@@ -200,7 +212,7 @@ package struct ServerUsersFile: Sendable {
     }
 
     /// The error for an account that does not exist.
-    private func notFound(_ name: ServerUserName) -> ServeError {
+    func notFound(_ name: ServerUserName) -> ServeError {
         ServeError(.userNotFound, "no user is named \"\(name)\"", path: fileURL.path(percentEncoded: false))
     }
 }

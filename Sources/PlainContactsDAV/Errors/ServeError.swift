@@ -21,4 +21,9 @@ extension PlainContactsError.Code where Domain == ServeDomain {
     /// An account of `contacts serve` has the given user name already, and replacing its
     /// password was not asked for.
     public static let userExists = Self(rawValue: "userExists")
+    /// No address book of `contacts serve` has the given name: it was never granted with its
+    /// store's path.
+    public static let bookNotFound = Self(rawValue: "bookNotFound")
+    /// An address book of `contacts serve` has the given name already, for another store.
+    public static let bookExists = Self(rawValue: "bookExists")
 }

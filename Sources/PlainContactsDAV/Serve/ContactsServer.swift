@@ -39,6 +39,10 @@ package final class ContactsServer: Sendable {
         package var user: String?
         /// The client's `User-Agent`, if it sent one.
         package var userAgent: String?
+        /// The book changed.
+        package var book = ServedBookName.home
+        /// Its store, whose repository `--commit` commits in.
+        package var storeURL: URL?
     }
 
     /// The headers a reverse proxy adds, which a server without users refuses.
@@ -56,9 +60,13 @@ package final class ContactsServer: Sendable {
     /// A server for the store at `storeURL`, not yet listening, its accounts from `usersFile`
     /// (the store's own by default), believing the forwarded headers of `trustedProxies`.
     ///
-    /// The server takes the store's ``CardDAVServerLock`` here, before it reads its state, and
-    /// holds it for its whole life (until it is deinitialized, or the process ends): one server
-    /// per store. The command line and other programs go on writing the store meanwhile.
+    /// The server serves the store as the book `contacts`, and every other book the users file
+    /// names (``ServerUsersFile/bookFolders()``) to the users granted it. It takes each
+    /// store's ``CardDAVServerLock`` here, before it reads its state, and holds it for its whole
+    /// life (until it is deinitialized, or the process ends): one server per store. A book
+    /// granted while the server runs is opened when first asked for; `bookOpened` is told of
+    /// each book other than the store when it is opened, before any write to it. The command
+    /// line and other programs go on writing the stores meanwhile.
     ///
     /// - Throws: ``ContactsError/Code/notAStore`` when there is no store there;
     ///   ``ContactsError/Code/busy`` when another `contacts serve` serves the store; the errors
@@ -66,12 +74,12 @@ package final class ContactsServer: Sendable {
     package convenience init(
         storeURL: URL, options: AddressBookOptions = AddressBookOptions(), usersFile: ServerUsersFile? = nil, host: String,
         port: UInt16, trustedProxies: TrustedProxies = TrustedProxies(), log: @escaping @Sendable (String) -> Void,
-        afterChange: (@Sendable (Change) -> Void)? = nil
+        afterChange: (@Sendable (Change) -> Void)? = nil, bookOpened: (@Sendable (URL) -> Void)? = nil
     ) throws {
         try self.init(
             storeURL: storeURL, options: options, usersFile: usersFile ?? ServerUsersFile(storeURL: storeURL), host: host,
             port: port, limits: HTTPServerLimits(), proxyPolicy: ReverseProxyPolicy(trustedProxies: trustedProxies), log: log,
-            afterChange: afterChange)
+            afterChange: afterChange, bookOpened: bookOpened)
     }
 
     /// A server with chosen limits, for tests. The trusted proxies are exempt from the
@@ -79,15 +87,25 @@ package final class ContactsServer: Sendable {
     init(
         storeURL: URL, options: AddressBookOptions, usersFile: ServerUsersFile, host: String, port: UInt16,
         limits: HTTPServerLimits, proxyPolicy: ReverseProxyPolicy = ReverseProxyPolicy(),
-        log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)?
+        log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)?,
+        bookOpened: (@Sendable (URL) -> Void)? = nil
     ) throws {
         let authenticator = try ServerAuthenticator(usersFile: usersFile)
         var afterWrite: (@Sendable (CardDAVWrite) -> Void)?
         if let afterChange {
-            afterWrite = { write in afterChange(Change(method: write.method, user: write.user, userAgent: write.userAgent)) }
+            afterWrite = { write in
+                afterChange(
+                    Change(method: write.method, user: write.user, userAgent: write.userAgent, book: write.book, storeURL: write.storeURL))
+            }
         }
+        var opened: (@Sendable (CardDAVServedBook) -> Void)?
+        if let bookOpened { opened = { book in bookOpened(book.layout.root) } }
         let service = try CardDAVService(
-            storeURL: storeURL, options: options, afterWrite: afterWrite, exclusive: true, log: log)
+            storeURL: storeURL, options: options, folders: { try usersFile.bookFolders() }, afterWrite: afterWrite,
+            opened: opened, exclusive: true, log: log)
+        // A book that cannot be served is said when the server starts; one granted later is
+        // opened when first asked for.
+        try service.openBooks()
         self.authenticator = authenticator
         self.proxyPolicy = proxyPolicy
         self.host = host
@@ -220,7 +238,7 @@ package final class ContactsServer: Sendable {
             response.headers.append("Retry-After", String(throttledRetryAfterSeconds))
             return response
         }
-        return service.respond(to: request, user: user)
+        return service.respond(to: request, user: user, books: authenticator.books(of: user))
     }
 
     /// The 401 that asks for credentials.

@@ -26,10 +26,12 @@ enum ServeCommand: Command {
 
     static let discussion = """
         Runs in the foreground and prints the address to give a client, and each user's address
-        book. Clients find the
-        address book from the server's root (RFC 6764 /.well-known/carddav); the address book
-        itself is at /NAME/contacts/ for a user NAME, or /me/contacts/ on a server without
-        users. Calendar apps subscribe to the birthdays and anniversaries at
+        books. Clients find the
+        address books from the server's root (RFC 6764 /.well-known/carddav); this store's
+        address book is at /NAME/contacts/ for a user NAME, or /me/contacts/ on a server without
+        users, and each other book a user is granted (contacts user grant) at /NAME/BOOK/:
+        another store, served with its own cards, sync tokens and commits. A book granted
+        read-only is shown so by clients, and a write to it is refused with 403. Calendar apps subscribe to the birthdays and anniversaries at
         /NAME/birthdays.ics (/me/birthdays.ics without users), with the same user and
         password: the calendar `contacts export --format ics` writes. Each request is logged
         on standard error as one line: the time, the method, the path, the status and the time
@@ -73,11 +75,7 @@ enum ServeCommand: Command {
         try context.requireStore()
         let store = context.storeURL
         let console = context.console
-        let committer = committer(for: context)
-        var afterChange: (@Sendable (ContactsServer.Change) -> Void)?
-        if let committer {
-            afterChange = { change in committer.commit(change, console: console) }
-        }
+        let committer = ServeCommitter(store: store, explicit: context.commitRequested)
         let usersFile = UserCommand.usersFile(in: context)
         let trustedProxies: TrustedProxies
         do {
@@ -88,7 +86,8 @@ enum ServeCommand: Command {
         let server = try ContactsServer(
             storeURL: store, options: AddressBookOptions(lockTimeout: context.lockTimeout()),
             usersFile: usersFile, host: host, port: port, trustedProxies: trustedProxies,
-            log: { line in console.note(timestamp() + " " + line) }, afterChange: afterChange)
+            log: { line in console.note(timestamp() + " " + line) }, afterChange: { change in committer.commit(change, console: console) },
+            bookOpened: { book in committer.watch(book) })
         guard server.requiresAuthentication || ContactsServer.isLoopback(host) else {
             throw CLIError.usage(
                 "refusing to serve on \(host) without a user: anyone who reaches it could read and change every contact; "
@@ -97,13 +96,19 @@ enum ServeCommand: Command {
         try server.start()
         let watch = try server.stopOnSignals { _ in console.note(timestamp() + " stopping: finishing the requests in progress") }
         let root = "http://\(hostForURL(host)):\(server.port)/"
-        let users = try usersFile.accounts().map(\.name.rawValue)
+        let accounts = try usersFile.accounts()
+        let users = accounts.map(\.name.rawValue)
         console.print("Serving \(store.path(percentEncoded: false)) at \(root)")
         if users.isEmpty {
             console.print("Give a client the address \(root); it finds the address book, \(root)me/contacts/, by itself.")
         } else {
-            console.print("Give a client the address \(root) and a user's name and password; it finds the address book by itself.")
-            console.print("The address book of " + users.map { "\($0) is \(root)\($0)/contacts/" }.joined(separator: ", of ") + ".")
+            console.print("Give a client the address \(root) and a user's name and password; it finds the address books by itself.")
+            for account in accounts {
+                let books = account.books.map { grant in
+                    "\(root)\(account.name)/\(grant.book)/" + (grant.access == .read ? " (read-only)" : "")
+                }
+                console.print("The address books of \(account.name): " + books.joined(separator: ", ") + ".")
+            }
         }
         console.print("Clients that take the address book itself (vdirsyncer with collections = null) take that address.")
         if users.isEmpty {
@@ -149,46 +154,54 @@ enum ServeCommand: Command {
         Date.now.formatted(.iso8601)
     }
 
-    /// What commits each change, when `--commit` or `autoCommit` asks for it.
-    private static func committer(for context: CommandContext) -> ServeCommitter? {
-        let explicit = context.commitRequested
-        guard explicit || StoreRepository.autoCommitIsEnabled(inStoreAt: context.storeURL) else { return nil }
-        return ServeCommitter(store: context.storeURL, explicit: explicit)
-    }
 }
 
-/// Commits each change `contacts serve` saves: the files changed since the last commit it
-/// made, with a first line naming the client.
+/// Commits each change `contacts serve` saves in a store whose changes are committed
+/// (`--commit`, or `autoCommit` in its store.json): the files changed since the last commit it
+/// made there, with a first line naming the client.
 ///
-/// The server calls it after each write while further writes wait, so commits follow the
-/// writes one by one.
+/// The server calls it after each write while further writes to that store wait, so commits
+/// follow the writes one by one. A book's store is watched from when the server opens it.
 final class ServeCommitter: Sendable {
     private let store: URL
     private let explicit: Bool
-    private let pending: Mutex<AutoCommit>
+    /// The files of each committed store as last committed, by its path.
+    private let pending: Mutex<[String: AutoCommit]>
 
     init(store: URL, explicit: Bool) {
         self.store = store
         self.explicit = explicit
-        pending = Mutex(AutoCommit(store: store, explicit: explicit))
+        pending = Mutex([:])
+        watch(store)
     }
 
-    /// Commits what changed since the last commit, as the change of `change`'s client.
+    /// Notes the files of a store now, when its changes are to be committed.
+    func watch(_ store: URL) {
+        guard explicit || StoreRepository.autoCommitIsEnabled(inStoreAt: store) else { return }
+        let commit = AutoCommit(store: store, explicit: explicit)
+        pending.withLock { $0[store.path(percentEncoded: false)] = commit }
+    }
+
+    /// Commits what changed in the change's store since the last commit there, as the change
+    /// of `change`'s client.
     func commit(_ change: ContactsServer.Change, console: Console) {
+        let store = change.storeURL ?? self.store
+        let key = store.path(percentEncoded: false)
         pending.withLock { pending in
+            guard let last = pending[key] else { return }
             do {
-                try pending.commit(headline: Self.headline(change), console: console)
+                try last.commit(headline: Self.headline(change), console: console)
             } catch {
                 console.error("the change was saved but not committed: \(error)")
             }
-            pending = AutoCommit(store: store, explicit: explicit)
+            pending[key] = AutoCommit(store: store, explicit: explicit)
         }
     }
 
     /// `serve: PUT by kim with DAVx5/4.4.2`: the method, the user and the client's product
-    /// (``clientProduct(of:)``).
+    /// (``clientProduct(of:)``); `serve family: …` for a book other than the server's store.
     static func headline(_ change: ContactsServer.Change) -> String {
-        var line = "serve: \(change.method)"
+        var line = change.book == .home ? "serve: \(change.method)" : "serve \(change.book): \(change.method)"
         if let user = change.user { line += " by \(user)" }
         if let product = change.userAgent.flatMap(clientProduct), !product.isEmpty {
             line += " with \(product.prefix(60))"

@@ -76,8 +76,8 @@ enum ExitStatus: Int32, Sendable {
     /// The exit status of an error of the CardDAV server and its accounts.
     init(for code: ServeError.Code) {
         switch code {
-        case .userNotFound: self = .noInput
-        case .userExists: self = .usage
+        case .userNotFound, .bookNotFound: self = .noInput
+        case .userExists, .bookExists: self = .usage
         default: self = .failure
         }
     }

@@ -17,7 +17,7 @@ extension CardDAVService {
     /// `If-None-Match` names it; `OPTIONS` with the methods; anything else 405.
     ///
     /// - Throws: a 405 failure for another method; the errors of opening the store.
-    func birthdayCalendar(_ request: HTTPServerRequest) throws -> HTTPServerResponse {
+    func birthdayCalendar(_ request: HTTPServerRequest, book served: CardDAVServedBook) throws -> HTTPServerResponse {
         switch request.method {
         case "OPTIONS":
             return HTTPServerResponse(status: 200, headers: ["Allow": Self.birthdayCalendarMethods])
@@ -26,7 +26,7 @@ extension CardDAVService {
         default:
             throw CardDAVFailure.notOnBirthdayCalendar
         }
-        let book = try AddressBook(url: layout.root, options: options)
+        let book = try AddressBook(url: served.layout.root, options: served.options)
         let body = Data(try book.birthdayCalendar().utf8)
         let etag = "\"" + SHA256.hexDigest(body) + "\""
         if let ifNoneMatch = request.header("If-None-Match") {

@@ -14,8 +14,9 @@ extension CardDAVService {
     /// ``CardDAVAddressDataType/version(accepting:)``), with that version in `Content-Type`;
     /// else in the version it came in. An `Accept` that admits neither version is 406. Every
     /// version has the card's one ETag, as the listings give it (see ``CardDAVCollection/converted(_:to:)``).
-    func get(_ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource) throws -> HTTPServerResponse {
+    func get(_ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, book: CardDAVServedBook) throws -> HTTPServerResponse {
         guard case .card(let name) = resource else { throw CardDAVFailure(status: 405) }
+        let collection = book.collection
         do {
             guard let found = try collection.card(named: name) else { throw CardDAVFailure(status: 404) }
             let version = try CardDAVAddressDataType.version(accepting: request.header("Accept"))

@@ -5,8 +5,9 @@ extension CardDAVService {
     /// ``CardDAVAddressDataType/version(askedIn:)``); an href that names no card of the address
     /// book gets its own 404 response.
     func multiget(
-        _ body: WebDAVElement, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace
+        _ body: WebDAVElement, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, book: CardDAVServedBook
     ) throws -> HTTPServerResponse {
+        let collection = book.collection
         guard resource == .collection || resource.isCard else {
             throw CardDAVFailure(status: 403, condition: "d:supported-report")
         }

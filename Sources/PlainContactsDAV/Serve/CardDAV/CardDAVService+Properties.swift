@@ -20,6 +20,8 @@ extension CardDAVService {
         var data: Data?
         /// The only card properties `address-data` gives, when the request names some.
         var addressDataProperties: Set<String>? = nil
+        /// The book of an address book or a card, and what the user may do with it.
+        var target: Target? = nil
     }
 
     /// Writes one `response` element: the resource's href, the properties found with status 200
@@ -106,7 +108,7 @@ extension CardDAVService {
         case .displayName:
             switch resource {
             case .principal: xml.element(property.element, text: space.principal)
-            case .collection: xml.element(property.element, text: CardDAVService.collectionDisplayName)
+            case .collection: xml.element(property.element, text: context.target?.book.displayName ?? CardDAVService.collectionDisplayName)
             default: xml.element(property.element, text: "PlainContacts")
             }
         case .getETag:
@@ -130,7 +132,8 @@ extension CardDAVService {
         case .currentUserPrivilegeSet:
             xml.open(property.element)
             var privileges = ["d:read", "d:read-current-user-privilege-set"]
-            if resource == .collection || resource.isCard {
+            // A book the user may only read says so, and clients show it read-only.
+            if resource == .collection || resource.isCard, context.target?.access != .read {
                 privileges += ["d:write", "d:write-content", "d:bind", "d:unbind"]
             }
             for privilege in privileges { xml.append("<d:privilege><\(privilege)/></d:privilege>") }

@@ -8,8 +8,12 @@ extension CardDAVService {
     /// `DAV:propfind-finite-depth`, which RFC 4918 allows: a client then asks level by level.
     /// A body that is not a well-formed `DAV:propfind` is 400 (see
     /// ``propertyRequest(ofPropfind:)``).
+    ///
+    /// The principal's member are the `books` the user may use, in order; an address book and
+    /// its cards are answered from `target`.
     func propfind(
-        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace
+        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, target: Target? = nil,
+        books: [Target] = []
     ) throws -> HTTPServerResponse {
         guard let depth = try Self.depth(of: request, missing: 0) else {
             throw CardDAVFailure(status: 403, condition: "d:propfind-finite-depth")
@@ -25,10 +29,18 @@ extension CardDAVService {
         case .principal:
             Self.writeResponse(.principal, asking: asking, context: context, into: &xml)
             if depth == 1 {
-                context.token = try collection.token()
-                Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
+                for book in books {
+                    var bookContext = context
+                    bookContext.space.book = book.book.name
+                    bookContext.target = book
+                    bookContext.token = try book.book.collection.token()
+                    Self.writeResponse(.collection, asking: asking, context: bookContext, into: &xml)
+                }
             }
         case .collection:
+            guard let target else { throw CardDAVFailure(status: 404) }
+            let collection = target.book.collection
+            context.target = target
             let listing = try collection.listing()
             context.token = listing.token
             Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
@@ -47,7 +59,8 @@ extension CardDAVService {
                 }
             }
         case .card(let name):
-            guard let card = try collection.card(named: name) else { throw CardDAVFailure(status: 404) }
+            guard let target, let card = try target.book.collection.card(named: name) else { throw CardDAVFailure(status: 404) }
+            context.target = target
             context.entry = card.entry
             context.data = asking.wantsAddressData ? card.data : nil
             Self.writeResponse(resource, asking: asking, context: context, into: &xml)

@@ -19,7 +19,7 @@ extension CardDAVService {
     ///   `DAV:propertyupdate`, malformed (see ``propertyNames(in:)``) or names no property; a
     ///   404 failure for a card that does not exist.
     func proppatch(
-        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace
+        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, book: CardDAVServedBook?
     ) throws -> HTTPServerResponse {
         guard let body = try Self.xmlBody(of: request), body.name == .dav("propertyupdate") else {
             throw CardDAVFailure(status: 400, text: "the body is not a DAV propertyupdate")
@@ -28,7 +28,7 @@ extension CardDAVService {
         guard !names.isEmpty else {
             throw CardDAVFailure(status: 400, text: "the propertyupdate sets or removes no property")
         }
-        if case .card(let name) = resource, try collection.card(named: name) == nil {
+        if case .card(let name) = resource, try book?.collection.card(named: name) == nil {
             throw CardDAVFailure(status: 404)
         }
         var xml = WebDAVXMLWriter(root: "d:multistatus")

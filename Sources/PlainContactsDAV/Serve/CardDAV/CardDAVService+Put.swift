@@ -24,8 +24,10 @@ extension CardDAVService {
     /// when the card now served is the body byte for byte (RFC 7231 section 4.3.4, RFC 4791
     /// section 5.3.4), so that a client whose card the store wrote otherwise reads it back.
     func put(
-        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, user: String?
+        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, user: String?,
+        book served: CardDAVServedBook
     ) throws -> HTTPServerResponse {
+        let collection = served.collection
         guard case .card(let name) = resource else { throw CardDAVFailure(status: 405) }
         if let type = request.header("Content-Type") {
             let media = HTTPSyntax.trimmed(type.split(separator: ";", omittingEmptySubsequences: false)[0]).lowercased()
@@ -45,13 +47,16 @@ extension CardDAVService {
                 throw failure
             }
             created = current == nil
-            let book = try AddressBook(url: layout.root, options: options)
+            let book = try AddressBook(url: served.layout.root, options: served.options)
             let record: CardDAVEntry.Record
             switch card {
             case .person(let state, _, _): record = try save(state, over: current, in: book)
-            case .group(let groupCard, _): record = try save(groupCard, sent: request.body, over: current, in: book)
+            case .group(let groupCard, _): record = try save(groupCard, sent: request.body, over: current, in: book, of: collection)
             }
-            afterWrite?(CardDAVWrite(method: "PUT", record: record, user: user, userAgent: request.header("User-Agent")))
+            afterWrite?(
+                CardDAVWrite(
+                    method: "PUT", record: record, user: user, userAgent: request.header("User-Agent"), book: served.name,
+                    storeURL: served.layout.root))
             return record
         }
         guard let written else { throw CardDAVFailure(status: 500) }
@@ -109,7 +114,7 @@ extension CardDAVService {
     /// new group is saved before its members join it (a group must be saved to have members), so
     /// a new group with members takes two saves.
     private func save(
-        _ card: GroupCard, sent: Data, over current: CardDAVEntry?, in book: AddressBook
+        _ card: GroupCard, sent: Data, over current: CardDAVEntry?, in book: AddressBook, of collection: CardDAVCollection
     ) throws -> CardDAVEntry.Record {
         let group: Group
         if let current {

@@ -12,7 +12,10 @@ extension CardDAVService {
     /// version asked for (see ``CardDAVAddressDataType/version(askedIn:)``). With a `limit`, the first cards are
     /// answered and a 507 response for the collection says the answer was cut. With `only`, the
     /// query is on that card alone (404 when the address book has none of that name).
-    func query(_ body: WebDAVElement, space: CardDAVURLSpace, card only: String? = nil) throws -> HTTPServerResponse {
+    func query(_ body: WebDAVElement, space: CardDAVURLSpace, book: CardDAVServedBook, card only: String? = nil) throws
+        -> HTTPServerResponse
+    {
+        let collection = book.collection
         let asking = try Self.propertyRequest(in: body, required: false)
         let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
         let version = try CardDAVAddressDataType.version(askedIn: body)

@@ -6,22 +6,24 @@ extension CardDAVService {
     /// is 403 with `DAV:supported-report`; a body that is not well-formed XML, or asks for
     /// properties in a malformed way (see ``propertyRequest(in:required:)``), is 400.
     func report(
-        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace
+        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, target: Target?
     ) throws -> HTTPServerResponse {
         guard let body = try Self.xmlBody(of: request) else { throw CardDAVFailure(status: 400, text: "the report has no body") }
+        // Reports are of an address book or its cards only.
+        guard let book = target?.book else { throw CardDAVFailure(status: 403, condition: "d:supported-report") }
         switch body.name {
         case .cardDAV("addressbook-multiget"):
-            return try multiget(body, resource: resource, space: space)
+            return try multiget(body, resource: resource, space: space, book: book)
         case .cardDAV("addressbook-query"):
             switch resource {
-            case .collection: return try query(body, space: space)
+            case .collection: return try query(body, space: space, book: book)
             // A query on one card tests that card alone (RFC 6352 section 8.6).
-            case .card(let name): return try query(body, space: space, card: name)
+            case .card(let name): return try query(body, space: space, book: book, card: name)
             default: throw CardDAVFailure(status: 403, condition: "d:supported-report")
             }
         case .dav("sync-collection"):
             guard resource == .collection else { throw CardDAVFailure(status: 403, condition: "d:supported-report") }
-            return try syncCollection(body, space: space)
+            return try syncCollection(body, space: space, book: book)
         default:
             throw CardDAVFailure(status: 403, condition: "d:supported-report")
         }

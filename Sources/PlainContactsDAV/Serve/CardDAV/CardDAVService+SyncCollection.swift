@@ -9,7 +9,8 @@ extension CardDAVService {
     /// (see ``CardDAVCollection/defaultMaximumRemovals``) is 403 with `DAV:valid-sync-token`: the
     /// client syncs afresh. With a `limit`, the first changes are answered with the token of the
     /// last one answered and a 507 response for the collection, so the client asks again.
-    func syncCollection(_ body: WebDAVElement, space: CardDAVURLSpace) throws -> HTTPServerResponse {
+    func syncCollection(_ body: WebDAVElement, space: CardDAVURLSpace, book: CardDAVServedBook) throws -> HTTPServerResponse {
+        let collection = book.collection
         let asking = try Self.propertyRequest(in: body, required: false)
         let subset = CardDAVPropertyRequest.addressDataProperties(in: body)
         let version = try CardDAVAddressDataType.version(askedIn: body)

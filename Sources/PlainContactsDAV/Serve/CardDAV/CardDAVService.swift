@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainContacts
+import Synchronization
 
 /// The CardDAV protocol of `contacts serve`: a request in, a response out, no sockets.
 ///
@@ -42,52 +43,88 @@ final class CardDAVService: Sendable {
     /// The `DAV` header: classes 1 and 3 of WebDAV, and CardDAV.
     static let davCompliance = "1, 3, addressbook"
 
-    /// The store.
-    let layout: StoreLayout
-    /// How the store is opened for writes.
-    let options: AddressBookOptions
-    /// The cards.
-    let collection: CardDAVCollection
-    /// Called after each write the service saved to the store, while further writes wait: where
-    /// `--commit` records the change in Git.
+    /// The store the server runs in: the book ``ServedBookName/home``.
+    let home: CardDAVServedBook
+    /// The other books, opened when first asked for.
+    private let others: Mutex<[ServedBookName: CardDAVServedBook]>
+    /// Where the other books are, asked when one is opened (the users file names them).
+    private let folders: @Sendable () throws -> [ServedBookName: URL]
+    /// Whether books are opened ``CardDAVServedBook/init(name:storeURL:options:exclusive:log:)``
+    /// `exclusive`.
+    private let exclusive: Bool
+    /// How every store is opened for writes.
+    private let options: AddressBookOptions
+    /// Where the server logs.
+    private let log: @Sendable (String) -> Void
+    /// Told of each book other than ``home`` when it is opened, before any write to it.
+    private let opened: (@Sendable (CardDAVServedBook) -> Void)?
+    /// Called after each write the service saved to a store, while further writes to it wait:
+    /// where `--commit` records the change in Git.
     let afterWrite: (@Sendable (CardDAVWrite) -> Void)?
-    /// The lock that keeps other servers off the store while this service lives, when it was
-    /// made `exclusive`.
-    let serverLock: CardDAVServerLock?
 
-    /// A service for the store in a folder.
+    /// A service for the store in a folder, and the other books `folders` names.
     ///
-    /// An `exclusive` service, what a server runs, takes the store's ``CardDAVServerLock``
-    /// before it reads the state file and holds it for its whole life, so that no other server
-    /// shares that file, and removes what an earlier server killed mid-write left beside it;
-    /// the store's own lock, which the command line writes under, is not involved. A service that is not exclusive (several on one store, as tests run them)
-    /// leaves it alone.
+    /// An `exclusive` service, what a server runs, opens its books exclusive (see
+    /// ``CardDAVServedBook``): one server per store.
     ///
     /// ```swift
     /// let service = try CardDAVService(storeURL: storeURL, exclusive: true)
     /// ```
     ///
-    /// - Throws: ``ContactsError/Code/notAStore`` when the folder holds no store;
-    ///   ``ContactsError/Code/busy`` when `exclusive` and another server serves the store; the
-    ///   errors of creating the lock file and of removing a leftover temporary file.
+    /// - Throws: what opening the store as a book throws.
     init(
         storeURL: URL, options: AddressBookOptions = AddressBookOptions(),
-        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil, exclusive: Bool = false,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        folders: @escaping @Sendable () throws -> [ServedBookName: URL] = { [:] },
+        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil, opened: (@Sendable (CardDAVServedBook) -> Void)? = nil,
+        exclusive: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
-        try AddressBook.requireStore(at: storeURL)
-        layout = StoreLayout(root: storeURL)
-        serverLock = exclusive ? try CardDAVServerLock(layout: layout) : nil
-        if exclusive {
-            // A server killed while it replaced its state file left the temporary file behind.
-            try DurableFile.removeLeftovers(of: CardDAVStateFile.url(in: layout))
-        }
-        var options = options
-        // Every write opens the book: only groups whose files changed are read again.
-        if options.groupFileCache == nil { options.groupFileCache = GroupFileCache() }
+        home = try CardDAVServedBook(name: .home, storeURL: storeURL, options: options, exclusive: exclusive, log: log)
+        self.opened = opened
+        others = Mutex([:])
+        self.folders = folders
+        self.exclusive = exclusive
         self.options = options
+        self.log = log
         self.afterWrite = afterWrite
-        collection = CardDAVCollection(layout: layout, log: log)
+    }
+
+    /// The cards of the store the server runs in.
+    var collection: CardDAVCollection { home.collection }
+
+    /// The book of this name, opened on first use; `nil` when no book has the name or its
+    /// store cannot be opened (logged).
+    func book(named name: ServedBookName) -> CardDAVServedBook? {
+        if name == .home { return home }
+        if let open = others.withLock({ $0[name] }) { return open }
+        do {
+            guard let folder = try folders()[name] else { return nil }
+            return try others.withLock { open in
+                if let book = open[name] { return book }
+                let book = try CardDAVServedBook(name: name, storeURL: folder, options: options, exclusive: exclusive, log: log)
+                opened?(book)
+                open[name] = book
+                return book
+            }
+        } catch {
+            log("book \(name): cannot be served: \(error)")
+            return nil
+        }
+    }
+
+    /// Opens every book `folders` names now, so that a server reports a book it cannot serve
+    /// when it starts.
+    ///
+    /// - Throws: the first book's error, naming it.
+    func openBooks() throws {
+        for (name, folder) in try folders().sorted(by: { $0.key < $1.key }) where name != .home {
+            do {
+                let book = try CardDAVServedBook(name: name, storeURL: folder, options: options, exclusive: exclusive, log: log)
+                opened?(book)
+                others.withLock { $0[name] = book }
+            } catch let error as ContactsError {
+                throw ContactsError(error.code, "book \(name): \(error.message)", path: folder.path(percentEncoded: false))
+            }
+        }
     }
 
     /// The path of the address book a client is given, for a user (`nil` without users).
@@ -95,10 +132,10 @@ final class CardDAVService: Sendable {
         CardDAVURLSpace(user: user).collectionHref
     }
 
-    /// Answers one request.
-    func respond(to request: HTTPServerRequest, user: String?) -> HTTPServerResponse {
+    /// Answers one request of `user`, who may use `books` (in the order its home lists them).
+    func respond(to request: HTTPServerRequest, user: String?, books: [ServerGrant] = ServerGrant.standard) -> HTTPServerResponse {
         do {
-            return try handle(request, user: user)
+            return try handle(request, user: user, books: books)
         } catch let failure as CardDAVFailure {
             return failure.response
         } catch let error as ContactsError {
@@ -109,32 +146,92 @@ final class CardDAVService: Sendable {
     }
 
     /// Answers one request, or throws the failure to answer with.
-    private func handle(_ request: HTTPServerRequest, user: String?) throws -> HTTPServerResponse {
+    private func handle(_ request: HTTPServerRequest, user: String?, books: [ServerGrant]) throws -> HTTPServerResponse {
         if request.method == "OPTIONS" && request.target == "*" { return optionsResponse() }
-        let space: CardDAVURLSpace
+        var space: CardDAVURLSpace
         let resource: CardDAVURLSpace.Resource
         do throws(CardDAVURLSpace.PathError) {
             space = try CardDAVURLSpace(request: request, user: user)
+            if let name = space.bookName(ofPath: request.path) { space.book = name }
             resource = try space.resource(ofPath: request.path)
         } catch {
             throw CardDAVFailure(status: error == .malformed ? 400 : 404)
         }
-        if resource == .birthdayCalendar { return try birthdayCalendar(request) }
+        if resource == .birthdayCalendar {
+            guard let first = servedBooks(books).first else { throw CardDAVFailure(status: 404) }
+            return try birthdayCalendar(request, book: first.book)
+        }
         if resource == .wellKnown, request.method != "OPTIONS" {
             var response = HTTPServerResponse(status: 301)
             response.headers.append("Location", space.principalHref)
             return response
         }
-        switch request.method {
-        case "OPTIONS": return optionsResponse()
-        case "PROPFIND": return try propfind(request, resource: resource, space: space)
-        case "PROPPATCH": return try proppatch(request, resource: resource, space: space)
-        case "REPORT": return try report(request, resource: resource, space: space)
-        case "GET", "HEAD": return try get(request, resource: resource)
-        case "PUT": return try put(request, resource: resource, space: space, user: user)
-        case "DELETE": return try delete(request, resource: resource, user: user)
-        default: throw CardDAVFailure(status: 405)
+        switch resource {
+        case .collection, .card:
+            // A book the user may not use is not there for them.
+            guard let access = books.first(where: { $0.book == space.book })?.access, let book = book(named: space.book) else {
+                throw CardDAVFailure(status: 404)
+            }
+            if access == .read { try Self.refuseWrite(request, resource: resource, space: space, book: book) }
+            let target = Target(book: book, access: access)
+            switch request.method {
+            case "OPTIONS": return optionsResponse()
+            case "PROPFIND": return try propfind(request, resource: resource, space: space, target: target)
+            case "PROPPATCH": return try proppatch(request, resource: resource, space: space, book: book)
+            case "REPORT": return try report(request, resource: resource, space: space, target: target)
+            case "GET", "HEAD": return try get(request, resource: resource, book: book)
+            case "PUT": return try put(request, resource: resource, space: space, user: user, book: book)
+            case "DELETE": return try delete(request, resource: resource, user: user, book: book)
+            default: throw CardDAVFailure(status: 405)
+            }
+        default:
+            switch request.method {
+            case "OPTIONS": return optionsResponse()
+            case "PROPFIND": return try propfind(request, resource: resource, space: space, books: servedBooks(books))
+            case "PROPPATCH": return try proppatch(request, resource: resource, space: space, book: nil)
+            case "REPORT": return try report(request, resource: resource, space: space, target: nil)
+            case "GET", "HEAD", "PUT", "DELETE": throw CardDAVFailure(status: 405)
+            default: throw CardDAVFailure(status: 405)
+            }
         }
+    }
+
+    /// A book a request is answered from, and what the user may do with it.
+    struct Target {
+        var book: CardDAVServedBook
+        var access: ServerGrant.Access
+    }
+
+    /// The books of `grants` that can be served, in order.
+    func servedBooks(_ grants: [ServerGrant]) -> [Target] {
+        grants.compactMap { grant in book(named: grant.book).map { Target(book: $0, access: grant.access) } }
+    }
+
+    /// Refuses a write to a book the user may only read: 403 with `DAV:need-privileges`
+    /// (RFC 3744 section 7.1.1) naming the privilege it lacks, never 401, which would make a
+    /// client stop syncing every book of the account. Reads pass.
+    ///
+    /// - Throws: the 403 failure, for `PUT`, `DELETE` and `PROPPATCH`.
+    static func refuseWrite(
+        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, book: CardDAVServedBook
+    ) throws {
+        let needed: (href: String, privilege: String)
+        switch (request.method, resource) {
+        case ("PUT", .card(let name)):
+            // Replacing a card needs write-content on it; adding one, bind on the book.
+            let exists = (try? book.collection.card(named: name)) != nil
+            needed = exists ? (space.cardHref(name), "d:write-content") : (space.collectionHref, "d:bind")
+        case ("DELETE", _):
+            needed = (space.collectionHref, "d:unbind")
+        case ("PROPPATCH", _):
+            needed = (space.href(of: resource), "d:write-properties")
+        default:
+            return
+        }
+        var failure = CardDAVFailure(status: 403, condition: "d:need-privileges")
+        failure.conditionContent = "<d:resource><d:href>" + WebDAVXMLWriter.escaped(needed.href) + "</d:href><d:privilege><"
+            + needed.privilege + "/></d:privilege></d:resource>"
+        throw failure
     }
 
     /// The answer to a request that came without credentials to a server that requires them,
@@ -235,6 +332,10 @@ struct CardDAVWrite: Sendable, Hashable {
     var user: String?
     /// The client's `User-Agent`, if it sent one.
     var userAgent: String?
+    /// The book written.
+    var book = ServedBookName.home
+    /// Its store.
+    var storeURL: URL? = nil
 }
 
 /// A request the service answers with an error status: the status, an optional WebDAV

@@ -10,12 +10,14 @@ import Foundation
 /// /.well-known/carddav        redirects to the principal
 /// /                           the root: names the current user's principal
 /// /<user>/                    the user's principal, which is also the address-book home
-/// /<user>/contacts/           the one address book: the store
-/// /<user>/contacts/<name>     a card: a person or a group of the store
+/// /<user>/<book>/             an address book: `contacts` is the store the server runs in
+/// /<user>/<book>/<name>       a card: a person or a group of the book's store
 /// /<user>/birthdays.ics       the birthdays and anniversaries as an iCalendar calendar
 /// ```
 ///
 /// `<user>` is the authenticated user, or ``anonymousPrincipal`` when the server has no users.
+/// A space is of one book (``book``): its address book and cards are those paths name, and
+/// ``bookName(ofPath:)`` tells which book a request's path is in.
 /// Behind a reverse proxy that serves the address book under a path prefix and says so with
 /// `X-Script-Name` or `X-Forwarded-Prefix`, every href carries that prefix; a path that still
 /// holds it (a proxy that does not strip it) is read without it.
@@ -59,8 +61,6 @@ struct CardDAVURLSpace: Sendable, Hashable {
 
     /// The principal's path segment when the server has no users.
     static let anonymousPrincipal = "me"
-    /// The address book's path segment.
-    static let collectionSegment = "contacts"
     /// The birthday calendar's path segment, under the principal.
     static let birthdayCalendarSegment = "birthdays.ics"
     /// The longest resource name accepted, in UTF-8 bytes: what file systems allow for a name.
@@ -70,6 +70,8 @@ struct CardDAVURLSpace: Sendable, Hashable {
     let prefix: String
     /// The principal's segment, decoded.
     let principal: String
+    /// The book whose address book and cards the space's paths and hrefs name.
+    var book = ServedBookName.home
 
     /// The URL space of a request made by `user` (`nil` when the server has no users).
     ///
@@ -101,7 +103,7 @@ struct CardDAVURLSpace: Sendable, Hashable {
     /// The principal's href (also the address-book home).
     var principalHref: String { prefix + "/" + Self.encode(principal) + "/" }
     /// The address book's href.
-    var collectionHref: String { principalHref + Self.collectionSegment + "/" }
+    var collectionHref: String { principalHref + Self.encode(book.rawValue) + "/" }
     /// A card's href.
     func cardHref(_ name: String) -> String { collectionHref + Self.encode(name) }
     /// The birthday calendar's href.
@@ -141,16 +143,36 @@ struct CardDAVURLSpace: Sendable, Hashable {
             return .principal
         case 2 where segments == [".well-known", "carddav"]:
             return .wellKnown
-        case 2 where segments[0] == principal && segments[1] == Self.collectionSegment:
+        case 2 where segments[0] == principal && segments[1] == book.rawValue:
             return .collection
         case 2 where segments[0] == principal && segments[1] == Self.birthdayCalendarSegment:
             return .birthdayCalendar
-        case 3 where segments[0] == principal && segments[1] == Self.collectionSegment:
+        case 3 where segments[0] == principal && segments[1] == book.rawValue:
             guard segments[2].utf8.count <= Self.maximumNameLength else { throw .notFound }
             return .card(segments[2])
         default:
             throw .notFound
         }
+    }
+
+    /// The book a percent-encoded absolute path is in: the name of its segment after the
+    /// principal's; `nil` for a path in no book, or one that cannot be read.
+    ///
+    /// ```swift
+    /// space.bookName(ofPath: "/kim/family/d69c.vcf")   // family
+    /// ```
+    func bookName(ofPath path: String) -> ServedBookName? {
+        guard path.hasPrefix("/") else { return nil }
+        var segments: [String] = []
+        for raw in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            guard let segment = try? Self.decodedSegment(raw) else { return nil }
+            segments.append(segment)
+        }
+        if !prefixSegmentsDecoded.isEmpty, segments.starts(with: prefixSegmentsDecoded) {
+            segments.removeFirst(prefixSegmentsDecoded.count)
+        }
+        guard segments.count >= 2, segments[0] == principal else { return nil }
+        return try? ServedBookName(segments[1])
     }
 
     /// What an href of a request body names: an absolute path, or a full URL whose path is read

@@ -86,10 +86,10 @@ import Testing
         #expect(error?.code == .busy)
         // Services that are not exclusive, as handler tests run them, are not refused.
         _ = try CardDAVService(storeURL: store.storeURL)
-        #expect(first?.serverLock != nil)
+        #expect(first?.home.serverLock != nil)
         first = nil
         let next = try CardDAVService(storeURL: store.storeURL, exclusive: true)
-        #expect(next.serverLock != nil)
+        #expect(next.home.serverLock != nil)
     }
 
     @Test func anExclusiveServiceOnAFolderWithoutAStoreCreatesNothing() throws {

@@ -179,7 +179,7 @@ import Testing
     @Test func eachSavedWriteIsReportedOnceAndFailuresAreNot() throws {
         let server = try CardDAVTestStore()
         let writes = Mutex<[CardDAVWrite]>([])
-        let service = try CardDAVService(storeURL: server.store.storeURL) { write in writes.withLock { $0.append(write) } }
+        let service = try CardDAVService(storeURL: server.store.storeURL, afterWrite: { write in writes.withLock { $0.append(write) } })
         func send(_ method: String, _ name: String, _ body: String = "", _ headers: HTTPHeaderFields = [:]) -> Int {
             var headers = headers
             headers.append("User-Agent", "DAVx5/4.4")
