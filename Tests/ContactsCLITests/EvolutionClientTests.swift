@@ -88,6 +88,60 @@ import Testing
         try book.expectALastSyncChangesNothing(commits: clientCommits) { try sync(home, book) == third }
     }
 
+    /// EDS with the books of two users of one server: it finds Kim's two in the order
+    /// granted and may change the family's; for the tablet it finds only the family's book,
+    /// keeps it read-only, refuses to add a card there and leaves the store byte for byte as
+    /// it was, and still follows the changes Kim makes.
+    @Test(
+        .tags(.slow), .slowTestsEnabled,
+        .enabled(if: available || ProcessInfo.processInfo.environment["CI"] != nil, "\(installHint)"))
+    func evolutionFindsEachUsersBooksAndWritesNoneItMayOnlyRead() throws {
+        try #require(Self.available, "\(Self.installHint)")
+        let served = try ServedFamily()
+        func evolution(_ home: ClientHome, _ user: String, book: String? = nil, _ steps: [String]) throws -> CLIResult {
+            let run = try home.run(
+                ["/usr/bin/python3", Self.script.path(percentEncoded: false), served.server.url.absoluteString, user] + steps,
+                environment: ["EDS_PASSWORD": ServedFamily.password, "EDS_BOOK": book ?? ""])
+            try #require(run.status == 0, "evolution.py \(steps.joined(separator: " ")) failed: \(run)")
+            let left = home.endLeftoverProcesses()
+            try #require(left.isEmpty, "evolution.py left processes running: \(left)")
+            return run
+        }
+        let card = try home(served, "card").appending(path: "card.vcf")
+        try Data(ServedBook.card("evolution-tablet", "Tab", "Let").utf8).write(to: card)
+
+        let tablet = try ClientHome(sandbox: served.sandbox, name: "evolution-tablet")
+        let folder = tablet.folder("cards")
+        let read = try evolution(tablet, "tablet", ["writable", "sync", folder.path(percentEncoded: false)])
+        #expect(read.stderr.contains("found the address books \(served.book("family", of: "tablet").absoluteString)\n"), "\(read.stderr)")
+        #expect(read.stderr.contains("writable: no\n"), "\(read.stderr)")
+        #expect(try cards(in: folder).values.compactMap { CardLines.first("FN", in: CardLines.lines($0)) }.sorted() == ["Ada Family", "Grace Family"])
+        // The server's state of the book, kept beside it, is written by the first listing:
+        // from here on, the store is compared whole.
+        let before = try served.familyFiles()
+        let refused = try evolution(tablet, "tablet", ["try-add", card.path(percentEncoded: false)])
+        #expect(refused.stderr.contains("refused:"), "\(refused.stderr)")
+        #expect(try served.familyFiles() == before)
+
+        let kim = try ClientHome(sandbox: served.sandbox, name: "evolution-kim")
+        let found = "found the address books \(served.book("contacts", of: "kim").absoluteString) \(served.book("family", of: "kim").absoluteString)\n"
+        let wrote = try evolution(kim, "kim", book: "/kim/family/", ["writable", "add", card.path(percentEncoded: false)])
+        #expect(wrote.stderr.contains(found), "\(wrote.stderr)")
+        #expect(wrote.stderr.contains("writable: yes\n"), "\(wrote.stderr)")
+        #expect(try served.familyNames() == ["Ada Family", "Grace Family", "Tab Let"])
+
+        let later = tablet.folder("later")
+        _ = try evolution(tablet, "tablet", ["sync", later.path(percentEncoded: false)])
+        #expect(try cards(in: later).values.compactMap { CardLines.first("FN", in: CardLines.lines($0)) }.sorted() == ["Ada Family", "Grace Family", "Tab Let"])
+    }
+
+    /// A folder for files the test hands the driver.
+    private func home(_ served: ServedFamily, _ name: String) throws -> URL {
+        let folder = served.sandbox.root.appending(path: name, directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// The first sync brings every card, the image and the names beyond ASCII. EDS keeps the
     /// group card as an ordinary contact, its Apple lines untouched.
     private func expectEveryCard(in first: [String: String], of book: ServedBook) throws {

@@ -91,6 +91,66 @@ import Testing
         #expect(home.endLeftoverProcesses().isEmpty)
     }
 
+    /// Thunderbird with the books of two users of one server: Kim's two, both writable, in
+    /// the order granted; the tablet's one, the family's, read-only, where Thunderbird refuses
+    /// to add a card and the store stays byte for byte as it was, and which still follows the
+    /// changes Kim makes.
+    @Test(
+        .tags(.slow), .slowTestsEnabled,
+        .enabled(if: available || ProcessInfo.processInfo.environment["CI"] != nil, "\(installHint)"))
+    func thunderbirdShowsEachUsersBooksAndWritesNoneItMayOnlyRead() throws {
+        try #require(Self.available, "\(Self.installHint)")
+        let served = try ServedFamily()
+        let home = try ClientHome(sandbox: served.sandbox, name: "thunderbird")
+        let thunderbird = try RunningThunderbird(home: home)
+        defer { thunderbird.quit() }
+        let wellKnown = served.server.url.appending(path: ".well-known/carddav").absoluteString
+
+        let kim = try Self.books(thunderbird.json(["discover-all", wellKnown, "kim"], password: ServedFamily.password))
+        #expect(kim.map(\.url) == [served.book("contacts", of: "kim").absoluteString, served.book("family", of: "kim").absoluteString])
+        #expect(kim.map(\.name) == ["Contacts", "family"])
+        #expect(kim.map(\.readOnly) == [false, false])
+        #expect(kim.map(\.names) == [["Kim Own"], ["Ada Family", "Grace Family"]])
+
+        let before = try served.familyFiles()
+        let tablet = try Self.books(thunderbird.json(["discover-all", wellKnown, "tablet"], password: ServedFamily.password))
+        let tabletBook = served.book("family", of: "tablet").absoluteString
+        #expect(tablet.map(\.url) == [tabletBook])
+        #expect(tablet.map(\.readOnly) == [true])
+        #expect(tablet.first?.names == ["Ada Family", "Grace Family"])
+        let tried = try thunderbird.json(["try-add", tabletBook, ServedBook.card("tablet-1", "Tab", "Let")])
+        let refusal = try #require(tried["refused"] as? String, "Thunderbird added a card to a read-only book: \(tried)")
+        #expect(refusal.contains("read-only"))
+        #expect(try served.familyFiles() == before)
+
+        // Kim's change to the family's book reaches the tablet's read-only copy.
+        let added = try thunderbird.json(["try-add", served.book("family", of: "kim").absoluteString, ServedBook.card("kim-1", "Kit", "Family")])
+        #expect(added["refused"] is NSNull)
+        #expect(try served.familyNames() == ["Ada Family", "Grace Family", "Kit Family"])
+        let synced = try thunderbird.json(["sync-book", tabletBook])
+        let names = (synced["cards"] as? [[String: Any]] ?? []).compactMap { $0["displayName"] as? String }.sorted()
+        #expect(names == ["Ada Family", "Grace Family", "Kit Family"])
+        thunderbird.quit()
+        #expect(home.endLeftoverProcesses().isEmpty)
+    }
+
+    /// A book as `discover-all` prints it.
+    private struct FoundBook {
+        var name: String
+        var url: String
+        var readOnly: Bool
+        /// The display names of its cards, sorted.
+        var names: [String]
+    }
+
+    private static func books(_ printed: [String: Any]) -> [FoundBook] {
+        (printed["books"] as? [[String: Any]] ?? []).map { book in
+            FoundBook(
+                name: book["name"] as? String ?? "", url: book["url"] as? String ?? "", readOnly: book["readOnly"] as? Bool ?? false,
+                names: (book["cards"] as? [[String: Any]] ?? []).compactMap { $0["displayName"] as? String }.sorted())
+        }
+    }
+
     /// The first fetch brings every card, the image and the names beyond ASCII. Thunderbird
     /// keeps the group card as an ordinary card, its Apple lines untouched, and the lines it
     /// does not know, writing their names in upper case (`ITEM1.X-ABLABEL`).
@@ -209,11 +269,7 @@ private final class RunningThunderbird {
 
     /// Runs one step of the driver; it must succeed.
     func step(_ arguments: [String]) throws -> Step {
-        let run = try home.run(
-            [python.path(percentEncoded: false), ThunderbirdClientTests.script.path(percentEncoded: false), String(port)] + arguments,
-            environment: ["THUNDERBIRD_PASSWORD": ServedBook.password])
-        try #require(run.status == 0, "thunderbird.py \(arguments.first ?? "") failed: \(run)")
-        let printed = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let printed = try json(arguments)
         var cards: [String: String] = [:]
         for card in printed["cards"] as? [[String: Any]] ?? [] {
             if let uid = card["uid"] as? String, let vCard = card["vCard"] as? String { cards[uid] = vCard }
@@ -222,6 +278,16 @@ private final class RunningThunderbird {
             books: (printed["books"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String },
             logins: (printed["logins"] as? [[String: Any]] ?? []).compactMap { $0["username"] as? String },
             cards: cards)
+    }
+
+    /// Runs one step of the driver, signing in with `password`; it must succeed. What it
+    /// printed, as JSON.
+    func json(_ arguments: [String], password: String = ServedBook.password) throws -> [String: Any] {
+        let run = try home.run(
+            [python.path(percentEncoded: false), ThunderbirdClientTests.script.path(percentEncoded: false), String(port)] + arguments,
+            environment: ["THUNDERBIRD_PASSWORD": password])
+        try #require(run.status == 0, "thunderbird.py \(arguments.first ?? "") failed: \(run)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     }
 
     /// Ends Thunderbird and every process it started.

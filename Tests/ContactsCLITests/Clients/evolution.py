@@ -13,6 +13,11 @@ CardDAV source there on its first run with the address book it finds from the se
         add FILE                 # add the card in FILE (it goes to the server at once)
         note UID TEXT            # set a card's NOTE
         remove UID               # remove a card
+        writable                 # print whether EDS lets the book be changed
+        try-add FILE             # add the card in FILE, printing EDS's refusal instead of failing
+
+With several address books found, EDS_BOOK picks the one whose path ends with it (as a user
+picks one in Find Address Books); every book found is printed, in the server's order.
 
 It answers the server's request for a password with EDS_PASSWORD, prints what it did on
 standard error, and exits with status 1 when a step fails, 2 on bad arguments, 124 when the
@@ -137,6 +142,10 @@ def source_for(registry, url, user, password):
     found = EDataServer.webdav_discover_sources_sync(
         source, None, EDataServer.WebDAVDiscoverSupports.CONTACTS, credentials(user, password), None)
     books = [book.href for book in found.out_discovered_sources if book.supports & EDataServer.WebDAVDiscoverSupports.CONTACTS]
+    log("found the address books", *books)
+    wanted = os.environ.get("EDS_BOOK")
+    if wanted:
+        books = [book for book in books if GLib.Uri.parse(book, GLib.UriFlags.NONE).get_path().endswith(wanted)]
     if len(books) != 1:
         raise LookupError(f"discovery from {url} found {len(books)} address books: {books}")
     log("found the address book", books[0])
@@ -191,6 +200,16 @@ def run_steps(client, refreshes, steps):
             contact.set_property("note", text)
             client.modify_contact_sync(contact, EBookContacts.BookOperationFlags.NONE, None)
             log("noted", uid)
+        elif step == "writable":
+            log("writable:", "no" if client.is_readonly() else "yes")
+        elif step == "try-add":
+            with open(steps.pop(0), encoding="utf-8") as file:
+                contact = EBookContacts.Contact.new_from_vcard(file.read())
+            try:
+                _, uid = client.add_contact_sync(contact, EBookContacts.BookOperationFlags.NONE, None)
+                log("added", uid)
+            except GLib.Error as error:
+                log("refused:", error.message)
         elif step == "remove":
             uid = steps.pop(0)
             client.remove_contact_by_uid_sync(uid, EBookContacts.BookOperationFlags.NONE, None)

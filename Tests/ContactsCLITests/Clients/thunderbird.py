@@ -7,6 +7,9 @@ Run by ThunderbirdClientTests.swift, one step a run, against a Thunderbird start
     THUNDERBIRD_PASSWORD=secret thunderbird.py PORT discover http://127.0.0.1:5232/.well-known/carddav kim
     thunderbird.py PORT sync
     thunderbird.py PORT change '{"add": [VCARD], "note": {"UID": "text"}, "delete": ["UID"]}'
+    THUNDERBIRD_PASSWORD=secret thunderbird.py PORT discover-all URL USER
+    thunderbird.py PORT try-add BOOK_URL VCARD
+    thunderbird.py PORT sync-book BOOK_URL
 
 `discover` does what Thunderbird's New CardDAV Address Book dialog does:
 CardDAVUtils.detectAddressBooks from the server's /.well-known/carddav address,
@@ -14,6 +17,11 @@ then the found book's create(), which saves the password in the login manager an
 every card. `sync` is the directory's syncWithServer (sync-collection), and `change` adds,
 edits and deletes through the directory, which uploads each change at once (PUT without
 If-Match, DELETE), and waits for the uploads.
+
+`discover-all` creates every book found for USER (a profile may hold several accounts' books),
+giving each book's name, URL, whether Thunderbird keeps it read-only and its cards; `try-add`
+adds a card to the book at BOOK_URL and tells whether Thunderbird refused it; `sync-book`
+syncs that book.
 
 Each prints one JSON object: the cards as Thunderbird keeps them (UID, names, the vCard, the
 href and ETag of the server), and what the step learnt (the books found, the saved logins,
@@ -149,15 +157,63 @@ if (failures.length) {
 return { pending: pending(directory), cards: cards(directory) };
 """
 
-STEPS = {"discover": DISCOVER, "sync": SYNC, "change": CHANGE}
+DISCOVER_ALL = PRELUDE + """
+const [url, username, password] = arguments;
+const books = await CardDAVUtils.detectAddressBooks(username, password, url, false);
+const found = [];
+for (const book of books) {
+  const directory = book.create();
+  await waitFor(() => directory._syncToken && !directory._syncInProgress, `the first fetch of ${book.url.href}`);
+  found.push({ name: book.name, url: book.url.href, readOnly: directory.readOnly, cards: cards(directory) });
+}
+return { books: found, pending: { uids: [], hrefs: [] }, cards: [] };
+"""
+
+# The CardDAV directory of the book at a URL.
+BOOK = """
+function theBook(url) {
+  const found = MailServices.ab.directories.filter(d =>
+    d.dirType == Ci.nsIAbManager.CARDDAV_DIRECTORY_TYPE && d.getStringValue("carddav.url", "") == url);
+  if (found.length != 1) {
+    throw new Error(`expected one address book at ${url}, found ${found.length}`);
+  }
+  return CardDAVDirectory.forFile(found[0].fileName);
+}
+"""
+
+TRY_ADD = PRELUDE + BOOK + """
+const [url, vCard] = arguments;
+const directory = theBook(url);
+let refused = null;
+try {
+  directory.addCard(VCardUtils.vCardToAbCard(vCard));
+  await waitFor(() => !directory._syncInProgress, "the upload");
+} catch (error) {
+  refused = String(error.message ?? error);
+}
+return { refused, pending: { uids: [], hrefs: [] }, stillToSend: pending(directory), cards: cards(directory) };
+"""
+
+SYNC_BOOK = PRELUDE + BOOK + """
+const [url] = arguments;
+const directory = theBook(url);
+await directory.syncWithServer(false);
+return { syncToken: directory._syncToken, pending: pending(directory), cards: cards(directory) };
+"""
+
+STEPS = {
+    "discover": DISCOVER, "sync": SYNC, "change": CHANGE, "discover-all": DISCOVER_ALL, "try-add": TRY_ADD,
+    "sync-book": SYNC_BOOK,
+}
 
 
 def main(arguments):
     if len(arguments) < 2 or arguments[1] not in STEPS:
-        sys.exit("usage: thunderbird.py PORT discover URL USER | sync | change JSON")
+        sys.exit("usage: thunderbird.py PORT discover URL USER | sync | change JSON | discover-all URL USER"
+                 " | try-add BOOK_URL VCARD | sync-book BOOK_URL")
     port, step = int(arguments[0]), arguments[1]
     step_arguments = arguments[2:]
-    if step == "discover":
+    if step in ("discover", "discover-all"):
         step_arguments = step_arguments + [os.environ.get("THUNDERBIRD_PASSWORD", "")]
     elif step == "change":
         step_arguments = [json.loads(step_arguments[0])]
