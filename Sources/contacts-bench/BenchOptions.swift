@@ -56,6 +56,8 @@ struct BenchOptions {
     var seconds = 60
     /// Whether `--serve` also measures Radicale and Xandikos.
     var peers = true
+    /// How many books `--serve` also serves from one server, each a store of N cards (1: none).
+    var books = 1
 
     static let usage = """
         Usage: contacts-bench [--people N | --sizes N,N,...] [--store DIR] [--runs R] [--json]
@@ -67,7 +69,7 @@ struct BenchOptions {
                contacts-bench --fuzz-vcard N [--seed S] [--fixtures DIR]
                contacts-bench --fidelity DIR [--fidelity-details] [--json]
                contacts-bench --sync [--people N] [--runs R]
-               contacts-bench --serve [--people N] [--runs R] [--no-peers]
+               contacts-bench --serve [--people N] [--runs R] [--no-peers] [--books B]
                contacts-bench --import-formats [--people N] [--runs R]
                contacts-bench --serve-load SERVER [--people N] [--clients C] [--seconds S]
                contacts-bench --caldavtester [--caldavtester-dir DIR]
@@ -127,6 +129,8 @@ struct BenchOptions {
                                contacts serve also the first listing after the import, the
                                first listing after a restart and the server's peak memory
           --no-peers           --serve measures contacts serve alone
+          --books B            --serve also measures one contacts serve serving B stores of N
+                               cards each to one user, every book timed as the one store was
           --serve-load SERVER  C clients (default 32) for S seconds (default 60) of mixed
                                PROPFIND, REPORT, GET and PUT on SERVER (contacts: contacts
                                serve, with the command line editing the store meanwhile;
@@ -181,6 +185,7 @@ struct BenchOptions {
             case "--sync": mode = .sync
             case "--serve": mode = .serve
             case "--no-peers": peers = false
+            case "--books": books = try Self.count(try value(argument), argument)
             case "--import-formats": mode = .importFormats
             case "--serve-load": mode = .serveLoad(server: try value(argument))
             case "--caldavtester": mode = .caldavtester(CalDAVTesterRun.defaultFolder)

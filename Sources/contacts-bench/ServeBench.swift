@@ -83,6 +83,11 @@ struct ServeBench {
                 + "\(Format.seconds(firstListing)); first after a restart \(Format.seconds(Sample(runs: afterRestart).median)) "
                 + "(median of \(bench.runs)); peak memory \(peakKilobytes / 1024) MB")
 
+        if options.books > 1 {
+            let books = try bench.measureBooks(options.books, copying: store, contacts: contacts, in: workspace)
+            print(booksTable(books, single: rows[0], people: bench.people, runs: bench.runs))
+        }
+
         for kind in [DAVTestServer.Kind.radicale(password: nil), .xandikos] where options.peers {
             let name = if case .xandikos = kind { "Xandikos 0.4" } else { "Radicale 3.9" }
             Progress.note("\(name): filling the address book with \(Format.count(bench.people)) cards")
@@ -96,6 +101,82 @@ struct ServeBench {
             rows.append(try bench.measure(target))
         }
         print(table(rows, people: bench.people, runs: bench.runs))
+    }
+
+    /// What one server serving several books measured: each book's row, the first listing of
+    /// each right after the server started, and the server's peak memory.
+    struct Books {
+        var rows: [Row]
+        var firstListings: [Double]
+        var peakKilobytes: Int
+    }
+
+    /// Serves `count` copies of the store at `store` from one `contacts serve`, each a book of
+    /// one user's, and times every book as the one store was, one after the other.
+    ///
+    /// - Throws: the copies', the users file's and the requests' errors.
+    func measureBooks(_ count: Int, copying store: URL, contacts: String, in workspace: Workspace) throws -> Books {
+        Progress.note("contacts serve: \(count) books of \(Format.count(people)) cards")
+        let user = try ServerUserName("bench")
+        let password = "bench-password"
+        var books = [ServedBookReference(name: .home)]
+        var stores = [store]
+        for index in 2...count {
+            let copy = workspace.path("book-\(index)")
+            try FileManager.default.copyItem(at: store, to: copy)
+            // The server's state is the first store's: each copy starts from none, as a store
+            // served for the first time.
+            try? FileManager.default.removeItem(at: copy.appending(path: ".contacts/carddav"))
+            books.append(ServedBookReference(name: try ServedBookName("book-\(index)"), folder: copy))
+            stores.append(copy)
+        }
+        try ServerUsersFile(storeURL: store).add(user, password: password, replacing: true, books: books)
+        defer { try? ServerUsersFile(storeURL: store).remove(user) }
+        // Every copy's files are given the seconds a file needs before its signature is trusted.
+        Thread.sleep(forTimeInterval: 2.5)
+        let served = try ServingStore(contacts: contacts, store: store)
+        defer { served.stop() }
+        let credentials = RemoteCredentials(user: user.rawValue, password: password)
+        let targets = books.map { book in
+            let path = "/\(user)/\(book.name)/"
+            return Target(
+                name: "book \(book.name)", port: served.port, collectionPath: path,
+                addressBookURL: URL(string: "http://127.0.0.1:\(served.port)\(path)") ?? URL(fileURLWithPath: "/"),
+                credentials: credentials)
+        }
+        // The password is checked once, on the principal, before any book is timed: its
+        // derivation is the sign-in's cost, not a listing's.
+        let signIn = try RawHTTPConnection(port: served.port).send(
+            "PROPFIND", "/\(user)/", headers: ["Depth": "0", "Authorization": credentials.basicAuthorization])
+        guard signIn.status == 207 else { throw ContactsError(.io, "signing in to the books gave \(signIn.status)") }
+        var firstListings: [Double] = []
+        for target in targets { firstListings.append(try timeFirstListing(target)) }
+        var rows: [Row] = []
+        for target in targets { rows.append(try measure(target)) }
+        return Books(rows: rows, firstListings: firstListings, peakKilobytes: served.peakKilobytes)
+    }
+
+    /// The books' figures beside the one store's: the median, lowest and highest book.
+    private static func booksTable(_ books: Books, single: Row, people: Int, runs: Int) -> String {
+        var lines = [
+            "One contacts serve with \(books.rows.count) books of \(Format.count(people)) cards (one user), each book timed "
+                + "as the one store was, median of \(runs) per book; peak memory \(books.peakKilobytes / 1024) MB:",
+            "",
+            "| request | one store alone | books: median | books: lowest | books: highest |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for operation in Operation.allCases {
+            let figures = books.rows.compactMap { $0.seconds[operation] }.sorted()
+            lines.append(
+                "| \(operation.label) | \(Format.seconds(single.seconds[operation] ?? 0)) | "
+                    + "\(Format.seconds(Sample(runs: figures).median)) | \(Format.seconds(figures.first ?? 0)) | "
+                    + "\(Format.seconds(figures.last ?? 0)) |")
+        }
+        let first = books.firstListings.sorted()
+        lines.append(
+            "| first PROPFIND Depth 1 after the start | | \(Format.seconds(Sample(runs: first).median)) | "
+                + "\(Format.seconds(first.first ?? 0)) | \(Format.seconds(first.last ?? 0)) |")
+        return lines.joined(separator: "\n")
     }
 
     /// Times every operation `runs` times on one server.
@@ -125,7 +206,9 @@ struct ServeBench {
 
     /// Times the first Depth 1 PROPFIND a server answers.
     func timeFirstListing(_ target: Target) throws -> Double {
-        try timePropfind(target, RawHTTPConnection(port: target.port), ["Content-Type": "application/xml; charset=utf-8"])
+        var headers = ["Content-Type": "application/xml; charset=utf-8"]
+        if let credentials = target.credentials { headers["Authorization"] = credentials.basicAuthorization }
+        return try timePropfind(target, RawHTTPConnection(port: target.port), headers)
     }
 
     private func timePropfind(

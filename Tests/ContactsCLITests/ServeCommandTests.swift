@@ -478,4 +478,37 @@ let debianVdirsyncerAvailable = FileManager.default.isExecutableFile(atPath: deb
         #expect(commits[1].hasPrefix("contacts: serve: PUT with TestPhone/2.1") && commits[1].contains("Grace Hopper"))
         #expect(try git.git(["status", "--porcelain"], in: repository).stdout.isEmpty)
     }
+
+    @Test func withCommitEachBooksChangesAreCommitsInItsOwnRepository() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let home = try git.makeRepository("home")
+        let family = try git.makeRepository("family")
+        var environment = try git.environment
+        environment["CONTACTS_DIR"] = git.store(home).path(percentEncoded: false)
+        environment["CONTACTS_TEST_PASSWORD_ITERATIONS"] = "1000"
+        let added = try sandbox.run(
+            ["user", "add", "kim", "--book", "contacts", "--book", "family=" + git.store(family).path(percentEncoded: false)],
+            environment: environment, input: "pw\n")
+        try #require(added.status == 0, "\(added)")
+        let server = try ServeProcess(sandbox: sandbox, arguments: ["--commit"], environment: environment)
+        let connection = RawHTTPConnection(port: server.port)
+
+        let created = try connection.send(
+            "PUT", "/kim/family/grace.vcf",
+            headers: [
+                "Content-Type": "text/vcard", "If-None-Match": "*", "User-Agent": "TestPhone/2.1 (test)",
+                "Authorization": "Basic " + Data("kim:pw".utf8).base64EncodedString(),
+            ],
+            body: Data(Self.card("grace", "Grace", "Hopper").utf8))
+        try server.stop()
+
+        #expect(created.status == 201)
+        let familyLog = try git.git(["log", "--format=%s"], in: family).lines
+        #expect(familyLog.first == "contacts: serve family: PUT by kim with TestPhone/2.1", "\(familyLog)")
+        #expect(try git.git(["log", "--format=%s"], in: home).lines == ["Create the store"])
+        for repository in [home, family] {
+            #expect(try git.git(["status", "--porcelain"], in: repository).stdout.isEmpty)
+        }
+    }
 }

@@ -8,16 +8,21 @@ import Synchronization
 
 /// The CardDAV protocol of `contacts serve`: a request in, a response out, no sockets.
 ///
-/// The store is served as one address book (groups are cards in it) under the URL space of
-/// ``CardDAVURLSpace``. The service answers `OPTIONS`, `PROPFIND` (Depth 0 and 1), `PROPPATCH`
-/// (every property refused: the store keeps none a client may set), `REPORT`
+/// Each store is served as one address book (groups are cards in it), a ``CardDAVServedBook``:
+/// the store the service runs in as the book `contacts`, and each other store a user is
+/// granted under its own name, under the URL space of ``CardDAVURLSpace``. A user's home lists
+/// exactly the books granted, in order; a book not granted is 404, and one granted read-only
+/// answers every write with 403 and `DAV:need-privileges`. The service answers `OPTIONS`,
+/// `PROPFIND` (Depth 0 and 1), `PROPPATCH` (every property refused: the store keeps none a
+/// client may set), `REPORT`
 /// (`addressbook-multiget`, `addressbook-query`, `sync-collection`), `GET`, `HEAD`, `PUT` and
 /// `DELETE`; anything else is 405 with `Allow`. Writes go through the store's vCard mapping and
 /// its writer: one atomic save under the store's lock, as `contacts sync` applies a server's
 /// card. Cards, ETags and change numbers come from ``CardDAVCollection``.
 ///
-/// `respond(to:user:)` may be called from many threads at once. Authentication happens before
-/// it: `user` is the authenticated name, or `nil` when the server has no users.
+/// `respond(to:user:books:)` may be called from many threads at once. Authentication happens
+/// before it: `user` is the authenticated name, or `nil` when the server has no users, and
+/// `books` what that user was granted.
 ///
 /// ```swift
 /// let service = try CardDAVService(storeURL: storeURL)
@@ -190,7 +195,6 @@ final class CardDAVService: Sendable {
             case "PROPFIND": return try propfind(request, resource: resource, space: space, books: servedBooks(books))
             case "PROPPATCH": return try proppatch(request, resource: resource, space: space, book: nil)
             case "REPORT": return try report(request, resource: resource, space: space, target: nil)
-            case "GET", "HEAD", "PUT", "DELETE": throw CardDAVFailure(status: 405)
             default: throw CardDAVFailure(status: 405)
             }
         }
