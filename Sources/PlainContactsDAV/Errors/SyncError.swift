@@ -36,6 +36,10 @@ extension PlainContactsError.Code where Domain == SyncDomain {
     /// handful of records), which is more often a broken server or a wrong account than
     /// the user's wish; nothing was changed. `--force` carries it out.
     public static let tooManyRemovals = Self(rawValue: "tooManyRemovals")
+    /// A server refused a change because the account may only read the address book (HTTP 403
+    /// with `DAV:need-privileges`, RFC 3744): a warning of ``SyncReport``, the change kept in
+    /// the store and not uploaded.
+    public static let readOnly = Self(rawValue: "readOnly")
     /// The server has nothing at a URL (HTTP 404 or 410), or discovery found no address book
     /// from it.
     public static let notFound = Self(rawValue: "notFound")

@@ -48,7 +48,8 @@ struct HTTPClient: Sendable {
     ///
     /// - Parameter handled: statuses the caller reads itself instead of the errors below (such as
     ///   `403` for a `sync-collection` report, which means a stale token).
-    /// - Throws: `SyncError.Code.authenticationFailed` on `401` or `403`;
+    /// - Throws: `SyncError.Code.readOnly` on a `403` with `DAV:need-privileges`;
+    ///   `SyncError.Code.authenticationFailed` on another `401` or `403`;
     ///   `SyncError.Code.serverUnavailable` when the server cannot be reached, times out or
     ///   answers 5xx or 429 after every attempt, or redirects too often.
     func send(_ request: HTTPRequest, handling handled: Set<Int> = []) throws -> HTTPResponse {
@@ -62,6 +63,11 @@ struct HTTPClient: Sendable {
             var response = try sendRetrying(outgoing)
             response.url = current.url
             if handled.contains(response.status) { return response }
+            if response.status == 403, Self.lacksPrivileges(response) {
+                throw SyncError(
+                    .readOnly, "the server refused the change: the account may only read this address book (HTTP 403)",
+                    path: Self.describe(current.url))
+            }
             if response.status == 401 || response.status == 403 {
                 throw SyncError(.authenticationFailed, "the server refused the credentials (HTTP \(response.status))",
                     path: Self.describe(current.url))
@@ -73,6 +79,13 @@ struct HTTPClient: Sendable {
         }
         throw SyncError(.serverUnavailable, "the server redirected more than \(Self.maximumRedirects) times",
             path: Self.describe(request.url))
+    }
+
+    /// Whether a 403 says that the account lacks a privilege (a `DAV:error` holding
+    /// `DAV:need-privileges`, RFC 3744 section 7.1.1), rather than refusing its credentials.
+    static func lacksPrivileges(_ response: HTTPResponse) -> Bool {
+        guard let error = try? WebDAVXML.parse(response.body, maximumDepth: 8), error.name == .dav("error") else { return false }
+        return error.child(.dav("need-privileges")) != nil
     }
 
     /// The statuses that carry a `Location` to follow.

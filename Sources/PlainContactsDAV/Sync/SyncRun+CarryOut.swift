@@ -65,7 +65,18 @@ extension SyncRun {
             outcomes[uid] = .synced(kind: kind, href: version.href, etag: version.etag)
         } catch let error as SyncError where error.code == .preconditionFailed {
             try reread(uid, after: error)
+        } catch let error as SyncError where error.code == .readOnly {
+            keepRefused(uid, error)
         }
+    }
+
+    /// A change the server refused because the account may only read the address book: kept
+    /// in the store, not recorded as synced, and reported; the next sync tries again.
+    private mutating func keepRefused(_ uid: String, _ error: SyncError) {
+        report.warnings.append(
+            SyncError(.readOnly, "the account may only read this address book: the change stays in the store, not on the server",
+                path: error.path))
+        outcomes[uid] = .keep
     }
 
     /// After a 412: reads the server's card again and merges it with the store's version.
@@ -100,6 +111,8 @@ extension SyncRun {
             remoteEntries[uid] = RemoteEntry(href: card.href, etag: card.etag, kind: read.kind, card: read)
             report.kept.append(.init(uid: uid, recordID: nil, keptLocal: false))
             try download(uid)
+        } catch let error as SyncError where error.code == .readOnly {
+            keepRefused(uid, error)
         }
     }
 
@@ -218,6 +231,8 @@ extension SyncRun {
                 return leaveConflict(uid, recordID: people[uid]?.recordID ?? groups[uid]?.recordID, properties: ["card"])
             }
             try reread(uid, after: error)
+        } catch let error as SyncError where error.code == .readOnly {
+            keepRefused(uid, error)
         }
     }
 

@@ -67,7 +67,7 @@ enum ExitStatus: Int32, Sendable {
         case .malformedResponse: self = .dataError
         case .remoteExists: self = .usage
         case .preconditionFailed, .tooManyRemovals: self = .temporaryFailure
-        case .authenticationFailed: self = .noPermission
+        case .authenticationFailed, .readOnly: self = .noPermission
         case .serverUnavailable: self = .unavailable
         default: self = .failure
         }

@@ -406,6 +406,36 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: statusFolder.path))
     }
 
+    // MARK: A book the account may only read
+
+    @Test func changesTheServerRefusesAsReadOnlyStayInTheStoreAndTheSyncGoesOn() throws {
+        server.put(Self.card("gran", first: "Grace", last: "Family"), name: "gran.vcf")
+        server.put(Self.card("kit", first: "Kit", last: "Family"), name: "kit.vcf")
+        try sync()
+        server.readOnly = true
+
+        // Here: one added, one edited, one removed; there: one added meanwhile.
+        _ = try addPerson("Local", "Tablet")
+        let gran = try #require(try people().first { $0.lastName == "Family" && $0.firstName == "Grace" })
+        try edit(gran.recordID) { $0.note = "edited on the tablet" }
+        let book = try store.openBook()
+        try book.remove(try #require(book.allPeople().first { $0.firstName == "Kit" }))
+        try book.save()
+        server.put(Self.card("new", first: "New", last: "Family"), name: "new.vcf")
+        let serverCards = server.texts
+
+        let report = try sync()
+        #expect(report.warnings.filter { $0.code == .readOnly }.count == 3)
+        #expect(server.texts == serverCards)
+        #expect(try people().compactMap(\.firstName).sorted() == ["Grace", "Local", "New"])
+        #expect(try people().first { $0.firstName == "Grace" }?.note == "edited on the tablet")
+
+        // The next sync tries again, and refuses nothing it need not.
+        let again = try sync()
+        #expect(again.warnings.filter { $0.code == .readOnly }.count == 3)
+        #expect(again.local.total == 0)
+    }
+
     // MARK: One UID twice
 
     @Test func ofTwoServerCardsWithOneUIDTheFirstByHrefIsSyncedAndTheOtherReported() throws {

@@ -61,7 +61,11 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
         log.append(href)
     }
 
+    /// Every write is refused as a server refuses one to a book the account may only read.
+    var readOnly = false
+
     private func countWrite() throws {
+        if readOnly { throw SyncError(.readOnly, "the account may only read this address book", path: url) }
         if let left = failAfterWrites {
             if left <= 0 { throw SyncError(.serverUnavailable, "the server went away", path: url) }
             failAfterWrites = left - 1

@@ -144,6 +144,25 @@ import Testing
         #expect(transport.requests.count == 1)
     }
 
+    @Test func a403ForALackingPrivilegeIsReadOnlyNotRefusedCredentials() throws {
+        let transport = FakeHTTPTransport()
+        transport.enqueue(
+            403, headers: ["Content-Type": "application/xml"],
+            body: "<d:error xmlns:d=\"DAV:\"><d:need-privileges><d:resource><d:href>/tab/family/</d:href>"
+                + "<d:privilege><d:bind/></d:privilege></d:resource></d:need-privileges></d:error>")
+        let error = try #require(throws: SyncError.self) {
+            try HTTPClient.fake(transport).send(request("https://dav.example.com/tab/family/a.vcf"))
+        }
+        #expect(error.code == .readOnly)
+        #expect(error.path == "https://dav.example.com/tab/family/a.vcf")
+        // Another 403 body, or none, is still a refusal of the credentials.
+        transport.enqueue(403, body: "<d:error xmlns:d=\"DAV:\"><d:cannot-modify-protected-property/></d:error>")
+        let other = try #require(throws: SyncError.self) {
+            try HTTPClient.fake(transport).send(request("https://dav.example.com/tab/family/a.vcf"))
+        }
+        #expect(other.code == .authenticationFailed)
+    }
+
     @Test func aStatusTheCallerHandlesComesBackInsteadOfThrowing() throws {
         let transport = FakeHTTPTransport()
         transport.enqueue(403)
