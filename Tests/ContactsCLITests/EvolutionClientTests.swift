@@ -27,9 +27,18 @@ import Testing
     /// One run of the driver with `steps`; it must succeed and leave no process running.
     @discardableResult
     private func evolution(_ home: ClientHome, _ book: ServedBook, _ steps: [String]) throws -> CLIResult {
+        try evolution(home, server: book.server.url, user: ServedBook.user, password: ServedBook.password, steps)
+    }
+
+    /// One run of the driver as `user`, on the book whose path ends with `book` when the user
+    /// has several.
+    @discardableResult
+    private func evolution(
+        _ home: ClientHome, server: URL, user: String, password: String, book: String? = nil, _ steps: [String]
+    ) throws -> CLIResult {
         let run = try home.run(
-            ["/usr/bin/python3", Self.script.path(percentEncoded: false), book.server.url.absoluteString, ServedBook.user] + steps,
-            environment: ["EDS_PASSWORD": ServedBook.password])
+            ["/usr/bin/python3", Self.script.path(percentEncoded: false), server.absoluteString, user] + steps,
+            environment: ["EDS_PASSWORD": password, "EDS_BOOK": book ?? ""])
         try #require(run.status == 0, "evolution.py \(steps.joined(separator: " ")) failed: \(run)")
         let left = home.endLeftoverProcesses()
         try #require(left.isEmpty, "evolution.py left processes running: \(left)")
@@ -99,13 +108,7 @@ import Testing
         try #require(Self.available, "\(Self.installHint)")
         let served = try ServedFamily()
         func evolution(_ home: ClientHome, _ user: String, book: String? = nil, _ steps: [String]) throws -> CLIResult {
-            let run = try home.run(
-                ["/usr/bin/python3", Self.script.path(percentEncoded: false), served.server.url.absoluteString, user] + steps,
-                environment: ["EDS_PASSWORD": ServedFamily.password, "EDS_BOOK": book ?? ""])
-            try #require(run.status == 0, "evolution.py \(steps.joined(separator: " ")) failed: \(run)")
-            let left = home.endLeftoverProcesses()
-            try #require(left.isEmpty, "evolution.py left processes running: \(left)")
-            return run
+            try self.evolution(home, server: served.server.url, user: user, password: ServedFamily.password, book: book, steps)
         }
         let card = try home(served, "card").appending(path: "card.vcf")
         try Data(ServedBook.card("evolution-tablet", "Tab", "Let").utf8).write(to: card)

@@ -76,17 +76,7 @@ final class CardDAVTestStore {
 
     /// Every file of the store, by path, with its bytes.
     func snapshot() throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let root = store.storeURL.standardizedFileURL.path
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return files }
-        while let relative = enumerator.nextObject() as? String {
-            let path = root + "/" + relative
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
-                files[relative] = try Data(contentsOf: URL(filePath: path))
-            }
-        }
-        return files
+        try Self.files(of: store)
     }
 
     /// Adds a person through an address book, as the CLI would; gives its record ID.
