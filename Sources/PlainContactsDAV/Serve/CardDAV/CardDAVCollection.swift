@@ -514,21 +514,33 @@ final class CardDAVCollection: Sendable {
         // A named record whose file is gone is removed when its card is made (it is missing).
         if let among { return among.sorted { $0.rawValue < $1.rawValue } }
         let keys = try maker.keys(of: kind)
-        let present = Set(keys)
-        for (record, _) in state.names where record.kind == kind && !present.contains(record.key) {
-            remove(record, in: &state, changes: &changes)
-        }
-        if all { return keys }
-        let signatures = maker.signatures(of: kind, keys: keys)
+        let signatures = all ? [] : maker.signatures(of: kind, keys: keys)
         var stale: [RecordKey] = []
-        for (key, signature) in zip(keys, signatures) {
+        // Records named and still there are counted: when every named record of this kind is,
+        // none is gone, and the names need not be looked at again.
+        var named = 0
+        for (index, key) in keys.enumerated() {
             let record = CardDAVEntry.Record(kind: kind, key: key)
-            guard let name = state.names[record], let entry = state.file.entries[name], entry.signatures == signature else {
-                stale.append(key)
+            guard let name = state.names[record] else {
+                if !all { stale.append(key) }
+                continue
+            }
+            named += 1
+            // By index: a lookup of the entry's value would copy it whole.
+            guard !all, let position = state.file.entries.index(forKey: name),
+                state.file.entries.values[position].signatures == signatures[index]
+            else {
+                if !all { stale.append(key) }
                 continue
             }
         }
-        return stale
+        if named < state.names.keys.count(where: { $0.kind == kind }) {
+            let present = Set(keys)
+            for (record, _) in state.names where record.kind == kind && !present.contains(record.key) {
+                remove(record, in: &state, changes: &changes)
+            }
+        }
+        return all ? keys : stale
     }
 
     /// Makes a record's card again and records it; gives its bytes, `nil` when the record is

@@ -168,6 +168,32 @@ import Testing
         #expect(server.service.collection.fullLooks == 1)
     }
 
+    @Test func whatChangedWhileTheServerWasDownIsSeenByItsFirstListing() throws {
+        let server = try CardDAVTestStore()
+        var ids: [RecordID] = []
+        for index in 0..<6 { ids.append(try server.addPerson("Person", "\(index)", uid: "p\(index)")) }
+        let before = try server.etags()
+        let token = try #require(try server.multistatus(server.syncCollection("")).syncToken)
+
+        // While no server runs: one removed, one edited, one added.
+        let book = try server.store.openBook()
+        try book.remove(try #require(book.person(withID: ids[2])))
+        try book.save()
+        try server.editPerson(ids[4]) { $0.note = "edited while down" }
+        try server.addPerson("New", "Person", uid: "new")
+        try server.restart()
+
+        let after = try server.etags()
+        let (p2, p4, new) = (server.cardPath("p2.vcf"), server.cardPath("p4.vcf"), server.cardPath("new.vcf"))
+        #expect(Set(after.keys) == Set(before.keys).subtracting([p2]).union([new]))
+        #expect(after[p4] != before[p4])
+        for (path, etag) in before where ![p2, p4].contains(path) { #expect(after[path] == etag, "\(path)") }
+        // The token from before the restart still answers, with exactly those changes.
+        let changes = try server.multistatus(server.syncCollection(token))
+        #expect(Set(changes.responses.map(\.href)) == [p2, p4, new])
+        #expect(changes.responses.first { $0.href == p2 }?.status == 404)
+    }
+
     @Test func aGitPullOfManyRecordsIsSeenByTheNextListing() throws {
         let server = try CardDAVTestStore()
         var ids: [RecordID] = []
