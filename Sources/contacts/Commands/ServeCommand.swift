@@ -110,7 +110,9 @@ enum ServeCommand: Command {
                 console.print("The address books of \(account.name): " + books.joined(separator: ", ") + ".")
             }
         }
-        console.print("Clients that take the address book itself (vdirsyncer with collections = null) take that address.")
+        console.print(
+            "Clients that take the address book itself (vdirsyncer with collections = null) take "
+                + (users.isEmpty ? "that address." : "one of those addresses."))
         if users.isEmpty {
             console.print("Calendar apps subscribe to the birthdays at \(root)me/birthdays.ics.")
         } else {
