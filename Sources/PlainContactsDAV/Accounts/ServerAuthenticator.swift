@@ -133,11 +133,18 @@ final class ServerAuthenticator: Sendable {
     ///   but cannot be read, or holds something else than accounts.
     convenience init(usersFile: ServerUsersFile) throws {
         let signature = FileSignature.of(usersFile.fileURL.path(percentEncoded: false))
-        let accounts = try usersFile.accounts()
+        let (hashes, books) = Self.tables(of: try usersFile.accounts())
         self.init(
-            passwordHashes: Dictionary(uniqueKeysWithValues: accounts.map { ($0.name, $0.passwordHash) }),
-            books: Dictionary(uniqueKeysWithValues: accounts.map { ($0.name, $0.books) }), usersFile: usersFile,
-            fileSignature: signature, clientFailureBudget: Self.standardClientFailureBudget)
+            passwordHashes: hashes, books: books, usersFile: usersFile, fileSignature: signature,
+            clientFailureBudget: Self.standardClientFailureBudget)
+    }
+
+    /// The accounts' hashes and books, by name.
+    private static func tables(of accounts: [ServerAccount])
+        -> (hashes: [ServerUserName: PasswordHash], books: [ServerUserName: [ServerGrant]])
+    {
+        (Dictionary(uniqueKeysWithValues: accounts.map { ($0.name, $0.passwordHash) }),
+            Dictionary(uniqueKeysWithValues: accounts.map { ($0.name, $0.books) }))
     }
 
     /// An authenticator for the given accounts, with the standard limits; it has no file to
@@ -272,9 +279,8 @@ final class ServerAuthenticator: Sendable {
             state.withLock { $0.failedSignature = signature }
             throw error
         }
-        replaceAccounts(
-            Dictionary(uniqueKeysWithValues: accounts.map { ($0.name, $0.passwordHash) }),
-            books: Dictionary(uniqueKeysWithValues: accounts.map { ($0.name, $0.books) }), fileSignature: signature)
+        let (hashes, books) = Self.tables(of: accounts)
+        replaceAccounts(hashes, books: books, fileSignature: signature)
         return true
     }
 

@@ -121,40 +121,54 @@ extension ServerUsersFile {
     /// - Throws: as ``grant(_:books:access:first:)``.
     func declare(_ books: [ServedBookReference], in contents: inout Contents) throws -> [ServedBookName] {
         let path = fileURL.path(percentEncoded: false)
-        let home = storeURL.standardizedFileURL.path(percentEncoded: false)
+        let home = Self.plainPath(of: storeURL)
         var names: [ServedBookName] = []
         for book in books {
+            var name = book.name
             if let folder = book.folder {
-                let folderPath = folder.standardizedFileURL.path(percentEncoded: false)
-                let trimmed = folderPath.count > 1 && folderPath.hasSuffix("/") ? String(folderPath.dropLast()) : folderPath
-                let homeTrimmed = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
-                if trimmed == homeTrimmed {
+                let trimmed = Self.plainPath(of: folder)
+                if trimmed == home {
                     // This store is always the book `contacts`, whatever the folder's name.
-                    names.append(.home)
-                    continue
+                    name = .home
+                } else {
+                    try record(name, at: trimmed, in: &contents)
                 }
-                if book.name == .home {
-                    throw ServeError(.bookExists,
-                        "\"\(ServedBookName.home)\" is the book of this store; name the store at \(trimmed) with NAME=\(trimmed)", path: path)
-                }
-                if let known = contents.books[book.name], known != trimmed {
-                    throw ServeError(.bookExists,
-                        "book \"\(book.name)\" is the store at \(known); name the store at \(trimmed) otherwise with NAME=\(trimmed)",
-                        path: path)
-                }
-                if let other = contents.books.first(where: { $0.value == trimmed && $0.key != book.name })?.key {
-                    throw ServeError(.bookExists, "the store at \(trimmed) is book \"\(other)\" already; grant it by that name",
-                        path: path)
-                }
-                try AddressBook.requireStore(at: URL(filePath: trimmed, directoryHint: .isDirectory))
-                contents.books[book.name] = trimmed
-            } else if book.name != .home, contents.books[book.name] == nil {
+            } else if name != .home, contents.books[name] == nil {
                 throw ServeError(.bookNotFound,
-                    "no book is named \"\(book.name)\"; grant it once with its store's folder (NAME=FOLDER or FOLDER)", path: path)
+                    "no book is named \"\(name)\"; grant it once with its store's folder (NAME=FOLDER or FOLDER)", path: path)
             }
-            if !names.contains(book.name) { names.append(book.name) }
+            if !names.contains(name) { names.append(name) }
         }
         return names
+    }
+
+    /// Records `folder` (another store than this one) as the book `name`'s.
+    ///
+    /// - Throws: `ServeError.Code.bookExists` when `name` is this store's book or another
+    ///   store's, or the store is another book; ``ContactsError/Code/notAStore`` for a folder
+    ///   without a store.
+    private func record(_ name: ServedBookName, at folder: String, in contents: inout Contents) throws {
+        let path = fileURL.path(percentEncoded: false)
+        if name == .home {
+            throw ServeError(.bookExists,
+                "\"\(ServedBookName.home)\" is the book of this store; name the store at \(folder) with NAME=\(folder)", path: path)
+        }
+        if let known = contents.books[name], known != folder {
+            throw ServeError(.bookExists,
+                "book \"\(name)\" is the store at \(known); name the store at \(folder) otherwise with NAME=\(folder)", path: path)
+        }
+        if let other = contents.books.first(where: { $0.value == folder && $0.key != name })?.key {
+            throw ServeError(.bookExists, "the store at \(folder) is book \"\(other)\" already; grant it by that name", path: path)
+        }
+        try AddressBook.requireStore(at: URL(filePath: folder, directoryHint: .isDirectory))
+        contents.books[name] = folder
+    }
+
+    /// A folder's absolute path, standardized, without a trailing slash: how the file records
+    /// a book's store, and how two folders are compared.
+    private static func plainPath(of folder: URL) -> String {
+        let path = folder.standardizedFileURL.path(percentEncoded: false)
+        return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     /// Forgets the folders of books no user has.

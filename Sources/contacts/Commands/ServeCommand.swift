@@ -31,7 +31,8 @@ enum ServeCommand: Command {
         address book is at /NAME/contacts/ for a user NAME, or /me/contacts/ on a server without
         users, and each other book a user is granted (contacts user grant) at /NAME/BOOK/:
         another store, served with its own cards, sync tokens and commits. A book granted
-        read-only is shown so by clients, and a write to it is refused with 403. Calendar apps subscribe to the birthdays and anniversaries at
+        read-only is shown so by clients, and a write to it is refused with 403. Calendar
+        apps subscribe to the birthdays and anniversaries at
         /NAME/birthdays.ics (/me/birthdays.ics without users), with the same user and
         password: the calendar `contacts export --format ics` writes. Each request is logged
         on standard error as one line: the time, the method, the path, the status and the time

@@ -103,13 +103,7 @@ final class CardDAVService: Sendable {
         if let open = others.withLock({ $0[name] }) { return open }
         do {
             guard let folder = try folders()[name] else { return nil }
-            return try others.withLock { open in
-                if let book = open[name] { return book }
-                let book = try CardDAVServedBook(name: name, storeURL: folder, options: options, exclusive: exclusive, log: log)
-                opened?(book)
-                open[name] = book
-                return book
-            }
+            return try open(name, at: folder)
         } catch {
             log("book \(name): cannot be served: \(error)")
             return nil
@@ -123,12 +117,23 @@ final class CardDAVService: Sendable {
     func openBooks() throws {
         for (name, folder) in try folders().sorted(by: { $0.key < $1.key }) where name != .home {
             do {
-                let book = try CardDAVServedBook(name: name, storeURL: folder, options: options, exclusive: exclusive, log: log)
-                opened?(book)
-                others.withLock { $0[name] = book }
+                _ = try open(name, at: folder)
             } catch let error as ContactsError {
                 throw ContactsError(error.code, "book \(name): \(error.message)", path: folder.path(percentEncoded: false))
             }
+        }
+    }
+
+    /// The book of this name, opened from its store's folder unless it is open already.
+    ///
+    /// - Throws: what opening the store as a book throws.
+    private func open(_ name: ServedBookName, at folder: URL) throws -> CardDAVServedBook {
+        try others.withLock { open in
+            if let book = open[name] { return book }
+            let book = try CardDAVServedBook(name: name, storeURL: folder, options: options, exclusive: exclusive, log: log)
+            opened?(book)
+            open[name] = book
+            return book
         }
     }
 

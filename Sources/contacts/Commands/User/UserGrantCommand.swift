@@ -20,7 +20,7 @@ enum UserGrantCommand: Command {
         A user without books of their own has this store's book; granting the first other
         book keeps it, `contacts user revoke NAME contacts` takes it away. Exit status: 64 a
         name that cannot be a book's, or a book name another store has; 66 no such user or
-        book; 65 a folder without a store.
+        book, or a folder without a store.
         """
 
     /// The options of `user grant`.
