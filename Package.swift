@@ -18,8 +18,8 @@ let package = Package(
         .target(name: "PlainContacts"),
         // WebDAV, the CardDAV client (`contacts sync`) and server (`contacts serve`) on the store.
         .target(name: "PlainContactsDAV", dependencies: ["PlainContacts"]),
-        // Seeded fuzzers of damaged store files and vCards, run by the tests and the benchmark.
-        .target(name: "PlainContactsFuzz", dependencies: ["PlainContacts"]),
+        // Seeded fuzzers of damaged store files, vCards and WebDAV bodies, run by the tests and the benchmark.
+        .target(name: "PlainContactsFuzz", dependencies: ["PlainContacts", "PlainContactsDAV"]),
         .executableTarget(name: "contacts", dependencies: ["PlainContacts", "PlainContactsDAV"]),
         // Measures the store at 1,000 to 100,000 people; compare-khard.sh times khard beside it.
         .executableTarget(

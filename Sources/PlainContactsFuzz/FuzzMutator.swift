@@ -135,13 +135,14 @@ struct FuzzMutator {
         case 4:
             insertConflictMarkers(&bytes)
         case 5:
-            let huge = "\"" + String(repeating: ["a", "é", "\\n", "名"][below(4)], count: 20_000 + below(30_000)) + "\""
-            bytes.insert(contentsOf: Array(huge.utf8), at: position)
+            let huge = [UInt8(ascii: "\"")] + Self.repeated(["a", "é", "\\n", "名"][below(4)], count: 20_000 + below(30_000))
+                + [UInt8(ascii: "\"")]
+            bytes.insert(contentsOf: huge, at: position)
         case 6:
             let depth = 100 + below(20_000)
             let (open, close) = below(2) == 0 ? ("[", "]") : ("{\"a\":", "}")
-            let nesting = String(repeating: open, count: depth) + (below(2) == 0 ? String(repeating: close, count: depth) : "")
-            bytes.insert(contentsOf: Array(nesting.utf8), at: position)
+            let nesting = Self.repeated(open, count: depth) + (below(2) == 0 ? Self.repeated(close, count: depth) : [])
+            bytes.insert(contentsOf: nesting, at: position)
         case 7:
             bytes.removeSubrange(position..<min(bytes.count, position + below(40)))
         case 8:

@@ -32,6 +32,8 @@ enum BenchCommand {
             try FuzzRun.run(cases: cases, seed: options.seed)
         case .fuzzVCard(let cases, let fixtures):
             try VCardFuzzRun.run(cases: cases, seed: options.seed, fixtures: fixtures)
+        case .fuzzXML(let cases):
+            try XMLFuzzRun.run(cases: cases, seed: options.seed)
         case .fidelity(let folder, let details):
             try FidelityRun.run(folder: folder, details: details, json: options.json)
         case .sync:

@@ -22,6 +22,8 @@ struct BenchOptions {
         /// Run the vCard import fuzzer for this many cases over the vCard files under a folder
         /// and exit.
         case fuzzVCard(cases: Int, fixtures: URL)
+        /// Run the WebDAV XML fuzzer (the server's and the client's readers) for this many cases.
+        case fuzzXML(cases: Int)
         /// Measure how much of the vCard files under a folder survives import, export and a
         /// round trip, and exit; with every lost line when `details` is set.
         case fidelity(URL, details: Bool)
@@ -67,6 +69,7 @@ struct BenchOptions {
                contacts-bench --generate-vdir DIR [--people N]
                contacts-bench --fuzz N [--seed S]
                contacts-bench --fuzz-vcard N [--seed S] [--fixtures DIR]
+               contacts-bench --fuzz-xml N [--seed S]
                contacts-bench --fidelity DIR [--fidelity-details] [--json]
                contacts-bench --sync [--people N] [--runs R]
                contacts-bench --serve [--people N] [--runs R] [--no-peers] [--books B]
@@ -110,6 +113,12 @@ struct BenchOptions {
                                imported strictly and leniently into a store on disk) from
                                seed S, print cases per second and any failure; exit 1 when a
                                case fails
+          --fuzz-xml N         run N cases of the WebDAV XML fuzzer (real clients' request
+                               bodies sent to a served store, real servers' answers read by
+                               the client, and both read by the one XML entry point, damaged
+                               with invalid UTF-8 in every kind of place, other encodings,
+                               huge names and cuts) from seed S, print cases per second and
+                               any failure; exit 1 when a case fails
           --fidelity DIR       import every vCard file under DIR into a fresh store, export
                                each person as 3.0 and 4.0 and count the original lines
                                found identical, equivalent or lost; import the 3.0 export
@@ -213,6 +222,7 @@ struct BenchOptions {
                 mode = .fuzzVCard(
                     cases: try Self.count(try value(argument), argument),
                     fixtures: URL(fileURLWithPath: VCardFuzzRun.defaultFixtures, isDirectory: true))
+            case "--fuzz-xml": mode = .fuzzXML(cases: try Self.count(try value(argument), argument))
             case "--fixtures": fixtures = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--fidelity": mode = .fidelity(URL(fileURLWithPath: try value(argument)), details: false)
             case "--fidelity-details": fidelityDetails = true
