@@ -21,7 +21,9 @@ struct HTTPResponseLimits: Sendable, Hashable {
     /// `gen_contacts.py` and 5 groups. The `Depth: 1` `PROPFIND` of every ETag is 29.8 MB
     /// (298 bytes a card), and a multiget of 250 cards 0.16 MB. 256 MiB is four times the
     /// largest: room for cards four times as long on average, or for more verbose XML, while
-    /// bounding what one answer, and the tree parsed from it, can cost a sync.
+    /// bounding what one answer, and the tree parsed from it, can cost a sync. A first sync
+    /// whose report passes it lists the ETags and fetches the cards in batches instead, as
+    /// for a server without the report.
     static let defaultMaximumBodySize = 256 * 1024 * 1024
     /// The default ``maximumHeaderBlockSize``: 256 KiB, sixteen times the header block
     /// `contacts serve` accepts from a client, room for long `Set-Cookie`s and proxies' own

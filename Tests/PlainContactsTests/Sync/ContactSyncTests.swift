@@ -118,6 +118,17 @@ import Testing
         #expect(try people().first?.firstName == "Johnny")
     }
 
+    @Test func aFirstSyncWhoseReportIsTooLargeListsAndFetchesTheCardsInstead() throws {
+        server.answersWithCardsTooLarge = true
+        server.put(Self.card("b-1", first: "John", last: "Appleseed"), name: "b-1.vcf")
+
+        try sync()
+
+        #expect(server.listings == 1)
+        #expect(server.fetched == 1)
+        #expect(try people().map(\.lastName) == ["Appleseed"])
+    }
+
     @Test func anAnswerTooLargeEndsALaterSyncAndChangesNeitherTheStoreNorTheStatus() throws {
         server.put(Self.card("b-1", first: "John", last: "Appleseed"), name: "b-1.vcf")
         try sync()
