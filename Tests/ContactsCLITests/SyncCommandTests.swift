@@ -339,4 +339,70 @@ import Testing
         #expect(subjects.first == "contacts: sync dav: 2 added, 0 changed, 0 removed here, 0 added, 0 changed, 0 removed on the server")
         #expect(try git.git(["status", "--porcelain"], in: repository).stdout.isEmpty)
     }
+
+    // MARK: A server that does not stop
+
+    /// The most memory a sync reading an endless answer may hold: the client's 256 MiB bound
+    /// on a body, half of it again should the buffer be copied as it grows, and the program's
+    /// own few tens of megabytes (about 295 MiB in all here); far below the gigabytes a server
+    /// streams to a client that keeps reading (10.7 GB in 40 s before the bound).
+    static let peakKilobytesReadingAnEndlessAnswer = 512 * 1024
+
+    /// A scripted server with one card and one token: the first `sync-collection` is answered
+    /// whole, an upload is taken, and a `sync-collection` since the token is a multistatus
+    /// streamed without end.
+    private func endlessServer() throws -> ScriptedHTTPServer {
+        let card = "BEGIN:VCARD\nVERSION:3.0\nUID:r-1\nN:One;Remote;;;\nFN:Remote One\nEND:VCARD\n"
+        let head = #"<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav">"#
+        let first = head
+            + #"<d:response><d:href>/book/r-1.vcf</d:href><d:propstat><d:prop><d:getetag>"r1"</d:getetag>"#
+            + "<card:address-data>\(card)</card:address-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+            + "<d:sync-token>http://127.0.0.1/token/1</d:sync-token></d:multistatus>"
+        let endless = #"<d:response><d:href>/book/c.vcf</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"#
+        return try ScriptedHTTPServer { request in
+            switch request.method {
+            case "REPORT" where String(decoding: request.body, as: UTF8.self).contains("token/1"):
+                .endlessChunks(
+                    status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], prefix: Data(head.utf8),
+                    repeating: Data(endless.utf8))
+            case "REPORT":
+                .complete(status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], body: Data(first.utf8))
+            case "PUT":
+                .complete(status: 201, headers: ["ETag": #""l1""#])
+            default:
+                .complete(status: 404)
+            }
+        }
+    }
+
+    /// The files of the store outside `.contacts/`, and those of the remote's sync status.
+    private func storeAndStatus(_ sandbox: CLISandbox) throws -> [String: Data] {
+        var files = try sandbox.snapshot()
+        let status = sandbox.store.appending(path: ".contacts/sync/dav")
+        for name in try FileManager.default.contentsOfDirectory(atPath: status.path(percentEncoded: false)) {
+            files[".contacts/sync/dav/" + name] = try Data(contentsOf: status.appending(path: name))
+        }
+        return files
+    }
+
+    @Test func anEndlessAnswerExits65NamingTheURLWithBoundedMemoryAndChangesNothing() throws {
+        let server = try endlessServer()
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        try sandbox.add(["Local Person"])
+        let url = server.url("/book/").absoluteString
+        try sandbox.succeed(["remote", "add", "dav", url, "--no-discover"])
+        try sandbox.succeed(["sync"])
+        #expect(try names(sandbox) == ["Local Person", "Remote One"])
+        let before = try storeAndStatus(sandbox)
+        #expect(before.keys.contains { $0.hasPrefix(".contacts/sync/dav/") })
+
+        let result = try sandbox.run(["sync"])
+
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains(url), "\(result)")
+        #expect(result.peakKilobytes > 0 && result.peakKilobytes < Self.peakKilobytesReadingAnEndlessAnswer, "\(result.peakKilobytes) kB")
+        #expect(try storeAndStatus(sandbox) == before)
+        #expect(server.requests.filter { $0.method == "REPORT" }.count == 2)
+    }
 }

@@ -27,6 +27,13 @@ extension PlainContactsError.Code where Domain == SyncDomain {
     /// A server refused the credentials (HTTP 401 or 403): a wrong user or password, or an
     /// account without access to the address book.
     public static let authenticationFailed = Self(rawValue: "authenticationFailed")
+    /// A server's answer was larger than a sync reads: a body past 256 MiB (as received,
+    /// after any compression is undone), a `Content-Length` announcing one, or a header block
+    /// past 256 KiB. Reading stopped there, and the sync stopped as on any failure of the
+    /// server: the store not saved, the status not advanced. The bound is four times the
+    /// largest answer a sync of 100,000 cards needs, so such an answer is a broken or hostile
+    /// server.
+    public static let responseTooLarge = Self(rawValue: "responseTooLarge")
     /// A server could not be reached, timed out, or kept failing (HTTP 5xx) after retries.
     public static let serverUnavailable = Self(rawValue: "serverUnavailable")
     /// A server refused a conditional write because the card changed there meanwhile

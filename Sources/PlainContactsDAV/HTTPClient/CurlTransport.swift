@@ -14,6 +14,11 @@ import Synchronization
 /// credentials are added (``HTTPClient`` does those); TLS certificates are checked against the
 /// system's authorities, as by URLSession.
 ///
+/// What a server sends is bounded by ``HTTPResponseLimits``: libcurl's callbacks count each
+/// header line and each piece of the body as it arrives, and the one that passes a bound is
+/// answered with a short count, which makes libcurl abort the transfer at once; a
+/// `Content-Length` above the body's bound aborts it at that header line.
+///
 /// ```swift
 /// let transport = CurlTransport.standard()   // URLSessionTransport where libcurl is missing
 /// let response = try transport.send(HTTPRequest(method: "PROPFIND", url: url, headers: ["Depth": "0"]))
@@ -21,17 +26,21 @@ import Synchronization
 final class CurlTransport: HTTPTransport {
     /// The transport to use: this one, or ``URLSessionTransport`` where libcurl cannot be loaded.
     static func standard() -> any HTTPTransport {
-        CurlLibrary.shared.map(CurlTransport.init) ?? URLSessionTransport()
+        CurlLibrary.shared.map { CurlTransport(curl: $0) } ?? URLSessionTransport()
     }
 
     /// At most this many idle handles are kept; more are closed when given back.
     static let idleHandles = 8
 
     private let curl: CurlLibrary
+    /// The most of an answer that is read.
+    let limits: HTTPResponseLimits
     private let idle = Mutex<[HandleBox]>([])
 
-    init(curl: CurlLibrary) {
+    /// A transport over the loaded library, reading at most `limits` of each answer.
+    init(curl: CurlLibrary, limits: HTTPResponseLimits = HTTPResponseLimits()) {
         self.curl = curl
+        self.limits = limits
     }
 
     deinit {
@@ -40,17 +49,23 @@ final class CurlTransport: HTTPTransport {
 
     /// Sends a request and waits for its response: at most ``URLSessionTransport/requestTimeout``
     /// for the connection or for the server's next bytes, ``URLSessionTransport/resourceTimeout``
-    /// for the whole exchange.
+    /// for the whole exchange; at most ``limits`` of its answer.
     ///
-    /// - Throws: ``HTTPTransportError`` when no response came.
+    /// - Throws: ``HTTPTransportError`` when no response came, or
+    ///   ``HTTPTransportError/Kind/responseTooLarge`` when the answer passed ``limits``.
     func send(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let box = borrow() else {
             throw HTTPTransportError(.connectionFailed, detail: "libcurl could not make a handle")
         }
         var keep = true
         defer { giveBack(box, keep: keep) }
-        let exchange = Exchange()
+        let exchange = Exchange(limits: limits, expectsBody: request.method != "HEAD")
         let code = perform(request, on: box.handle, into: exchange)
+        if let refusal = exchange.refusal {
+            // The rest of the answer is still on its way: the connection cannot carry another.
+            keep = false
+            throw HTTPTransportError(.responseTooLarge, detail: refusal)
+        }
         guard code == CurlLibrary.ok else {
             // A handle whose transfer failed starts over with a new connection.
             keep = false
@@ -149,9 +164,22 @@ final class CurlTransport: HTTPTransport {
 
     /// What one request brought back, filled in by libcurl's callbacks on the sending thread.
     private final class Exchange {
+        let limits: HTTPResponseLimits
+        /// Whether a body may follow the headers (not after a `HEAD`), so that a
+        /// `Content-Length` is a promise of one.
+        let expectsBody: Bool
         var headers: [String: String] = [:]
         var body = Data()
+        /// The bytes of every header line received so far.
+        var headerBytes = 0
+        /// Why reading stopped short of the whole answer, once it has.
+        var refusal: String?
         var errorBuffer = [CChar](repeating: 0, count: 256)  // CURL_ERROR_SIZE
+
+        init(limits: HTTPResponseLimits, expectsBody: Bool) {
+            self.limits = limits
+            self.expectsBody = expectsBody
+        }
 
         var errorText: String {
             errorBuffer.withUnsafeBufferPointer { buffer in
@@ -159,36 +187,61 @@ final class CurlTransport: HTTPTransport {
             }
         }
 
-        /// Takes one header line; a status line starts over, so that only the final response's
-        /// headers are kept (not those of a `100 Continue`).
-        func take(headerLine bytes: UnsafeRawBufferPointer) {
+        /// Takes one header line, or refuses it when it passes the header block's bound or
+        /// announces a body past the body's; a status line starts over, so that only the final
+        /// response's headers are kept (not those of a `100 Continue`).
+        ///
+        /// - Returns: whether the line was taken; reading stops at one that was not.
+        func take(headerLine bytes: UnsafeRawBufferPointer) -> Bool {
+            headerBytes += bytes.count
+            guard headerBytes <= limits.maximumHeaderBlockSize else {
+                refusal = "its header block passed \(HTTPResponseLimits.describe(limits.maximumHeaderBlockSize))"
+                return false
+            }
             let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if line.hasPrefix("HTTP/") {
                 headers = [:]
-                return
+                return true
             }
-            guard let colon = line.firstIndex(of: ":") else { return }
+            guard let colon = line.firstIndex(of: ":") else { return true }
             let name = String(line[..<colon])
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if expectsBody, name.lowercased() == "content-length", let length = Int(value), length > limits.maximumBodySize {
+                refusal = "its Content-Length of \(length) bytes is over \(HTTPResponseLimits.describe(limits.maximumBodySize))"
+                return false
+            }
             if let earlier = headers[name] {
                 headers[name] = earlier + ", " + value
             } else {
                 headers[name] = value
             }
+            return true
+        }
+
+        /// Takes a piece of the body, or refuses it when the body would pass its bound.
+        ///
+        /// - Returns: whether the piece was taken; reading stops at one that was not.
+        func take(bodyPiece bytes: UnsafeRawBufferPointer) -> Bool {
+            guard bytes.count <= limits.maximumBodySize - body.count else {
+                refusal = "its body passed \(HTTPResponseLimits.describe(limits.maximumBodySize))"
+                return false
+            }
+            body.append(contentsOf: bytes)
+            return true
         }
     }
 
+    /// libcurl's write callback: a short count (0) aborts the transfer with `CURLE_WRITE_ERROR`.
     private static let receiveBody: CurlLibrary.WriteCallback = { bytes, size, count, context in
         guard let bytes, let context else { return 0 }
         let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
-        exchange.body.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: size * count)
-        return size * count
+        return exchange.take(bodyPiece: UnsafeRawBufferPointer(start: bytes, count: size * count)) ? size * count : 0
     }
 
+    /// libcurl's header callback, aborting the same way.
     private static let receiveHeader: CurlLibrary.WriteCallback = { bytes, size, count, context in
         guard let bytes, let context else { return 0 }
         let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
-        exchange.take(headerLine: UnsafeRawBufferPointer(start: bytes, count: size * count))
-        return size * count
+        return exchange.take(headerLine: UnsafeRawBufferPointer(start: bytes, count: size * count)) ? size * count : 0
     }
 }

@@ -8,7 +8,8 @@ import PlainContacts
 /// Redirects keep the method, body and credentials only while they stay on the request's origin
 /// (scheme, host and port); a `303`, or a redirect to another origin, becomes a plain `GET`
 /// without credentials. 4xx answers are never retried: they come back to the caller, except
-/// `401` and `403`, which throw.
+/// `401` and `403`, which throw. An answer larger than its transport reads
+/// (``HTTPResponseLimits``) throws at once, never retried.
 ///
 /// ```swift
 /// let client = HTTPClient(transport: CurlTransport.standard(), credentials: credentials)
@@ -51,7 +52,9 @@ struct HTTPClient: Sendable {
     /// - Throws: `SyncError.Code.readOnly` on a `403` with `DAV:need-privileges`;
     ///   `SyncError.Code.authenticationFailed` on another `401` or `403`;
     ///   `SyncError.Code.serverUnavailable` when the server cannot be reached, times out or
-    ///   answers 5xx or 429 after every attempt, or redirects too often.
+    ///   answers 5xx or 429 after every attempt, or redirects too often;
+    ///   `SyncError.Code.responseTooLarge`, without retrying, when an answer passes the
+    ///   transport's ``HTTPResponseLimits``.
     func send(_ request: HTTPRequest, handling handled: Set<Int> = []) throws -> HTTPResponse {
         let origin = Self.origin(of: request.url)
         var current = request
@@ -123,6 +126,11 @@ struct HTTPClient: Sendable {
                     delay = max(delay, after)
                 }
             } catch let error as HTTPTransportError {
+                // The same answer would come again, as large, and be read up to the bound again.
+                guard error.kind != .responseTooLarge else {
+                    throw SyncError(.responseTooLarge, "the server's answer is larger than a sync reads: \(error.detail)",
+                        path: Self.describe(request.url))
+                }
                 failure = error.kind == .timedOut ? "timed out" : "could not connect (\(error.detail))"
             }
             guard attempt < Self.maximumAttempts else {

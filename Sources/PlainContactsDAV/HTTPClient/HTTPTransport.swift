@@ -12,7 +12,8 @@ import Foundation
 protocol HTTPTransport: Sendable {
     /// Sends a request and waits for its response.
     ///
-    /// - Throws: ``HTTPTransportError`` when no response came (no connection, a timeout).
+    /// - Throws: ``HTTPTransportError`` when no response came (no connection, a timeout), or
+    ///   when the answer passed its ``HTTPResponseLimits`` (then it is not read further).
     func send(_ request: HTTPRequest) throws -> HTTPResponse
 }
 
@@ -28,6 +29,9 @@ struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
         case connectionFailed
         /// The server did not answer in time.
         case timedOut
+        /// The answer's body or header block passed its ``HTTPResponseLimits``, or its
+        /// `Content-Length` announced a body that would: reading stopped there.
+        case responseTooLarge
     }
 
     var kind: Kind

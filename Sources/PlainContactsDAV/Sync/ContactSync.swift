@@ -55,8 +55,9 @@ package struct ContactSync {
     ///
     /// - Throws: `SyncError.Code.tooManyRemovals` (nothing written) when the sync would
     ///   remove more than half of either side without ``Options/force``;
-    ///   `SyncError.Code.authenticationFailed`, `SyncError.Code.serverUnavailable` and
-    ///   `SyncError.Code.malformedResponse` from the server (the store is not saved, the
+    ///   `SyncError.Code.authenticationFailed`, `SyncError.Code.serverUnavailable`,
+    ///   `SyncError.Code.malformedResponse` and `SyncError.Code.responseTooLarge` from the
+    ///   server (the store is not saved, the
     ///   status not advanced: the next sync completes what this one wrote);
     ///   the store's save errors.
     package func run() throws -> SyncReport {

@@ -165,11 +165,14 @@ extension SyncRun {
 
     /// Every card with its ETag and the collection's sync token, from an initial
     /// `sync-collection` (RFC 6578 section 3.4: an empty token); `nil` when the server does not
-    /// offer the report.
+    /// offer the report, or when its answer, every card in one, is larger than a sync reads:
+    /// the listing of ETags and the multigets of a batch each that replace it are far smaller.
     private func initialChanges() throws -> RemoteChanges? {
         do {
             return try remote.changes(since: "", includingCards: true)
-        } catch let error as SyncError where error.code == .malformedResponse || error.code == .notFound {
+        } catch let error as SyncError
+            where error.code == .malformedResponse || error.code == .notFound || error.code == .responseTooLarge
+        {
             return nil
         }
     }

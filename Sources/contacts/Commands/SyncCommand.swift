@@ -56,7 +56,8 @@ enum SyncCommand: Command {
         status: 0 synced; 75
         conflicts left (everything else synced) or the removal guard refused; 77 the server
         refused the credentials; 69 the server could not be reached or kept failing; 65 the
-        server sent something unreadable.
+        server sent something unreadable, or an answer larger than a sync reads (a body past
+        256 MiB, a header block past 256 KiB).
         """
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {

@@ -10,8 +10,8 @@ enum ExitStatus: Int32, Sendable {
     case failure = 1
     /// The command line is wrong, or adds a remote or a user whose name is taken (`EX_USAGE`).
     case usage = 64
-    /// A record file, a vCard or a JSON value is malformed, or the store's IDs have reached the
-    /// top of their range (`EX_DATAERR`).
+    /// A record file, a vCard or a JSON value is malformed, the store's IDs have reached the
+    /// top of their range, or a server's answer is unreadable or too large (`EX_DATAERR`).
     case dataError = 65
     /// No such store, record, group, remote, user or input file (`EX_NOINPUT`).
     case noInput = 66
@@ -64,7 +64,7 @@ enum ExitStatus: Int32, Sendable {
     init(for code: SyncError.Code) {
         switch code {
         case .remoteNotFound, .notFound: self = .noInput
-        case .malformedResponse: self = .dataError
+        case .malformedResponse, .responseTooLarge: self = .dataError
         case .remoteExists: self = .usage
         case .preconditionFailed, .tooManyRemovals: self = .temporaryFailure
         case .authenticationFailed, .readOnly: self = .noPermission

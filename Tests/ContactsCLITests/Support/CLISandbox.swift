@@ -44,6 +44,7 @@ final class CLISandbox {
 
     /// Runs `contacts` with `arguments`; `environment` values are added to the base ones (an
     /// empty value removes a variable). Standard input is `/dev/null` unless `input` is given.
+    /// The result has the run's peak memory.
     @discardableResult
     func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> CLIResult {
         var merged = baseEnvironment
@@ -56,14 +57,16 @@ final class CLISandbox {
             for url in [outURL, errURL, inURL] { try? FileManager.default.removeItem(at: url) }
         }
         if let input { try Data(input.utf8).write(to: inURL) }
-        let status = try ChildProcess.run(
+        let pid = try ChildProcess.spawn(
             [try ContactsBinary.url().path(percentEncoded: false)] + arguments, environment: merged, folder: root,
             input: input == nil ? "/dev/null" : inURL.path(percentEncoded: false),
             output: outURL.path(percentEncoded: false), errors: errURL.path(percentEncoded: false))
+        let exit = try ChildProcess.waitMeasuring(pid, program: "contacts")
         return CLIResult(
-            status: status,
+            status: exit.status,
             stdout: try String(contentsOf: outURL, encoding: .utf8),
-            stderr: try String(contentsOf: errURL, encoding: .utf8))
+            stderr: try String(contentsOf: errURL, encoding: .utf8),
+            peakKilobytes: exit.peakKilobytes)
     }
 
     /// Runs `contacts` and requires exit status 0.

@@ -118,6 +118,35 @@ import Testing
         #expect(try people().first?.firstName == "Johnny")
     }
 
+    @Test func aFirstSyncWhoseReportIsTooLargeListsAndFetchesTheCardsInstead() throws {
+        server.answersWithCardsTooLarge = true
+        server.put(Self.card("b-1", first: "John", last: "Appleseed"), name: "b-1.vcf")
+
+        try sync()
+
+        #expect(server.listings == 1)
+        #expect(server.fetched == 1)
+        #expect(try people().map(\.lastName) == ["Appleseed"])
+    }
+
+    @Test func anAnswerTooLargeEndsALaterSyncAndChangesNeitherTheStoreNorTheStatus() throws {
+        server.put(Self.card("b-1", first: "John", last: "Appleseed"), name: "b-1.vcf")
+        try sync()
+        _ = try addPerson("Katie", "Bell")
+        server.put(Self.card("b-2", first: "Remote", last: "Two"), name: "b-2.vcf")
+        let records = try recordBytes()
+        let statusFiles = try FileManager.default.contentsOfDirectory(atPath: statusFolder.path(percentEncoded: false))
+        let status = try statusFiles.map { try Data(contentsOf: statusFolder.appending(path: $0)) }
+        server.answersWithCardsTooLarge = true
+
+        let error = try #require(throws: SyncError.self) { try sync() }
+
+        #expect(error.code == .responseTooLarge)
+        #expect(try recordBytes() == records)
+        #expect(try statusFiles.map { try Data(contentsOf: statusFolder.appending(path: $0)) } == status)
+        #expect(server.cards.count == 2)
+    }
+
     @Test func firstSyncMatchesCardsTheStoreAlreadyHasByUID() throws {
         let text = Self.card("shared-1", first: "Katie", last: "Bell", extra: ["TEL;TYPE=CELL:+44 20 7946 0001"])
         _ = try store.openBook().importVCards(from: Data(text.utf8), source: "old.vcf")

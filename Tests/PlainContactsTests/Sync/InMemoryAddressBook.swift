@@ -96,8 +96,14 @@ final class InMemoryAddressBook: RemoteAddressBook, @unchecked Sendable {
 
     /// Whether a sync-collection report sends the cards' content when asked.
     var sendsCardsWithChanges = true
+    /// Whether a sync-collection report asked for the cards' content is an answer larger than
+    /// the client reads.
+    var answersWithCardsTooLarge = false
 
     func changes(since token: String, includingCards: Bool) throws -> RemoteChanges? {
+        if includingCards && answersWithCardsTooLarge {
+            throw SyncError(.responseTooLarge, "the server's answer is too large", path: url)
+        }
         guard var changes = try changesWithoutCards(since: token) else { return nil }
         if includingCards && sendsCardsWithChanges {
             for version in changes.changed { changes.cards[version.href] = cards[version.href]?.data }

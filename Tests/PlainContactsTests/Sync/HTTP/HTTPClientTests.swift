@@ -82,6 +82,20 @@ import Testing
         #expect(transport.requests.count == 3)
     }
 
+    @Test func anAnswerTooLargeIsNeverRetriedAndNamesTheURLWithoutCredentials() throws {
+        let transport = FakeHTTPTransport()
+        transport.enqueueFailure(.responseTooLarge)
+        transport.enqueue(207)
+        let waits = RecordedWaits()
+        let error = try #require(throws: SyncError.self) {
+            try HTTPClient.fake(transport, waits: waits).send(request("https://me:pw@dav.example.com/a/"))
+        }
+        #expect(error.code == .responseTooLarge)
+        #expect(error.path == "https://dav.example.com/a/")
+        #expect(transport.requests.count == 1)
+        #expect(waits.delays.isEmpty)
+    }
+
     @Test func aServerFailingEveryAttemptIsUnavailable() throws {
         let transport = FakeHTTPTransport()
         for _ in 0..<HTTPClient.maximumAttempts { transport.enqueue(502) }

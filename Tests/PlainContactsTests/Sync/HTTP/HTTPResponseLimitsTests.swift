@@ -1,0 +1,119 @@
+import DAVTestSupport
+import Foundation
+import Testing
+@testable import PlainContacts
+@testable import PlainContactsDAV
+
+/// Both transports hold a server's answer to ``HTTPResponseLimits``, against a scripted server
+/// on 127.0.0.1 that sends what no real server does: a body without end, a `Content-Length`
+/// over the bound never followed by its body, a header block without end.
+@Suite struct HTTPResponseLimitsTests {
+    enum Kind: String, CaseIterable, Sendable {
+        case curl, urlSession
+
+        func make(_ limits: HTTPResponseLimits) throws -> any HTTPTransport {
+            switch self {
+            case .curl: CurlTransport(curl: try #require(CurlLibrary.shared), limits: limits)
+            case .urlSession: URLSessionTransport(limits: limits)
+            }
+        }
+    }
+
+    /// A bound small enough that the tests stream a few megabytes at most.
+    static let limits = HTTPResponseLimits(maximumBodySize: 1 << 20, maximumHeaderBlockSize: 64 * 1024)
+    /// Far less than the scripted server sends in a second to a client that keeps reading, and
+    /// far more than it sends beyond the bound before libcurl hangs up (socket buffers).
+    static let streamedAfterHangingUp = 64 << 20
+
+    /// Whether the server has stopped streaming: the client hung up.
+    static func streamEnded(_ server: ScriptedHTTPServer) -> Bool {
+        Thread.sleep(forTimeInterval: 1)
+        let streamed = server.bytesStreamed
+        Thread.sleep(forTimeInterval: 0.5)
+        return server.bytesStreamed == streamed
+    }
+    /// Far less than the 60 s a client waits for a body that does not come.
+    static let promptly: Duration = .seconds(10)
+
+    static let multistatusHead = Data(#"<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:">"#.utf8)
+    static let multistatusResponse = Data(
+        #"<d:response><d:href>/book/card.vcf</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"#
+            .utf8)
+
+    @Test(arguments: Kind.allCases)
+    func anEndlessBodyIsCutOffJustPastTheBound(_ kind: Kind) throws {
+        let server = try ScriptedHTTPServer { _ in
+            .endlessChunks(status: 207, headers: [:], prefix: Self.multistatusHead, repeating: Self.multistatusResponse)
+        }
+        let error = try #require(throws: HTTPTransportError.self) {
+            try kind.make(Self.limits).send(HTTPRequest(method: "REPORT", url: server.url("/book/"), body: Data("<x/>".utf8)))
+        }
+        #expect(error.kind == .responseTooLarge)
+        #expect(Self.streamEnded(server))
+        // libcurl hangs up at once; FoundationNetworking takes a moment to carry out a cancel,
+        // dropping what arrives meanwhile.
+        if kind == .curl { #expect(server.bytesStreamed < Self.streamedAfterHangingUp) }
+    }
+
+    @Test(arguments: Kind.allCases, [Self.limits, HTTPResponseLimits()])
+    func aContentLengthOverTheBoundIsRefusedBeforeAnyOfTheBody(_ kind: Kind, _ limits: HTTPResponseLimits) throws {
+        let server = try ScriptedHTTPServer { _ in
+            .announcedLength(status: 207, headers: ["Content-Type": "application/xml"], length: limits.maximumBodySize + 1)
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = try #require(throws: HTTPTransportError.self) {
+            try kind.make(limits).send(HTTPRequest(method: "PROPFIND", url: server.url("/book/"), body: Data("<x/>".utf8)))
+        }
+        #expect(error.kind == .responseTooLarge)
+        // The server sends none of the body it announced: waiting for it would take the
+        // transport's 60 s timeout.
+        #expect(clock.now - started < Self.promptly)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aBodyOfExactlyTheBoundIsReadWhole(_ kind: Kind) throws {
+        let body = Data(repeating: UInt8(ascii: "x"), count: Self.limits.maximumBodySize)
+        let server = try ScriptedHTTPServer { _ in .complete(status: 200, body: body) }
+        let response = try kind.make(Self.limits).send(HTTPRequest(method: "GET", url: server.url("/card.vcf")))
+        #expect(response.status == 200)
+        #expect(response.body == body)
+    }
+
+    @Test func anEndlessHeaderBlockIsCutOffAtTheBound() throws {
+        let server = try ScriptedHTTPServer { _ in .endlessHeaders(status: 200) }
+        let error = try #require(throws: HTTPTransportError.self) {
+            try Kind.curl.make(Self.limits).send(HTTPRequest(method: "GET", url: server.url("/")))
+        }
+        #expect(error.kind == .responseTooLarge)
+        #expect(Self.streamEnded(server))
+        #expect(server.bytesStreamed < Self.streamedAfterHangingUp)
+    }
+
+    /// FoundationNetworking reads the header block itself: its libcurl gives up on one past
+    /// 300 KiB, and the task fails.
+    @Test func anEndlessHeaderBlockFailsTheURLSessionTask() throws {
+        let server = try ScriptedHTTPServer { _ in .endlessHeaders(status: 200) }
+        #expect(throws: HTTPTransportError.self) {
+            try Kind.urlSession.make(Self.limits).send(HTTPRequest(method: "GET", url: server.url("/")))
+        }
+        #expect(Self.streamEnded(server))
+        #expect(server.bytesStreamed < Self.streamedAfterHangingUp)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aTransportStillCarriesRequestsAfterRefusingAnAnswer(_ kind: Kind) throws {
+        let server = try ScriptedHTTPServer { request in
+            request.path == "/endless/"
+                ? .endlessChunks(status: 207, headers: [:], prefix: Self.multistatusHead, repeating: Self.multistatusResponse)
+                : .complete(status: 200, body: Data("fine".utf8))
+        }
+        let transport = try kind.make(Self.limits)
+        #expect(throws: HTTPTransportError.self) {
+            try transport.send(HTTPRequest(method: "GET", url: server.url("/endless/")))
+        }
+        let response = try transport.send(HTTPRequest(method: "GET", url: server.url("/fine")))
+        #expect(response.body == Data("fine".utf8))
+    }
+}
