@@ -42,6 +42,8 @@ struct HTTPServerConnection: Sendable {
     let settings: HTTPServerConnection.Settings
     /// Raised when the server stops.
     let stopSignal: HTTPServerStopSignal
+    /// When the connection was accepted: its first request's header block is timed from here.
+    let opened: ContinuousClock.Instant
     /// The requests read so far from the connection's bytes.
     private var parser: HTTPRequestParser
 
@@ -51,13 +53,14 @@ struct HTTPServerConnection: Sendable {
         self.peerAddress = peerAddress
         self.settings = settings
         self.stopSignal = stopSignal
+        opened = .now
         parser = HTTPRequestParser(limits: settings.limits)
     }
 
     /// Serves requests until the connection ends, then closes the socket.
     mutating func run() {
         let limits = settings.limits
-        var idleSince = ContinuousClock.now
+        var idleSince = opened
         var requestStart: ContinuousClock.Instant?
         var hasAnswered = false
         while true {
@@ -66,7 +69,9 @@ struct HTTPServerConnection: Sendable {
                 case .received:
                     if requestStart == nil { requestStart = .now }
                 case .timedOut where requestStart != nil && parser.isPartway:
-                    let timedOut = HTTPServerError(.requestTimedOut, "request not received in time", status: 408)
+                    let timedOut = parser.isReadingHeaderBlock
+                        ? HTTPServerError(.headerBlockTimedOut, "header block not received in time", status: 408)
+                        : HTTPServerError(.requestTimedOut, "request not received in time", status: 408)
                     refuse(timedOut, since: requestStart ?? .now)
                     return
                 case .stopped:
@@ -97,9 +102,9 @@ struct HTTPServerConnection: Sendable {
         }
     }
 
-    /// Waits for the next bytes of a request, until the idle deadline (between requests; the
-    /// shorter first-request deadline before the first) or the request's read deadline (once it
-    /// has begun).
+    /// Waits for the next bytes of a request, until the idle deadline (between requests; before
+    /// the first, the shortest of the first-request, idle and header block deadlines) or the
+    /// request's read deadline (once it has begun, see ``readDeadline(requestStart:hasAnswered:)``).
     ///
     /// While the server runs, a stop ends the wait. Once it is stopping, a request already
     /// begun is read on to its read deadline, so that it can be finished, and between
@@ -110,15 +115,28 @@ struct HTTPServerConnection: Sendable {
     ) -> HTTPServerSocket.ReceiveOutcome {
         let limits = settings.limits
         guard stopSignal.isRaised else {
-            let idle = hasAnswered ? limits.idleTimeout : min(limits.firstRequestTimeout, limits.idleTimeout)
-            let deadline = requestStart.map { $0 + limits.requestReadTimeout } ?? idleSince + idle
+            let idle = hasAnswered
+                ? limits.idleTimeout : min(limits.firstRequestTimeout, limits.idleTimeout, limits.headerBlockTimeout)
+            let deadline = requestStart.map { readDeadline(requestStart: $0, hasAnswered: hasAnswered) } ?? idleSince + idle
             return socket.receive(into: &parser, deadline: deadline, stopDescriptor: stopSignal.readDescriptor)
         }
         guard let requestStart, parser.isPartway else {
             let outcome = socket.receive(into: &parser, deadline: .now, stopDescriptor: nil)
             return outcome == .received ? .received : .closed
         }
-        return socket.receive(into: &parser, deadline: requestStart + limits.requestReadTimeout, stopDescriptor: nil)
+        let deadline = readDeadline(requestStart: requestStart, hasAnswered: hasAnswered)
+        return socket.receive(into: &parser, deadline: deadline, stopDescriptor: nil)
+    }
+
+    /// When the request being read must have arrived: ``HTTPServerLimits/requestReadTimeout``
+    /// after its first byte, and while its header block is incomplete, no later than
+    /// ``HTTPServerLimits/headerBlockTimeout`` after the connection opened (for the first
+    /// request) or after the request's first byte (for a later one).
+    private func readDeadline(requestStart: ContinuousClock.Instant, hasAnswered: Bool) -> ContinuousClock.Instant {
+        let limits = settings.limits
+        let whole = requestStart + limits.requestReadTimeout
+        guard parser.isReadingHeaderBlock else { return whole }
+        return min(whole, (hasAnswered ? requestStart : opened) + limits.headerBlockTimeout)
     }
 
     /// Calls the handler and writes its response; returns whether the connection stays open.

@@ -38,6 +38,14 @@ struct HTTPServerLimits: Sendable, Hashable {
     /// to send its request, and frees a connection opened and left silent three times sooner
     /// than an idle keep-alive one.
     static let defaultFirstRequestTimeout = Duration.seconds(10)
+    /// The default ``headerBlockTimeout``: a client sends its header block (a few hundred bytes,
+    /// at most ``defaultMaxHeaderBlockSize``) in one write as soon as it has connected, so it
+    /// arrives within a round trip or two even on a slow mobile link; 10 s leaves room for
+    /// several of TCP's retransmissions (the first after 1 s) and is the time the guide gives a
+    /// new connection for its first request (as ``defaultFirstRequestTimeout`` does for its
+    /// first byte), while a client dribbling its header block (slowloris) holds a connection a
+    /// third as long as ``defaultRequestReadTimeout`` would let it.
+    static let defaultHeaderBlockTimeout = Duration.seconds(10)
     /// The default ``idleTimeout``: 30 s keeps a connection open across a sync's bursts of
     /// requests, and frees its thread soon after the client has gone quiet.
     static let defaultIdleTimeout = Duration.seconds(30)
@@ -86,8 +94,16 @@ struct HTTPServerLimits: Sendable, Hashable {
     /// How long a connection may wait for the first byte of its next request, once it has sent
     /// one, before the server closes it without an answer.
     var idleTimeout = Self.defaultIdleTimeout
+    /// How long a request's header block (its request line, every field line and the empty
+    /// line that ends them) may take to arrive: a connection's first request must have sent
+    /// its whole header block within this time of the connection's opening, a later request
+    /// within this time of its own first byte. A slower one is answered with 408 (Request
+    /// Timeout) and its connection closed. The body that follows is held to
+    /// ``requestReadTimeout`` alone.
+    var headerBlockTimeout = Self.defaultHeaderBlockTimeout
     /// How long a request may take to arrive, header block and body together, from its first
     /// byte; a slower one is answered with 408 (Request Timeout) and its connection closed.
+    /// Its header block is held to the shorter ``headerBlockTimeout`` too.
     var requestReadTimeout = Self.defaultRequestReadTimeout
     /// How long writing a response may go without progress (the client taking no bytes)
     /// before the server gives up and closes the connection.
