@@ -73,16 +73,21 @@ struct HTTPServerLimits: Sendable, Hashable {
     /// before any of the body is read, and a chunked body is cut off with 413 as soon as its
     /// chunk sizes pass it.
     var maxBodySize = Self.defaultMaxBodySize
-    /// The most connections served at once; the server accepts one more, answers it with 503
-    /// (Service Unavailable, with `Retry-After`) and closes it.
+    /// The most connections served at once. When all are taken, the server drops one waiting
+    /// for a request to serve the new one: one that never sent a request, oldest first; else
+    /// one idle between requests, from the address (or the client a trusted proxy named) that
+    /// holds the most, oldest first. Only when none can be dropped (every connection is busy with
+    /// a request) is the new one answered with 503 (Service Unavailable, with `Retry-After`)
+    /// and closed.
     var maxConnections = Self.defaultMaxConnections
     /// The most connections served at once from one client address; one more is answered with
-    /// 503 like one beyond ``maxConnections``, so that one client holding connections open
-    /// cannot shut out the others. Addresses in ``unlimitedAddresses`` count only towards
+    /// 503 even when some of the address's are idle, so that one client holding connections
+    /// open cannot shut out the others. Addresses in ``unlimitedAddresses`` count only towards
     /// ``maxConnections``.
     var maxConnectionsPerAddress = Self.defaultMaxConnectionsPerAddress
     /// The client addresses ``maxConnectionsPerAddress`` does not apply to: a reverse proxy's,
-    /// whose connections carry many clients.
+    /// whose connections carry many clients. Their idle connections are still dropped for new
+    /// ones when ``maxConnections`` are taken, so that they cannot hold every slot.
     var unlimitedAddresses = Self.defaultUnlimitedAddresses
     /// More addresses and ranges ``maxConnectionsPerAddress`` does not apply to: the reverse
     /// proxies given with `contacts serve --trusted-proxy`, none by default.
