@@ -124,6 +124,16 @@ struct HTTPRequestParser: Sendable {
         return true
     }
 
+    /// Whether a request has begun and its header block is not complete yet: the part of a
+    /// request ``HTTPServerLimits/headerBlockTimeout`` bounds.
+    var isReadingHeaderBlock: Bool {
+        switch stage {
+        case .requestLine: position < buffer.count
+        case .headerLines: true
+        case .body, .chunkSizeLine, .chunkData, .chunkDataEnd, .trailerLines, .failed: false
+        }
+    }
+
     /// Adds bytes received from the client.
     mutating func append(_ bytes: some Sequence<UInt8>) {
         if position > 0, position == buffer.count || position >= Self.compactionThreshold {

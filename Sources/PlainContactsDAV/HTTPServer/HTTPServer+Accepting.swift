@@ -39,58 +39,48 @@ extension HTTPServer {
         }
     }
 
-    /// Serves a new connection on a thread of its own, or refuses it with 503 when
-    /// ``HTTPServerLimits/maxConnections`` are being served, or
-    /// ``HTTPServerLimits/maxConnectionsPerAddress`` from its address, or no thread can be
-    /// started.
+    /// Serves a new connection on a thread of its own, dropping an idle connection for it when
+    /// ``HTTPServerLimits/maxConnections`` are being served; or refuses it with 503 when
+    /// ``HTTPServerLimits/maxConnectionsPerAddress`` are being served from its address, none
+    /// can be dropped, or no thread can be started.
     private func admit(_ socket: HTTPServerSocket, peerAddress: String, stopSignal: HTTPServerStopSignal) {
         let counted = !limits.unlimitedAddresses.contains(peerAddress)
             && !limits.unlimitedRanges.contains { $0.contains(peerAddress) }
-        if counted {
-            let admitted = connectionsByAddress.withLock { counts in
-                guard counts[peerAddress, default: 0] < limits.maxConnectionsPerAddress else { return false }
-                counts[peerAddress, default: 0] += 1
-                return true
-            }
-            guard admitted else {
-                refuseBusy(socket, reason: "too many connections from one address")
-                return
-            }
-        }
-        let release: @Sendable () -> Void = { [self] in
-            guard counted else { return }
-            connectionsByAddress.withLock { counts in
-                let remaining = counts[peerAddress, default: 1] - 1
-                counts[peerAddress] = remaining > 0 ? remaining : nil
-            }
-        }
-        let admitted = connectionCount.withLock { count in
-            guard count < limits.maxConnections else { return false }
-            count += 1
-            return true
-        }
-        guard admitted else {
-            release()
-            refuseBusy(socket, reason: "too many connections")
+        let slot: HTTPServerSlot
+        switch slots.admit(socket, peerAddress: peerAddress, isCountedPerAddress: counted) {
+        case .admitted(let admitted, let dropped):
+            logDrop(dropped)
+            slot = admitted
+        case .refused(let reason, let dropped):
+            logDrop(dropped)
+            refuseBusy(socket, reason: reason)
             return
         }
         activity.enter()
         let connection = HTTPServerConnection(
-            socket: socket, peerAddress: peerAddress, settings: settings, stopSignal: stopSignal)
+            socket: socket, peerAddress: peerAddress, slot: slot, settings: settings, stopSignal: stopSignal)
         do {
             try HTTPServerThread.start { [self] in
                 var serving = connection
                 serving.run()
-                connectionCount.withLock { $0 -= 1 }
-                release()
+                slot.release()
                 activity.leave()
             }
         } catch {
-            connectionCount.withLock { $0 -= 1 }
-            release()
+            slot.release()
             activity.leave()
             refuseBusy(socket, reason: "no thread for the connection")
         }
+    }
+
+    /// Logs a connection dropped for a new one, without its address: how long it had waited,
+    /// and whether it had sent a request.
+    private func logDrop(_ drop: HTTPServerSlots.Drop?) {
+        guard let drop else { return }
+        let (seconds, attoseconds) = drop.waited.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let kind = drop.hadSentARequest ? "idle connection" : "connection without a request"
+        settings.log("- - - \(milliseconds)ms (\(kind) dropped for a new one)")
     }
 
     /// Answers a connection that cannot be served with 503 and closes it, without blocking the

@@ -7,8 +7,10 @@ import PlainContacts
 ///
 /// Each connection is served on its own thread, one request at a time, so a handler may block
 /// (on file I/O, on a lock) without holding up other clients; the handler is called from many
-/// threads at once. Up to ``HTTPServerLimits/maxConnections`` connections are served; one more
-/// is accepted, answered with 503 and closed. ``stop()`` shuts down gracefully.
+/// threads at once. Up to ``HTTPServerLimits/maxConnections`` connections are served; when
+/// every slot is taken, a connection waiting for a request is dropped for the new one (see
+/// ``HTTPServerSlots``), and only when none is waiting is the new one answered with 503 and
+/// closed. ``stop()`` shuts down gracefully.
 ///
 /// ```swift
 /// let server = HTTPServer(host: "127.0.0.1", port: 8080, log: { print($0) }) { request in
@@ -65,11 +67,8 @@ final class HTTPServer: Sendable {
     private let phase = Mutex(Phase.notStarted)
     /// The port bound, once started.
     private let boundPort = Atomic<UInt16>(0)
-    /// The connections being served.
-    let connectionCount = Mutex(0)
-    /// The connections served at once from each client address counted per address (see
-    /// ``HTTPServerLimits/maxConnectionsPerAddress``).
-    let connectionsByAddress = Mutex<[String: Int]>([:])
+    /// The connections being served, each holding a slot until its thread has ended.
+    let slots: HTTPServerSlots
     /// The refused connections being read before they close.
     let lingeringRefusals = Mutex(0)
     /// Entered by the accept loop and by every connection; empty once all have finished.
@@ -83,25 +82,32 @@ final class HTTPServer: Sendable {
     ///     `127.0.0.1` and `::1`).
     ///   - port: The port; 0 lets the system choose one, read back from ``port``.
     ///   - limits: The limits requests and connections are held to.
+    ///   - trustedProxies: The reverse proxies whose forwarded headers name the client an idle
+    ///     connection is held for, when one must be dropped (none by default: the peer
+    ///     address). The handler reads those headers on its own.
     ///   - log: Receives, from many threads at once, one line per request: method, path
     ///     without its query, status and milliseconds (`PUT /dav/a.vcf 201 4ms`), with
     ///     ` (not delivered)` when the client did not take the whole response, and the
     ///     response's ``HTTPServerResponse/logNote`` in parentheses when it has one. A refused
     ///     request's line ends with the refusal's code (`PUT /dav/a.vcf 413 0ms (bodyTooLarge)`,
     ///     `- - 414 0ms (requestLineTooLong)` when there is no request line to name), a refused
-    ///     connection's with the reason (`- - 503 0ms (too many connections)`). Failures of the
+    ///     connection's with the reason (`- - 503 0ms (too many connections)`). A connection
+    ///     dropped for a new one gets a line with how long it had waited and whether it had sent
+    ///     a request: `- - - 8034ms (idle connection dropped for a new one)`, or
+    ///     `- - - 950ms (connection without a request dropped for a new one)`. Failures of the
     ///     server itself (`accept failed: errno 24`) get a line too. Never a header value, a
     ///     query nor a body.
     ///   - handler: Turns a request into a response; called from many threads at once.
     init(
         host: String, port: UInt16, limits: HTTPServerLimits = HTTPServerLimits(),
-        log: @escaping @Sendable (String) -> Void,
+        trustedProxies: TrustedProxies = TrustedProxies(), log: @escaping @Sendable (String) -> Void,
         handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse
     ) {
         self.host = host
         requestedPort = port
         self.limits = limits
-        settings = HTTPServerConnection.Settings(limits: limits, log: log, handler: handler)
+        settings = HTTPServerConnection.Settings(limits: limits, log: log, handler: handler, trustedProxies: trustedProxies)
+        slots = HTTPServerSlots(maxConnections: limits.maxConnections, maxConnectionsPerAddress: limits.maxConnectionsPerAddress)
     }
 
     /// The port the server listens on; 0 before ``start()``.

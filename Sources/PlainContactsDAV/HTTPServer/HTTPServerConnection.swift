@@ -15,9 +15,15 @@ import PlainContacts
 /// response written with `Connection: close`; a connection waiting for its next request is
 /// closed without an answer.
 ///
+/// While it waits for a request, the connection is registered as idle in its ``slot``, where
+/// the accept thread may drop it for a new connection; it leaves that state before it takes a
+/// byte or closes its socket, and closes unread once dropped.
+///
 /// ```swift
-/// var connection = HTTPServerConnection(socket: socket, peerAddress: "127.0.0.1", settings: settings, stopSignal: stop)
+/// var connection = HTTPServerConnection(
+///     socket: socket, peerAddress: "127.0.0.1", slot: slot, settings: settings, stopSignal: stop)
 /// connection.run()   // returns once the socket is closed
+/// slot.release()
 /// ```
 struct HTTPServerConnection: Sendable {
     /// What every connection of a server shares: its limits and callbacks.
@@ -28,6 +34,9 @@ struct HTTPServerConnection: Sendable {
         var log: @Sendable (String) -> Void
         /// Turns a request into a response.
         var handler: @Sendable (HTTPServerRequest) -> HTTPServerResponse
+        /// The reverse proxies whose forwarded headers name who an idle connection is held
+        /// for (see ``HTTPServerSlotTable/dropOrder``).
+        var trustedProxies = TrustedProxies()
     }
 
     /// Bodies up to this size are written in the same `send` as the head, so that a small
@@ -38,26 +47,35 @@ struct HTTPServerConnection: Sendable {
     let socket: HTTPServerSocket
     /// The client's IP address, given to every request.
     let peerAddress: String
+    /// The server's slot the connection holds.
+    let slot: HTTPServerSlot
     /// The server's limits and callbacks.
     let settings: HTTPServerConnection.Settings
     /// Raised when the server stops.
     let stopSignal: HTTPServerStopSignal
+    /// When the connection was accepted: its first request's header block is timed from here.
+    let opened: ContinuousClock.Instant
     /// The requests read so far from the connection's bytes.
     private var parser: HTTPRequestParser
 
     /// Creates the server side of an accepted connection.
-    init(socket: HTTPServerSocket, peerAddress: String, settings: HTTPServerConnection.Settings, stopSignal: HTTPServerStopSignal) {
+    init(
+        socket: HTTPServerSocket, peerAddress: String, slot: HTTPServerSlot, settings: HTTPServerConnection.Settings,
+        stopSignal: HTTPServerStopSignal
+    ) {
         self.socket = socket
         self.peerAddress = peerAddress
+        self.slot = slot
         self.settings = settings
         self.stopSignal = stopSignal
+        opened = .now
         parser = HTTPRequestParser(limits: settings.limits)
     }
 
     /// Serves requests until the connection ends, then closes the socket.
     mutating func run() {
         let limits = settings.limits
-        var idleSince = ContinuousClock.now
+        var idleSince = opened
         var requestStart: ContinuousClock.Instant?
         var hasAnswered = false
         while true {
@@ -66,7 +84,9 @@ struct HTTPServerConnection: Sendable {
                 case .received:
                     if requestStart == nil { requestStart = .now }
                 case .timedOut where requestStart != nil && parser.isPartway:
-                    let timedOut = HTTPServerError(.requestTimedOut, "request not received in time", status: 408)
+                    let timedOut = parser.isReadingHeaderBlock
+                        ? HTTPServerError(.headerBlockTimedOut, "header block not received in time", status: 408)
+                        : HTTPServerError(.requestTimedOut, "request not received in time", status: 408)
                     refuse(timedOut, since: requestStart ?? .now)
                     return
                 case .stopped:
@@ -89,17 +109,21 @@ struct HTTPServerConnection: Sendable {
                 return
             case .request(var request):
                 request.peerAddress = peerAddress
+                let holder = HTTPForwardedClient(
+                    headers: request.headers, peerAddress: peerAddress, trustedProxies: settings.trustedProxies
+                ).address
                 guard respond(to: request, since: requestStart ?? .now) else { return }
                 hasAnswered = true
                 idleSince = .now
                 requestStart = parser.isPartway ? idleSince : nil
+                if requestStart == nil { slot.enterIdle(holder: holder) }
             }
         }
     }
 
-    /// Waits for the next bytes of a request, until the idle deadline (between requests; the
-    /// shorter first-request deadline before the first) or the request's read deadline (once it
-    /// has begun).
+    /// Waits for the next bytes of a request: between requests as
+    /// ``receiveWhileIdle(idleSince:hasAnswered:)`` does, until the request's read deadline once
+    /// it has begun (see ``readDeadline(requestStart:hasAnswered:)``).
     ///
     /// While the server runs, a stop ends the wait. Once it is stopping, a request already
     /// begun is read on to its read deadline, so that it can be finished, and between
@@ -108,17 +132,59 @@ struct HTTPServerConnection: Sendable {
     private mutating func receive(
         idleSince: ContinuousClock.Instant, requestStart: ContinuousClock.Instant?, hasAnswered: Bool
     ) -> HTTPServerSocket.ReceiveOutcome {
-        let limits = settings.limits
+        guard let requestStart else { return receiveWhileIdle(idleSince: idleSince, hasAnswered: hasAnswered) }
+        let deadline = readDeadline(requestStart: requestStart, hasAnswered: hasAnswered)
         guard stopSignal.isRaised else {
-            let idle = hasAnswered ? limits.idleTimeout : min(limits.firstRequestTimeout, limits.idleTimeout)
-            let deadline = requestStart.map { $0 + limits.requestReadTimeout } ?? idleSince + idle
             return socket.receive(into: &parser, deadline: deadline, stopDescriptor: stopSignal.readDescriptor)
         }
-        guard let requestStart, parser.isPartway else {
+        guard parser.isPartway else {
             let outcome = socket.receive(into: &parser, deadline: .now, stopDescriptor: nil)
             return outcome == .received ? .received : .closed
         }
-        return socket.receive(into: &parser, deadline: requestStart + limits.requestReadTimeout, stopDescriptor: nil)
+        return socket.receive(into: &parser, deadline: deadline, stopDescriptor: nil)
+    }
+
+    /// Waits for the first bytes of the next request while the slot is registered as idle;
+    /// leaves that state before taking a byte or letting the socket be closed, and ends as if
+    /// the client had closed when the connection was dropped for a new one.
+    ///
+    /// A first request's wait ends with the shortest of ``HTTPServerLimits/firstRequestTimeout``,
+    /// ``HTTPServerLimits/idleTimeout`` and ``HTTPServerLimits/headerBlockTimeout`` (its whole
+    /// header block is due by then); a later one's with the idle timeout. Once the server is
+    /// stopping, only bytes that have already arrived are taken.
+    private mutating func receiveWhileIdle(
+        idleSince: ContinuousClock.Instant, hasAnswered: Bool
+    ) -> HTTPServerSocket.ReceiveOutcome {
+        let limits = settings.limits
+        let stopping = stopSignal.isRaised
+        let idle = hasAnswered
+            ? limits.idleTimeout : min(limits.firstRequestTimeout, limits.idleTimeout, limits.headerBlockTimeout)
+        let deadline = stopping ? ContinuousClock.now : idleSince + idle
+        let stopDescriptor = stopping ? nil : stopSignal.readDescriptor
+        let readiness = socket.waitUntilReadable(deadline: deadline, stopDescriptor: stopDescriptor)
+        guard slot.leaveIdle() else { return .closed }
+        switch readiness {
+        case .ready:
+            let outcome = socket.receive(into: &parser, deadline: deadline, stopDescriptor: stopDescriptor)
+            return stopping && outcome != .received ? .closed : outcome
+        case .timedOut:
+            return stopping ? .closed : .timedOut
+        case .stopped:
+            return .stopped
+        case .failed:
+            return .failed
+        }
+    }
+
+    /// When the request being read must have arrived: ``HTTPServerLimits/requestReadTimeout``
+    /// after its first byte, and while its header block is incomplete, no later than
+    /// ``HTTPServerLimits/headerBlockTimeout`` after the connection opened (for the first
+    /// request) or after the request's first byte (for a later one).
+    private func readDeadline(requestStart: ContinuousClock.Instant, hasAnswered: Bool) -> ContinuousClock.Instant {
+        let limits = settings.limits
+        let whole = requestStart + limits.requestReadTimeout
+        guard parser.isReadingHeaderBlock else { return whole }
+        return min(whole, (hasAnswered ? requestStart : opened) + limits.headerBlockTimeout)
     }
 
     /// Calls the handler and writes its response; returns whether the connection stays open.

@@ -41,6 +41,9 @@ struct HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible {
         static let unsupportedExpectation = Code(rawValue: "unsupportedExpectation")
         /// The request did not arrive within ``HTTPServerLimits/requestReadTimeout`` (408).
         static let requestTimedOut = Code(rawValue: "requestTimedOut")
+        /// The request's header block did not arrive within
+        /// ``HTTPServerLimits/headerBlockTimeout`` (408).
+        static let headerBlockTimedOut = Code(rawValue: "headerBlockTimedOut")
         /// The host to listen on is not an IPv4 or IPv6 literal, nor `localhost`.
         static let invalidHost = Code(rawValue: "invalidHost")
         /// Creating, binding or listening on the socket, or starting the accept thread, failed;

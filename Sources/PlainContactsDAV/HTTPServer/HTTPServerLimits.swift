@@ -38,6 +38,14 @@ struct HTTPServerLimits: Sendable, Hashable {
     /// to send its request, and frees a connection opened and left silent three times sooner
     /// than an idle keep-alive one.
     static let defaultFirstRequestTimeout = Duration.seconds(10)
+    /// The default ``headerBlockTimeout``: a client sends its header block (a few hundred bytes,
+    /// at most ``defaultMaxHeaderBlockSize``) in one write as soon as it has connected, so it
+    /// arrives within a round trip or two even on a slow mobile link; 10 s leaves room for
+    /// several of TCP's retransmissions (the first after 1 s) and is the time the guide gives a
+    /// new connection for its first request (as ``defaultFirstRequestTimeout`` does for its
+    /// first byte), while a client dribbling its header block (slowloris) holds a connection a
+    /// third as long as ``defaultRequestReadTimeout`` would let it.
+    static let defaultHeaderBlockTimeout = Duration.seconds(10)
     /// The default ``idleTimeout``: 30 s keeps a connection open across a sync's bursts of
     /// requests, and frees its thread soon after the client has gone quiet.
     static let defaultIdleTimeout = Duration.seconds(30)
@@ -65,16 +73,21 @@ struct HTTPServerLimits: Sendable, Hashable {
     /// before any of the body is read, and a chunked body is cut off with 413 as soon as its
     /// chunk sizes pass it.
     var maxBodySize = Self.defaultMaxBodySize
-    /// The most connections served at once; the server accepts one more, answers it with 503
-    /// (Service Unavailable, with `Retry-After`) and closes it.
+    /// The most connections served at once. When all are taken, the server drops one waiting
+    /// for a request to serve the new one: one that never sent a request, oldest first; else
+    /// one idle between requests, from the address (or the client a trusted proxy named) that
+    /// holds the most, oldest first. Only when none can be dropped (every connection is busy with
+    /// a request) is the new one answered with 503 (Service Unavailable, with `Retry-After`)
+    /// and closed.
     var maxConnections = Self.defaultMaxConnections
     /// The most connections served at once from one client address; one more is answered with
-    /// 503 like one beyond ``maxConnections``, so that one client holding connections open
-    /// cannot shut out the others. Addresses in ``unlimitedAddresses`` count only towards
+    /// 503 even when some of the address's are idle, so that one client holding connections
+    /// open cannot shut out the others. Addresses in ``unlimitedAddresses`` count only towards
     /// ``maxConnections``.
     var maxConnectionsPerAddress = Self.defaultMaxConnectionsPerAddress
     /// The client addresses ``maxConnectionsPerAddress`` does not apply to: a reverse proxy's,
-    /// whose connections carry many clients.
+    /// whose connections carry many clients. Their idle connections are still dropped for new
+    /// ones when ``maxConnections`` are taken, so that they cannot hold every slot.
     var unlimitedAddresses = Self.defaultUnlimitedAddresses
     /// More addresses and ranges ``maxConnectionsPerAddress`` does not apply to: the reverse
     /// proxies given with `contacts serve --trusted-proxy`, none by default.
@@ -86,8 +99,16 @@ struct HTTPServerLimits: Sendable, Hashable {
     /// How long a connection may wait for the first byte of its next request, once it has sent
     /// one, before the server closes it without an answer.
     var idleTimeout = Self.defaultIdleTimeout
+    /// How long a request's header block (its request line, every field line and the empty
+    /// line that ends them) may take to arrive: a connection's first request must have sent
+    /// its whole header block within this time of the connection's opening, a later request
+    /// within this time of its own first byte. A slower one is answered with 408 (Request
+    /// Timeout) and its connection closed. The body that follows is held to
+    /// ``requestReadTimeout`` alone.
+    var headerBlockTimeout = Self.defaultHeaderBlockTimeout
     /// How long a request may take to arrive, header block and body together, from its first
     /// byte; a slower one is answered with 408 (Request Timeout) and its connection closed.
+    /// Its header block is held to the shorter ``headerBlockTimeout`` too.
     var requestReadTimeout = Self.defaultRequestReadTimeout
     /// How long writing a response may go without progress (the client taking no bytes)
     /// before the server gives up and closes the connection.

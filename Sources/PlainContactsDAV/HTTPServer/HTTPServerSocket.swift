@@ -61,6 +61,27 @@ struct HTTPServerSocket: Sendable {
         }
     }
 
+    /// Waits until bytes (or the end of the stream, or an error) can be read, the deadline
+    /// passes or the stop descriptor becomes readable, and reads nothing: a connection waiting
+    /// for a request leaves its idle state between this and ``receive(into:deadline:stopDescriptor:)``.
+    func waitUntilReadable(deadline: ContinuousClock.Instant, stopDescriptor: Int32?) -> Readiness {
+        wait(forEvents: Int16(POLLIN), deadline: deadline, stopDescriptor: stopDescriptor)
+    }
+
+    /// Whether bytes, the end of the stream or an error wait to be read, without waiting; also
+    /// `true` when `poll` fails, so that a caller deciding to drop an idle connection leaves
+    /// one it cannot look at alone.
+    var isReadable: Bool {
+        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        return poll(&descriptors, 1, 0) != 0
+    }
+
+    /// Shuts down both directions without closing the descriptor: the client sees the end of
+    /// the stream, and a thread polling the socket wakes up to close it.
+    func shutDown() {
+        _ = shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
     /// Writes all of `bytes`, giving up when the client takes none of them for
     /// `progressTimeout`; returns whether everything was written.
     func send(_ bytes: UnsafeRawBufferPointer, progressTimeout: Duration) -> Bool {
@@ -113,7 +134,7 @@ struct HTTPServerSocket: Sendable {
     }
 
     /// What waiting on the socket ended with.
-    private enum Readiness {
+    enum Readiness: Sendable, Hashable {
         /// The socket is ready for the events asked for (or has an error to report).
         case ready
         /// The deadline passed.

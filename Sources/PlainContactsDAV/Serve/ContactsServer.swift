@@ -83,7 +83,8 @@ package final class ContactsServer: Sendable {
     }
 
     /// A server with chosen limits, for tests. The trusted proxies are exempt from the
-    /// per-address connection cap, as loopback is.
+    /// per-address connection cap, as loopback is; when idle connections must be dropped for
+    /// new ones, a proxy's are counted as held by the clients its last requests named.
     init(
         storeURL: URL, options: AddressBookOptions, usersFile: ServerUsersFile, host: String, port: UInt16,
         limits: HTTPServerLimits, proxyPolicy: ReverseProxyPolicy = ReverseProxyPolicy(),
@@ -111,7 +112,9 @@ package final class ContactsServer: Sendable {
         self.host = host
         var limits = limits
         limits.unlimitedRanges += proxyPolicy.trustedProxies.ranges
-        http = HTTPServer(host: host, port: port, limits: limits, log: log) { request in
+        http = HTTPServer(
+            host: host, port: port, limits: limits, trustedProxies: proxyPolicy.trustedProxies, log: log
+        ) { request in
             Self.respond(to: request, service: service, authenticator: authenticator, proxyPolicy: proxyPolicy, log: log)
         }
     }

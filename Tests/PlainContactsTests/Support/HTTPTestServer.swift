@@ -16,13 +16,15 @@ final class HTTPTestServer: Sendable {
     /// The lines the server logged, in order.
     private let lines = LoggedLines()
 
-    /// Starts a server with the given limits and handler.
+    /// Starts a server with the given limits, trusted proxies and handler.
     init(
         host: String = "127.0.0.1", limits: HTTPServerLimits = HTTPServerLimits(),
+        trustedProxies: TrustedProxies = TrustedProxies(),
         handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse
     ) throws {
         let lines = lines
-        server = HTTPServer(host: host, port: 0, limits: limits, log: { lines.append($0) }, handler: handler)
+        server = HTTPServer(
+            host: host, port: 0, limits: limits, trustedProxies: trustedProxies, log: { lines.append($0) }, handler: handler)
         try server.start()
     }
 
@@ -34,12 +36,23 @@ final class HTTPTestServer: Sendable {
 
     /// Waits (at most 10 s) until a logged line satisfies `predicate`; returns whether one did.
     func waitForLogLine(where predicate: (String) -> Bool) -> Bool {
+        waitUntil { logLines.contains(where: predicate) }
+    }
+
+    /// Waits (at most 10 s) until `condition` holds; returns whether it did.
+    func waitUntil(_ condition: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            if logLines.contains(where: predicate) { return true }
-            usleep(10_000)
+            if condition() { return true }
+            usleep(1000)
         }
-        return logLines.contains(where: predicate)
+        return condition()
+    }
+
+    /// Waits (at most 10 s) until `count` connections wait idle between requests, so that the
+    /// next connection finds them droppable; returns whether they did.
+    func waitForIdleConnections(_ count: Int) -> Bool {
+        waitUntil { server.slots.connectionCount(in: .idle) == count }
     }
 
     /// Stops the server and waits for it; returns whether it stopped in time.

@@ -200,6 +200,63 @@ import Testing
         #expect(slowloris.waitForClose())
     }
 
+    @Test func clientSendingItsHeaderBlockAByteAtATimeIsCutAtTheHeaderBlockLimit() throws {
+        var limits = HTTPServerLimits.small
+        limits.headerBlockTimeout = .seconds(1)
+        #expect(limits.requestReadTimeout >= .seconds(10))
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        let opened = ContinuousClock.now
+        let slowloris = try HTTPTestClient(port: server.port)
+        // 200 bytes at one per 100 ms would take 20 s; every size limit is kept.
+        let request = "GET / HTTP/1.1\r\nHost: h\r\nX-Slow: \(String(repeating: "y", count: 170))\r\n\r\n"
+        let sent = slowloris.dribble(request, pause: .milliseconds(100))
+        let response = try slowloris.readResponse()
+        let elapsed = opened.duration(to: .now)
+
+        #expect(sent < request.utf8.count)
+        #expect(response.status == 408)
+        #expect(slowloris.waitForClose())
+        // Cut at about the header block limit, long before the read timeout.
+        #expect(elapsed >= .milliseconds(900))
+        #expect(elapsed < .seconds(5))
+        #expect(server.waitForLogLine { $0.contains(" 408 ") && $0.hasSuffix("(headerBlockTimedOut)") })
+    }
+
+    @Test func laterRequestSendingItsHeaderBlockSlowlyIsCutAtTheHeaderBlockLimit() throws {
+        var limits = HTTPServerLimits.small
+        limits.headerBlockTimeout = .seconds(1)
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        let client = try HTTPTestClient(port: server.port)
+        try client.send("GET /first HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        let started = ContinuousClock.now
+        let sent = client.dribble("GET /second HTTP/1.1\r\nHost: h\r\nX-Slow: \(String(repeating: "y", count: 150))\r\n\r\n", pause: .milliseconds(100))
+        let response = try client.readResponse()
+        let elapsed = started.duration(to: .now)
+
+        #expect(sent > 0)
+        #expect(response.status == 408)
+        #expect(client.waitForClose())
+        #expect(elapsed >= .milliseconds(900))
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test func bodySentSlowlyAfterAPromptHeaderBlockIsHeldOnlyToTheReadTimeout() throws {
+        var limits = HTTPServerLimits.small
+        limits.headerBlockTimeout = .milliseconds(300)
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        let client = try HTTPTestClient(port: server.port)
+        try client.send("PUT /card HTTP/1.1\r\nHost: h\r\nContent-Length: 8\r\n\r\n")
+        // 8 bytes 100 ms apart: the body takes more than twice the header block limit.
+        #expect(client.dribble("abcdefgh", pause: .milliseconds(100)) == 8)
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(text(response) == "PUT /card abcdefgh")
+    }
+
     @Test func responseTheClientDoesNotReadIsAbandonedAfterTheWriteTimeout() throws {
         let large = Data(repeating: UInt8(ascii: "x"), count: 64 * 1024 * 1024)
         var limits = HTTPServerLimits.small

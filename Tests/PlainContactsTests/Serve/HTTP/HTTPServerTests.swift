@@ -48,16 +48,16 @@ import Testing
         #expect(error?.code == .alreadyStarted)
     }
 
-    @Test func connectionBeyondTheLimitIsAnswered503WithRetryAfter() throws {
+    @Test func connectionBeyondTheLimitIsAnswered503WithRetryAfterWhenNoneIsIdle() throws {
         var limits = HTTPServerLimits.small
         limits.maxConnections = 2
         let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
         defer { server.stop() }
         var admitted: [HTTPTestClient] = []
-        for _ in 0..<limits.maxConnections {
+        for index in 0..<limits.maxConnections {
             let client = try HTTPTestClient(port: server.port)
-            try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
-            #expect(try client.readResponse().status == 200)
+            // A request begun: its connection is busy, and is not dropped for a new one.
+            try client.send("GET /\(index) HTTP/1.1\r\nHost: h\r\n")
             admitted.append(client)
         }
         let refused = try HTTPTestClient(port: server.port)
@@ -67,8 +67,149 @@ import Testing
         #expect(response.header("Retry-After") == "\(HTTPServer.busyRetryAfterSeconds)")
         #expect(refused.waitForClose())
         // The admitted connections are still served.
-        try admitted[0].send("GET /again HTTP/1.1\r\nHost: h\r\n\r\n")
-        #expect(try admitted[0].readResponse().status == 200)
+        for client in admitted {
+            try client.send("\r\n")
+            #expect(try client.readResponse().status == 200)
+        }
+        #expect(server.logLines.contains("- - 503 0ms (too many connections)"))
+        #expect(!server.logLines.contains { $0.contains("dropped") })
+    }
+
+    @Test func idleConnectionsFromLoopbackDoNotShutOutAnotherClient() throws {
+        var limits = HTTPServerLimits.small
+        limits.maxConnections = 16
+        #expect(limits.unlimitedAddresses.contains("127.0.0.1"))
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        var idle: [HTTPTestClient] = []
+        for _ in 0..<40 {
+            idle.append(try HTTPTestClient(port: server.port))
+        }
+        let kept = try HTTPTestClient(port: server.port)
+        var statuses: [Int] = []
+        for index in 0..<20 {
+            // More idle connections keep arriving between the other client's requests.
+            idle.append(try HTTPTestClient(port: server.port))
+            // The other client asks on its kept-alive connection and on new ones in turn.
+            let client = index.isMultiple(of: 2) ? kept : try HTTPTestClient(port: server.port)
+            try client.send("GET /\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
+            statuses.append(try client.readResponse().status)
+        }
+
+        #expect(statuses == Array(repeating: 200, count: 20))
+        let lines = server.logLines
+        #expect(!lines.contains { $0.contains(" 503 ") })
+        let drops = lines.filter {
+            $0.wholeMatch(of: /- - - [0-9]+ms \(connection without a request dropped for a new one\)/) != nil
+        }
+        // The idle connections and the kept one stay open: all but the slots' worth were
+        // dropped, the oldest.
+        #expect(drops.count >= idle.count + 1 - limits.maxConnections)
+        #expect(idle.prefix(idle.count + 1 - limits.maxConnections).allSatisfy { $0.waitForClose() })
+    }
+
+    @Test func twoHundredIdleConnectionsAtTheDefaultLimitsDoNotShutOutAnotherClient() throws {
+        let limits = HTTPServerLimits()
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        var idle: [HTTPTestClient] = []
+        for _ in 0..<200 {
+            idle.append(try HTTPTestClient(port: server.port))
+        }
+        let kept = try HTTPTestClient(port: server.port)
+        var statuses: [Int] = []
+        for index in 0..<20 {
+            let client = index.isMultiple(of: 2) ? kept : try HTTPTestClient(port: server.port)
+            try client.send("GET /\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
+            statuses.append(try client.readResponse().status)
+        }
+
+        #expect(statuses == Array(repeating: 200, count: 20))
+        #expect(!server.logLines.contains { $0.contains(" 503 ") })
+    }
+
+    @Test func idleConnectionsOpenedMeanwhileDoNotShutOutAKeptAliveClient() throws {
+        var limits = HTTPServerLimits.small
+        limits.maxConnections = 16
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        let kept = try HTTPTestClient(port: server.port)
+        try kept.send("GET /first HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try kept.readResponse().status == 200)
+        let port = server.port
+        let flooded = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var idle: [HTTPTestClient] = []
+            for _ in 0..<200 {
+                if let client = try? HTTPTestClient(port: port) { idle.append(client) }
+            }
+            flooded.signal()
+            _ = finished.wait(timeout: .now() + .seconds(60))
+        }
+        defer { finished.signal() }
+        // Ask while the other thread opens connections, once every slot is taken.
+        #expect(server.waitForLogLine { $0.hasSuffix("dropped for a new one)") })
+        var statuses: [Int] = []
+        for index in 0..<20 {
+            try kept.send("GET /\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
+            statuses.append(try kept.readResponse().status)
+        }
+        #expect(flooded.wait(timeout: .now() + .seconds(30)) == .success)
+
+        #expect(statuses == Array(repeating: 200, count: 20))
+        #expect(!server.logLines.contains { $0.contains(" 503 ") || $0.contains("(idle connection dropped") })
+    }
+
+    @Test func anIdleKeepAliveConnectionIsDroppedForANewOneOldestFirst() throws {
+        var limits = HTTPServerLimits.small
+        limits.maxConnections = 2
+        let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        var clients: [HTTPTestClient] = []
+        for index in 0..<limits.maxConnections {
+            let client = try HTTPTestClient(port: server.port)
+            try client.send("GET /\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            clients.append(client)
+            // Idle from when the server has finished with it: one after the other.
+            #expect(server.waitForIdleConnections(clients.count))
+        }
+
+        let newcomer = try HTTPTestClient(port: server.port)
+        try newcomer.send("GET /new HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try newcomer.readResponse().status == 200)
+        #expect(clients[0].waitForClose())
+        try clients[1].send("GET /again HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try clients[1].readResponse().status == 200)
+        #expect(server.logLines.contains { $0.wholeMatch(of: /- - - [0-9]+ms \(idle connection dropped for a new one\)/) != nil })
+    }
+
+    @Test func theClientATrustedProxyNamesMostLosesItsOldestIdleConnectionFirst() throws {
+        var limits = HTTPServerLimits.small
+        limits.maxConnections = 3
+        let server = try HTTPTestServer(
+            limits: limits, trustedProxies: try TrustedProxies(["127.0.0.1"]), handler: CountingEchoHandler().echo)
+        defer { server.stop() }
+        var clients: [HTTPTestClient] = []
+        for forwardedFor in ["198.51.100.9", "203.0.113.7", "203.0.113.7"] {
+            let client = try HTTPTestClient(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: \(forwardedFor)\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            clients.append(client)
+            #expect(server.waitForIdleConnections(clients.count))
+        }
+
+        let newcomer = try HTTPTestClient(port: server.port)
+        try newcomer.send("GET /new HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 192.0.2.1\r\n\r\n")
+        #expect(try newcomer.readResponse().status == 200)
+        // The older of the two held for 203.0.113.7 goes, not the oldest of all.
+        #expect(clients[1].waitForClose())
+        for client in [clients[0], clients[2]] {
+            try client.send("GET /again HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+        }
+        #expect(!server.logLines.contains { $0.contains("203.0.113.7") || $0.contains("198.51.100.9") })
     }
 
     @Test func oneAddressHoldingConnectionsOpenCannotShutOutTheOthers() throws {
