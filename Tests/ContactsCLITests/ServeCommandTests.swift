@@ -511,4 +511,36 @@ let debianVdirsyncerAvailable = FileManager.default.isExecutableFile(atPath: deb
             #expect(try git.git(["status", "--porcelain"], in: repository).stdout.isEmpty)
         }
     }
+
+    // MARK: Bodies no XML parser should be handed
+
+    @Test func aReadOnlyDevicesBodyThatIsNotUTF8IsAnswered400AndTheServerServesOn() throws {
+        let served = try ServedFamily()
+        let connection = RawHTTPConnection(port: served.server.port)
+        let tablet = basic("tablet", ServedFamily.password)
+        // The first listing writes the server's state for the book; nothing after it may.
+        let listing = try connection.send("PROPFIND", "/tablet/family/", headers: ["Depth": "1", "Authorization": tablet])
+        #expect(listing.status == 207)
+        let before = try served.familyFiles()
+        let bodies: [[UInt8]] = [
+            Array(#"<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop><d:"#.utf8) + [0xFF] + Array("/></d:prop></d:propfind>".utf8),
+            Array(#"<d:propfind xmlns:d="DAV:"><d:prop><"#.utf8) + [0xFF] + Array(":x xmlns:".utf8) + [0xFF]
+                + Array(#"="DAV:"/></d:prop></d:propfind>"#.utf8),
+            Array(#"<d:propfind xmlns:d="DAV:"><d:prop d:"#.utf8) + [0xFF] + Array(#"="1"/></d:propfind>"#.utf8),
+        ]
+
+        for body in bodies {
+            let refused = try connection.send(
+                "PROPFIND", "/tablet/family/", headers: ["Depth": "0", "Authorization": tablet], body: Data(body))
+            #expect(refused.status == 400)
+        }
+        let next = try RawHTTPConnection(port: served.server.port).send(
+            "PROPFIND", "/tablet/family/", headers: ["Depth": "1", "Authorization": tablet])
+
+        #expect(next.status == 207)
+        #expect(try served.familyFiles() == before)
+        let stopped = try served.server.stop()
+        #expect(stopped.status == 0)
+        #expect(stopped.stderr.components(separatedBy: "PROPFIND /tablet/family/ 400").count == 4)
+    }
 }

@@ -405,4 +405,45 @@ import Testing
         #expect(try storeAndStatus(sandbox) == before)
         #expect(server.requests.filter { $0.method == "REPORT" }.count == 2)
     }
+
+    // MARK: An answer no XML parser should be handed
+
+    @Test(arguments: ["d:\u{FF}", "\u{FF}", "\u{FF}:getetag"])
+    func aMultistatusWithABadByteInANameExits65AndChangesNothing(_ name: String) throws {
+        let card = "BEGIN:VCARD\nVERSION:3.0\nUID:r-1\nN:One;Remote;;;\nFN:Remote One\nEND:VCARD\n"
+        let head = #"<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav">"#
+        let first = head
+            + #"<d:response><d:href>/book/r-1.vcf</d:href><d:propstat><d:prop><d:getetag>"r1"</d:getetag>"#
+            + "<card:address-data>\(card)</card:address-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+            + "<d:sync-token>http://127.0.0.1/token/1</d:sync-token></d:multistatus>"
+        // The name's U+00FF stands for the byte 0xFF alone, which no UTF-8 has.
+        let bad = head + "<d:response><d:href>/book/c.vcf</d:href><d:propstat><d:prop><\(name)>\"1\"</\(name)></d:prop>"
+            + "<d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>"
+        let badBytes = Data(bad.unicodeScalars.flatMap { $0.value == 0xFF ? [0xFF] : Array(String($0).utf8) })
+        let server = try ScriptedHTTPServer { request in
+            switch request.method {
+            case "REPORT" where String(decoding: request.body, as: UTF8.self).contains("token/1"):
+                .complete(status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], body: badBytes)
+            case "REPORT":
+                .complete(status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], body: Data(first.utf8))
+            case "PUT":
+                .complete(status: 201, headers: ["ETag": #""l1""#])
+            default:
+                .complete(status: 404)
+            }
+        }
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        try sandbox.add(["Local Person"])
+        let url = server.url("/book/").absoluteString
+        try sandbox.succeed(["remote", "add", "dav", url, "--no-discover"])
+        try sandbox.succeed(["sync"])
+        let before = try storeAndStatus(sandbox)
+
+        let result = try sandbox.run(["sync"])
+
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains(url) && result.stderr.contains("not valid UTF-8"), "\(result)")
+        #expect(try storeAndStatus(sandbox) == before)
+    }
 }
