@@ -27,9 +27,22 @@ enum WebDAVXML {
     ///   that is not well formed, a document type declaration, or nesting deeper than
     ///   `maximumDepth`.
     static func parse(_ data: Data, maximumDepth: Int) throws(Refusal) -> WebDAVElement {
-        let bytes = try XMLBodyEncoding.utf8(of: data)
-        do {
-            return try XMLReader(maximumDepth: maximumDepth).read(bytes)
+        // Read in place: a body that is UTF-8 already (as nearly every one is) is not copied.
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(Refusal) in try parse(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth) }
+        }
+        return try result.get()
+    }
+
+    /// The root element of a body's bytes, checked and read.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) throws(Refusal) -> WebDAVElement {
+        let checked = try XMLBodyEncoding.check(bytes)
+        let reader = XMLReader(maximumDepth: maximumDepth)
+        do throws(XMLReader.Failure) {
+            switch checked {
+            case .asSent(let offset): return try reader.read(UnsafeBufferPointer(rebasing: bytes[offset...]))
+            case .transcoded(let body): return try reader.read(body)
+            }
         } catch {
             if error.tooDeep {
                 throw Refusal(message: "the body nests elements deeper than \(maximumDepth) levels")

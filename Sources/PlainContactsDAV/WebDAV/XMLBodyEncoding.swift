@@ -19,42 +19,56 @@ enum XMLBodyEncoding {
     /// standalone="yes"?>` with generous spacing fits many times over.
     static let maximumDeclarationLength = 256
 
+    /// A checked body: its own bytes, read as they are from an offset (past a byte order mark),
+    /// or new bytes when it was in another encoding.
+    enum Checked {
+        /// The body is UTF-8 from this offset on.
+        case asSent(from: Int)
+        /// The body turned into UTF-8.
+        case transcoded([UInt8])
+    }
+
     /// The body's bytes as UTF-8, without a byte order mark.
+    ///
+    /// - Throws: what ``check(_:)`` throws.
+    static func utf8(of data: Data) throws(WebDAVXML.Refusal) -> [UInt8] {
+        let bytes = [UInt8](data)
+        let checked = try bytes.withUnsafeBufferPointer { buffer throws(WebDAVXML.Refusal) in try check(buffer) }
+        switch checked {
+        case .asSent(let offset): return Array(bytes[offset...])
+        case .transcoded(let body): return body
+        }
+    }
+
+    /// Checks a body, turning it into UTF-8 when it is in another encoding, without copying a
+    /// body that is UTF-8 already (an answer may be hundreds of megabytes).
     ///
     /// - Throws: a ``WebDAVXML/Refusal`` naming the line of the first byte that is not a
     ///   character of the body's encoding or not one XML allows, or naming an encoding this
     ///   guard does not read.
-    static func utf8(of data: Data) throws(WebDAVXML.Refusal) -> [UInt8] {
-        let bytes = [UInt8](data)
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>) throws(WebDAVXML.Refusal) -> Checked {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            let body = Array(bytes.dropFirst(3))
-            try checkUTF8(body)
-            return body
+            try checkUTF8(UnsafeBufferPointer(rebasing: bytes[3...]))
+            return .asSent(from: 3)
         }
         if let bigEndian = utf16ByteOrder(of: bytes) {
-            let body = try utf8(fromUTF16: bytes, bigEndian: bigEndian)
-            try checkUTF8(body)
-            return body
+            return .transcoded(try checked(utf8(fromUTF16: bytes, bigEndian: bigEndian)))
         }
         let declared = declaredEncoding(of: bytes)
         switch declared.map(normalizedName) {
         case nil, "utf8":
             try checkUTF8(bytes)
-            return bytes
+            return .asSent(from: 0)
         case "usascii", "ascii":
             if let index = bytes.firstIndex(where: { $0 >= 0x80 }) {
                 throw refusal("holds a byte that is not US-ASCII, the encoding it declares", at: index, in: bytes, hint: "; send UTF-8")
             }
             try checkUTF8(bytes)
-            return bytes
+            return .asSent(from: 0)
         case "iso88591", "latin1", "l1", "isolatin1":
-            let body = utf8(fromSingleByte: bytes, windows1252: false)
-            try checkUTF8(body)
-            return body
+            return .transcoded(try checked(utf8(fromSingleByte: bytes, windows1252: false)))
         case "windows1252", "cp1252":
-            let body = utf8(fromSingleByte: bytes, windows1252: true)
-            try checkUTF8(body)
-            return body
+            return .transcoded(try checked(utf8(fromSingleByte: bytes, windows1252: true)))
         case "utf16", "utf16le", "utf16be":
             throw WebDAVXML.Refusal(message: "the body declares UTF-16 but is not in it (no byte order mark); send UTF-8")
         case .some:
@@ -63,11 +77,17 @@ enum XMLBodyEncoding {
         }
     }
 
+    /// `bytes`, once ``checkUTF8(_:)`` has passed them.
+    private static func checked(_ bytes: [UInt8]) throws(WebDAVXML.Refusal) -> [UInt8] {
+        try bytes.withUnsafeBufferPointer { buffer throws(WebDAVXML.Refusal) in try checkUTF8(buffer) }
+        return bytes
+    }
+
     /// Checks that `bytes` are UTF-8 holding only characters XML allows.
     ///
     /// - Throws: a ``WebDAVXML/Refusal`` naming the line of the first offending byte.
-    static func checkUTF8(_ bytes: [UInt8]) throws(WebDAVXML.Refusal) {
-        let problem: (index: Int, reason: String)? = bytes.withUnsafeBufferPointer { buffer in
+    static func checkUTF8(_ buffer: UnsafeBufferPointer<UInt8>) throws(WebDAVXML.Refusal) {
+        let problem: (index: Int, reason: String)? = {
             var index = 0
             let count = buffer.count
             while index < count {
@@ -93,9 +113,9 @@ enum XMLBodyEncoding {
                 index += length
             }
             return nil
-        }
+        }()
         if let problem {
-            throw refusal(problem.reason, at: problem.index, in: bytes, hint: problem.reason.hasPrefix("is not") ? "; send UTF-8" : "")
+            throw refusal(problem.reason, at: problem.index, in: buffer, hint: problem.reason.hasPrefix("is not") ? "; send UTF-8" : "")
         }
     }
 
@@ -129,7 +149,7 @@ enum XMLBodyEncoding {
 
     /// The byte order of a body in UTF-16, from its byte order mark or from an XML declaration
     /// written in UTF-16 without one (`<?` as two 16-bit units): `true` for big-endian.
-    private static func utf16ByteOrder(of bytes: [UInt8]) -> Bool? {
+    private static func utf16ByteOrder(of bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return true }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return false }
         return nil
@@ -138,7 +158,7 @@ enum XMLBodyEncoding {
     /// A UTF-16 body as UTF-8, its byte order mark dropped.
     ///
     /// - Throws: a ``WebDAVXML/Refusal`` for an odd length or a surrogate without its pair.
-    private static func utf8(fromUTF16 bytes: [UInt8], bigEndian: Bool) throws(WebDAVXML.Refusal) -> [UInt8] {
+    private static func utf8(fromUTF16 bytes: UnsafeBufferPointer<UInt8>, bigEndian: Bool) throws(WebDAVXML.Refusal) -> [UInt8] {
         guard bytes.count % 2 == 0 else {
             throw WebDAVXML.Refusal(message: "the body is not valid UTF-16 (an odd number of bytes)")
         }
@@ -174,7 +194,7 @@ enum XMLBodyEncoding {
     }
 
     /// A body in ISO-8859-1 or windows-1252 as UTF-8.
-    private static func utf8(fromSingleByte bytes: [UInt8], windows1252: Bool) -> [UInt8] {
+    private static func utf8(fromSingleByte bytes: UnsafeBufferPointer<UInt8>, windows1252: Bool) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + bytes.count / 8)
         for byte in bytes {
@@ -199,7 +219,7 @@ enum XMLBodyEncoding {
     ]
 
     /// The `encoding` of the XML declaration the body starts with, as written, or `nil`.
-    static func declaredEncoding(of bytes: [UInt8]) -> String? {
+    static func declaredEncoding(of bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard bytes.starts(with: Array("<?xml".utf8)), bytes.count > 5,
             [0x20, 0x09, 0x0A, 0x0D].contains(bytes[5])
         else { return nil }
@@ -235,7 +255,7 @@ enum XMLBodyEncoding {
     }
 
     /// A refusal saying that the body `reason`, at the line of `index`, then `hint`.
-    private static func refusal(_ reason: String, at index: Int, in bytes: [UInt8], hint: String) -> WebDAVXML.Refusal {
+    private static func refusal(_ reason: String, at index: Int, in bytes: UnsafeBufferPointer<UInt8>, hint: String) -> WebDAVXML.Refusal {
         let line = 1 + bytes[..<index].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         return WebDAVXML.Refusal(message: "the body \(reason) (line \(line))\(hint)")
     }

@@ -38,19 +38,13 @@ struct XMLReader {
     /// - Throws: a ``Failure`` for anything that is not a well-formed, namespace-well-formed
     ///   document without a document type, or that nests deeper than ``maximumDepth``.
     func read(_ bytes: [UInt8]) throws(Failure) -> WebDAVElement {
-        var failure: Failure?
-        let root: WebDAVElement? = bytes.withUnsafeBufferPointer { buffer in
-            var cursor = Cursor(bytes: buffer, maximumDepth: maximumDepth)
-            do throws(Failure) {
-                return try cursor.document()
-            } catch {
-                failure = error
-                return nil
-            }
-        }
-        if let failure { throw failure }
-        guard let root else { throw Failure(reason: "no root element", line: 1) }
-        return root
+        try bytes.withUnsafeBufferPointer { buffer throws(Failure) in try read(buffer) }
+    }
+
+    /// The root element of the bytes in `buffer`, as ``read(_:)-([UInt8])`` reads them.
+    func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> WebDAVElement {
+        var cursor = Cursor(bytes: buffer, maximumDepth: maximumDepth)
+        return try cursor.document()
     }
 
     /// Appends the UTF-8 encoding of the scalar `value` (a valid one) to `output`.
