@@ -18,9 +18,7 @@ import PlainContacts
 /// journal.inFlight()       // [Entry(method: "PROPFIND", path: "/kim/contacts/")]
 /// journal.end(slot)
 /// ```
-package final class HTTPRequestJournal: @unchecked Sendable {
-    // @unchecked: the mapping is written only in slots claimed under `freeSlots`'s lock, one
-    // thread per slot, and read by another process once this one is gone.
+package final class HTTPRequestJournal: @unchecked Sendable {  // Each slot is written by the one thread that claimed it.
 
     /// A request being handled, as the journal keeps it.
     package struct Entry: Sendable, Hashable {

@@ -16,7 +16,8 @@ extension HTTPServerListener {
         guard named == 0, let local = HTTPServerAddress.decode(storage) else {
             let code = errno
             throw HTTPServerError(
-                .listenFailed, "descriptor \(descriptor) is not a listening socket", underlying: SystemCallError(call: "getsockname", errno: code))
+                .listenFailed, "descriptor \(descriptor) is not a listening socket",
+                underlying: SystemCallError(call: "getsockname", errno: code))
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)

@@ -97,15 +97,17 @@ enum ServeCommand: Command {
     /// listening sockets from descriptor 3 on, then the request journal. The variables that
     /// told it are removed, so that programs it starts (Git) do not see them.
     private static func inheritance(_ environment: [String: String]) -> ContactsServer.Inheritance {
-        let count = Int32(environment[ServeSupervisor.listenDescriptorsVariable] ?? "") ?? 0
-        let first = ServeSupervisor.firstInheritedDescriptor
+        let count = max(0, Int32(environment[ServeSupervisor.listenDescriptorsVariable] ?? "") ?? 0)
+        let journal = environment[ServeSupervisor.journalDescriptorVariable].flatMap(Int32.init)
         let crashPath = environment[ContactsServer.Inheritance.crashPathVariable].flatMap { $0.isEmpty ? nil : $0 }
-        for name in [ServeSupervisor.workerVariable, ServeSupervisor.listenDescriptorsVariable, ServeSupervisor.restartVariable] {
-            unsetenv(name)
-        }
+        let names = [
+            ServeSupervisor.workerVariable, ServeSupervisor.listenDescriptorsVariable, ServeSupervisor.journalDescriptorVariable,
+            ServeSupervisor.restartVariable,
+        ]
+        names.forEach { unsetenv($0) }
         return ContactsServer.Inheritance(
-            listeningDescriptors: (0..<max(0, count)).map { first + $0 },
-            journal: try? HTTPRequestJournal(adopting: first + max(0, count)), crashPath: crashPath)
+            listeningDescriptors: (0..<count).map { ServeSupervisor.firstInheritedDescriptor + $0 },
+            journal: journal.flatMap { try? HTTPRequestJournal(adopting: $0) }, crashPath: crashPath)
     }
 
     /// Serves in the server process until SIGINT or SIGTERM; prints the banner unless this

@@ -9,7 +9,8 @@ import PlainContactsDAV
 ///
 /// The server process inherits the listening sockets as descriptors 3, 4, … (as systemd's
 /// `LISTEN_FDS` does; their count in ``listenDescriptorsVariable``) and, after them, the
-/// ``HTTPRequestJournal`` it marks each request in. While no server process accepts, clients
+/// ``HTTPRequestJournal`` it marks each request in (its number in
+/// ``journalDescriptorVariable``). While no server process accepts, clients
 /// wait in the sockets' backlog instead of being refused, and the port stays the same.
 ///
 /// `SIGINT` and `SIGTERM` are passed on to the server process, which stops after the requests
@@ -24,6 +25,9 @@ final class ServeSupervisor {
     static let workerVariable = "CONTACTS_SERVE_WORKER"
     /// The number of listening sockets the server process inherited, from descriptor 3 on.
     static let listenDescriptorsVariable = "CONTACTS_SERVE_LISTEN_FDS"
+    /// The descriptor of the request journal the server process inherited, after the
+    /// listening sockets; unset when the system could not make one.
+    static let journalDescriptorVariable = "CONTACTS_SERVE_JOURNAL_FD"
     /// Set (to `1`) for a server process started after a crash: it prints no banner again.
     static let restartVariable = "CONTACTS_SERVE_RESTARTED"
     /// The first descriptor a server process inherits, after standard input, output and error.
@@ -192,6 +196,7 @@ final class ServeSupervisor {
         var variables = environment
         variables[Self.workerVariable] = "1"
         variables[Self.listenDescriptorsVariable] = String(listenerCount)
+        variables[Self.journalDescriptorVariable] = journal.map { _ in String(Self.firstInheritedDescriptor + Int32(listenerCount)) }
         variables[Self.restartVariable] = restarted ? "1" : nil
         var cEnvironment = variables.map { strdup("\($0.key)=\($0.value)") }
         cEnvironment.append(nil)
