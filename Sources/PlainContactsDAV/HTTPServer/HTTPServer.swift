@@ -61,8 +61,10 @@ final class HTTPServer: Sendable {
     let requestedPort: UInt16
     /// The limits requests and connections are held to.
     let limits: HTTPServerLimits
-    /// What every connection shares: limits, log and handler.
+    /// What every connection shares: limits, log, handler and journal.
     let settings: HTTPServerConnection.Settings
+    /// The listening sockets inherited to serve on instead of binding; empty to bind.
+    let adoptedDescriptors: [Int32]
     /// Where the server is in its life.
     private let phase = Mutex(Phase.notStarted)
     /// The port bound, once started.
@@ -97,16 +99,24 @@ final class HTTPServer: Sendable {
     ///     `- - - 950ms (connection without a request dropped for a new one)`. Failures of the
     ///     server itself (`accept failed: errno 24`) get a line too. Never a header value, a
     ///     query nor a body.
+    ///   - adopting: Listening sockets this process inherited, bound already (by
+    ///     ``openListeners(host:port:log:)`` in a supervisor); ``start()`` serves on them, and
+    ///     `host` and `port` only name them. Empty to bind `host` and `port`.
+    ///   - journal: Where each request is marked while it is handled, for a supervisor to read
+    ///     if the process dies; `nil` for none.
     ///   - handler: Turns a request into a response; called from many threads at once.
     init(
         host: String, port: UInt16, limits: HTTPServerLimits = HTTPServerLimits(),
-        trustedProxies: TrustedProxies = TrustedProxies(), log: @escaping @Sendable (String) -> Void,
+        trustedProxies: TrustedProxies = TrustedProxies(), adopting: [Int32] = [], journal: HTTPRequestJournal? = nil,
+        log: @escaping @Sendable (String) -> Void,
         handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse
     ) {
         self.host = host
         requestedPort = port
         self.limits = limits
-        settings = HTTPServerConnection.Settings(limits: limits, log: log, handler: handler, trustedProxies: trustedProxies)
+        adoptedDescriptors = adopting
+        settings = HTTPServerConnection.Settings(
+            limits: limits, log: log, handler: handler, trustedProxies: trustedProxies, journal: journal)
         slots = HTTPServerSlots(maxConnections: limits.maxConnections, maxConnectionsPerAddress: limits.maxConnectionsPerAddress)
     }
 
@@ -130,9 +140,10 @@ final class HTTPServer: Sendable {
             guard case .notStarted = phase else {
                 throw HTTPServerError(.alreadyStarted, "the server was already started or stopped")
             }
-            let addresses = try HTTPServerAddress.addresses(forHost: host)
             let stopSignal = try HTTPServerStopSignal()
-            let listeners = try openListeners(addresses)
+            let listeners = try adoptedDescriptors.isEmpty
+                ? Self.openListeners(host: host, port: requestedPort, log: settings.log)
+                : Self.adoptListeners(adoptedDescriptors)
             guard let first = listeners.first else {
                 throw HTTPServerError(.listenFailed, "no address to listen on")
             }
@@ -182,15 +193,30 @@ final class HTTPServer: Sendable {
         return activity.wait(timeout: .now() + .nanoseconds(max(0, nanoseconds))) == .success
     }
 
-    /// Opens a listener on each address, all on the same port. For `localhost`, an IPv6
-    /// address that cannot be listened on is left out with a log line.
-    private func openListeners(_ addresses: [HTTPServerAddress]) throws(HTTPServerError) -> [HTTPServerListener] {
+    /// The listeners of inherited listening sockets.
+    ///
+    /// - Throws: ``HTTPServerError/Code/listenFailed`` when one is not a bound socket.
+    private static func adoptListeners(_ descriptors: [Int32]) throws(HTTPServerError) -> [HTTPServerListener] {
         var listeners: [HTTPServerListener] = []
-        for address in addresses {
+        for descriptor in descriptors {
+            listeners.append(try HTTPServerListener(adopting: descriptor))
+        }
+        return listeners
+    }
+
+    /// Opens a listener on each address of `host`, all on the same port, as ``start()`` does.
+    /// For `localhost`, an IPv6 address that cannot be listened on is left out with a log line.
+    ///
+    /// - Throws: ``HTTPServerError/Code/invalidHost`` for a host that is not a literal nor
+    ///   `localhost`; ``HTTPServerError/Code/listenFailed`` when the port is taken or the
+    ///   socket cannot be made.
+    static func openListeners(host: String, port: UInt16, log: (String) -> Void) throws(HTTPServerError) -> [HTTPServerListener] {
+        var listeners: [HTTPServerListener] = []
+        for address in try HTTPServerAddress.addresses(forHost: host) {
             do throws(HTTPServerError) {
-                listeners.append(try HTTPServerListener.open(address: address, port: listeners.first?.port ?? requestedPort))
+                listeners.append(try HTTPServerListener.open(address: address, port: listeners.first?.port ?? port))
             } catch where !listeners.isEmpty {
-                settings.log("listening without \(address): \(error)")
+                log("listening without \(address): \(error)")
             } catch {
                 listeners.forEach { $0.close() }
                 throw error

@@ -37,6 +37,8 @@ struct HTTPServerConnection: Sendable {
         /// The reverse proxies whose forwarded headers name who an idle connection is held
         /// for (see ``HTTPServerSlotTable/dropOrder``).
         var trustedProxies = TrustedProxies()
+        /// Where each request is marked from the handler's call until its response is written.
+        var journal: HTTPRequestJournal? = nil
     }
 
     /// Bodies up to this size are written in the same `send` as the head, so that a small
@@ -190,6 +192,7 @@ struct HTTPServerConnection: Sendable {
     /// Calls the handler and writes its response; returns whether the connection stays open.
     /// When it does not, the socket is closed on return.
     private func respond(to request: HTTPServerRequest, since start: ContinuousClock.Instant) -> Bool {
+        let journalSlot = settings.journal?.begin(method: request.method, path: request.path)
         var response = settings.handler(request)
         if !HTTPServerResponse.finalStatuses.contains(response.status) {
             settings.log("\(request.method) \(request.path): the handler answered with status \(response.status); sending 500")
@@ -203,6 +206,7 @@ struct HTTPServerConnection: Sendable {
         let connection: String? = closing ? "close" : (request.version == .http1_0 ? "keep-alive" : nil)
         let head = response.serializedHead(isHeadRequest: request.isHead, connection: connection, date: HTTPDate.now())
         let delivered = write(head: head, body: response.writesBody(forHeadRequest: request.isHead) ? response.body : Data())
+        settings.journal?.end(journalSlot)
         let line = Self.logLine(request.method, request.path, status: response.status, since: start, delivered: delivered)
         settings.log(line + (response.logNote.map { " (\($0))" } ?? ""))
         if !delivered {

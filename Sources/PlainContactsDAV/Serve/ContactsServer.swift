@@ -68,18 +68,23 @@ package final class ContactsServer: Sendable {
     /// each book other than the store when it is opened, before any write to it. The command
     /// line and other programs go on writing the stores meanwhile.
     ///
+    /// A server process started by a supervisor (``Inheritance``) serves on the listening
+    /// sockets it inherited instead of binding `host` and `port`, and marks its requests in the
+    /// supervisor's journal.
+    ///
     /// - Throws: ``ContactsError/Code/notAStore`` when there is no store there;
     ///   ``ContactsError/Code/busy`` when another `contacts serve` serves the store; the errors
     ///   of reading the store's users file and of creating the lock file.
     package convenience init(
         storeURL: URL, options: AddressBookOptions = AddressBookOptions(), usersFile: ServerUsersFile? = nil, host: String,
         port: UInt16, trustedProxies: TrustedProxies = TrustedProxies(), log: @escaping @Sendable (String) -> Void,
-        afterChange: (@Sendable (Change) -> Void)? = nil, bookOpened: (@Sendable (URL) -> Void)? = nil
+        afterChange: (@Sendable (Change) -> Void)? = nil, bookOpened: (@Sendable (URL) -> Void)? = nil,
+        inheritance: Inheritance? = nil
     ) throws {
         try self.init(
             storeURL: storeURL, options: options, usersFile: usersFile ?? ServerUsersFile(storeURL: storeURL), host: host,
             port: port, limits: HTTPServerLimits(), proxyPolicy: ReverseProxyPolicy(trustedProxies: trustedProxies), log: log,
-            afterChange: afterChange, bookOpened: bookOpened)
+            afterChange: afterChange, bookOpened: bookOpened, inheritance: inheritance)
     }
 
     /// A server with chosen limits, for tests. The trusted proxies are exempt from the
@@ -89,7 +94,7 @@ package final class ContactsServer: Sendable {
         storeURL: URL, options: AddressBookOptions, usersFile: ServerUsersFile, host: String, port: UInt16,
         limits: HTTPServerLimits, proxyPolicy: ReverseProxyPolicy = ReverseProxyPolicy(),
         log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)?,
-        bookOpened: (@Sendable (URL) -> Void)? = nil
+        bookOpened: (@Sendable (URL) -> Void)? = nil, inheritance: Inheritance? = nil
     ) throws {
         let authenticator = try ServerAuthenticator(usersFile: usersFile)
         var afterWrite: (@Sendable (CardDAVWrite) -> Void)?
@@ -112,10 +117,15 @@ package final class ContactsServer: Sendable {
         self.host = host
         var limits = limits
         limits.unlimitedRanges += proxyPolicy.trustedProxies.ranges
+        let crashPath = inheritance?.crashPath
         http = HTTPServer(
-            host: host, port: port, limits: limits, trustedProxies: proxyPolicy.trustedProxies, log: log
+            host: host, port: port, limits: limits, trustedProxies: proxyPolicy.trustedProxies,
+            adopting: inheritance?.listeningDescriptors ?? [], journal: inheritance?.journal, log: log
         ) { request in
-            Self.respond(to: request, service: service, authenticator: authenticator, proxyPolicy: proxyPolicy, log: log)
+            if let crashPath, request.path == crashPath {
+                fatalError("\(Inheritance.crashPathVariable) asked for a crash at \(crashPath)")
+            }
+            return Self.respond(to: request, service: service, authenticator: authenticator, proxyPolicy: proxyPolicy, log: log)
         }
     }
 
@@ -251,7 +261,7 @@ package final class ContactsServer: Sendable {
         return response
     }
 
-    private static func contactsError(_ error: HTTPServerError, host: String) -> ContactsError {
+    static func contactsError(_ error: HTTPServerError, host: String) -> ContactsError {
         switch error.code {
         case .invalidHost:
             return ContactsError(.invalidValue, "cannot listen on \"\(host)\": give an IP address or localhost (\(error.message))")

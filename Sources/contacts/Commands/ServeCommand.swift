@@ -66,14 +66,59 @@ enum ServeCommand: Command {
         at once (more get 503 with Retry-After), and the proxy itself is not held to the 16
         connections per address. From any other peer, those headers are ignored.
 
+        The server runs in a child process of the contacts serve you started, which binds the
+        address and keeps it. If a request's handling ever crashes the server process, that
+        request's connection closes without an answer, each request it was handling is logged
+        (a request's handling stopped the server process (signal 4, SIGILL): PROPFIND
+        /kim/contacts/; restarting), and a new server process takes over at once on the same
+        port; clients that connect meanwhile wait and are answered. Other requests in progress
+        at that moment lose their connections too, and their clients retry. Five crashes within
+        60 seconds stop the server with exit status 70.
+
         Exit status: 0 stopped by a signal; 64 a wrong --listen or --trusted-proxy, or a
-        non-loopback address without users; 75 the address is in use, or another contacts
-        serve serves this store; 77 the port needs privileges.
+        non-loopback address without users; 70 the server process crashed five times within a
+        minute; 75 the address is in use, or another contacts serve serves this store; 77 the
+        port needs privileges.
         """
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         let (host, port) = try listenAddress(arguments[\.listen] ?? defaultListen)
         try context.requireStore()
+        guard context.environment[ServeSupervisor.workerVariable] == "1" else {
+            let supervisor = ServeSupervisor(host: host, port: port, environment: context.environment, console: context.console)
+            let status = try supervisor.run()
+            guard status == .success else { throw CLIError(status: status, message: "") }
+            return
+        }
+        // The server process ends with its supervisor, however the supervisor ends.
+        guard ParentDeathSignal.request(SIGTERM) else { return }
+        try serve(arguments, host: host, port: port, inheritance: inheritance(context.environment), in: context)
+    }
+
+    /// What the server process inherited from its supervisor (``ServeSupervisor``): the
+    /// listening sockets from descriptor 3 on, then the request journal. The variables that
+    /// told it are removed, so that programs it starts (Git) do not see them.
+    private static func inheritance(_ environment: [String: String]) -> ContactsServer.Inheritance {
+        let count = max(0, Int32(environment[ServeSupervisor.listenDescriptorsVariable] ?? "") ?? 0)
+        let journal = environment[ServeSupervisor.journalDescriptorVariable].flatMap(Int32.init)
+        let crashPath = environment[ContactsServer.Inheritance.crashPathVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let names = [
+            ServeSupervisor.workerVariable, ServeSupervisor.listenDescriptorsVariable, ServeSupervisor.journalDescriptorVariable,
+            ServeSupervisor.restartVariable,
+        ]
+        names.forEach { unsetenv($0) }
+        return ContactsServer.Inheritance(
+            listeningDescriptors: (0..<count).map { ServeSupervisor.firstInheritedDescriptor + $0 },
+            journal: journal.flatMap { try? HTTPRequestJournal(adopting: $0) }, crashPath: crashPath)
+    }
+
+    /// Serves in the server process until SIGINT or SIGTERM; prints the banner unless this
+    /// process was started after a crash.
+    private static func serve(
+        _ arguments: ParsedArguments<Options>, host: String, port: UInt16, inheritance: ContactsServer.Inheritance,
+        in context: CommandContext
+    ) throws {
+        let restarted = context.environment[ServeSupervisor.restartVariable] == "1"
         let store = context.storeURL
         let console = context.console
         let committer = ServeCommitter(store: store, explicit: context.commitRequested)
@@ -88,14 +133,24 @@ enum ServeCommand: Command {
             storeURL: store, options: AddressBookOptions(lockTimeout: context.lockTimeout()),
             usersFile: usersFile, host: host, port: port, trustedProxies: trustedProxies,
             log: { line in console.note(timestamp() + " " + line) }, afterChange: { change in committer.commit(change, console: console) },
-            bookOpened: { book in committer.watch(book) })
+            bookOpened: { book in committer.watch(book) }, inheritance: inheritance)
         guard server.requiresAuthentication || ContactsServer.isLoopback(host) else {
             throw CLIError.usage(
                 "refusing to serve on \(host) without a user: anyone who reaches it could read and change every contact; "
                     + "add one with `contacts user add NAME`, or listen on 127.0.0.1")
         }
         try server.start()
-        let watch = try server.stopOnSignals { _ in console.note(timestamp() + " stopping: finishing the requests in progress") }
+        // The supervisor passes on the Control-C the terminal sent to both: say it once.
+        let stopping = StopNotice()
+        let watch = try server.stopOnSignals { _ in
+            stopping.once { console.note(timestamp() + " stopping: finishing the requests in progress") }
+        }
+        guard !restarted else {
+            server.waitUntilStopped()
+            watch.cancel()
+            console.note(timestamp() + " stopped")
+            return
+        }
         let root = "http://\(hostForURL(host)):\(server.port)/"
         let accounts = try usersFile.accounts()
         let users = accounts.map(\.name.rawValue)
@@ -153,7 +208,7 @@ enum ServeCommand: Command {
     }
 
     /// The time of a log line: UTC, to the second.
-    private static func timestamp() -> String {
+    static func timestamp() -> String {
         Date.now.formatted(.iso8601)
     }
 
@@ -232,5 +287,15 @@ final class ServeCommitter: Sendable {
         guard let first = products.first else { return nil }
         let compatible = first.lowercased().hasPrefix("mozilla/") && products.count > 1
         return String(compatible ? products[products.count - 1] : first)
+    }
+}
+
+/// Runs a piece of code once however many threads ask: `contacts serve`'s "stopping" line.
+private final class StopNotice: Sendable {
+    private let done = Atomic<Bool>(false)
+
+    /// Runs `body` on the first call only.
+    func once(_ body: () -> Void) {
+        if !done.exchange(true, ordering: .acquiringAndReleasing) { body() }
     }
 }

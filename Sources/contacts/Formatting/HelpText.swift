@@ -51,8 +51,9 @@ enum HelpText {
 
             Exit status: 0 success, 64 wrong command line, 65 malformed data (or an unreadable
             server answer), 66 no such store, record, group, file or remote, 69 server
-            unreachable or failing, 75 store busy, save conflict or sync conflicts left, 77 access
-            denied (or credentials refused by a server), 1 otherwise.
+            unreachable or failing, 70 contacts serve's server process kept crashing, 75 store
+            busy, save conflict or sync conflicts left, 77 access denied (or credentials refused
+            by a server), 1 otherwise.
 
             Run `contacts COMMAND --help` for a command's options.
             """,

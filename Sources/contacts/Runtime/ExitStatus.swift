@@ -19,6 +19,8 @@ enum ExitStatus: Int32, Sendable {
     case temporaryFailure = 75
     /// A server could not be reached or kept failing (`EX_UNAVAILABLE`).
     case unavailable = 69
+    /// An internal failure: `contacts serve`'s server process kept crashing (`EX_SOFTWARE`).
+    case software = 70
     /// The user has not allowed this, the system refused access to a file, or a server refused
     /// the credentials (`EX_NOPERM`).
     case noPermission = 77

@@ -68,6 +68,13 @@ final class ServeProcess {
     func stop(signal: Int32 = SIGTERM) throws -> CLIResult {
         if let stopped { return stopped }
         kill(pid, signal)
+        return try waitForExit()
+    }
+
+    /// Waits for the server to exit of itself, without a signal, and returns its status and output.
+    @discardableResult
+    func waitForExit() throws -> CLIResult {
+        if let stopped { return stopped }
         let status = try ChildProcess.wait(pid, program: "contacts serve")
         let result = CLIResult(
             status: status,
@@ -77,6 +84,13 @@ final class ServeProcess {
         try? FileManager.default.removeItem(at: output)
         try? FileManager.default.removeItem(at: errors)
         return result
+    }
+
+    /// Waits (at most 10 s) until the server's standard error contains `text`; returns whether it did.
+    func waitForLog(containing text: String) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !log.contains(text), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return log.contains(text)
     }
 
     /// What the server logged so far on standard error.
