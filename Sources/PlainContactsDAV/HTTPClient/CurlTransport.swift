@@ -75,7 +75,7 @@ final class CurlTransport: HTTPTransport {
         }
         var status = 0
         _ = curl.getLong(box.handle, CurlLibrary.Info.responseCode, &status)
-        return HTTPResponse(status: status, headers: exchange.headers, body: exchange.body, url: request.url)
+        return HTTPResponse(status: status, headers: exchange.headers, body: exchange.body.take(), url: request.url)
     }
 
     private func perform(_ request: HTTPRequest, on handle: CurlLibrary.Handle, into exchange: Exchange) -> CurlLibrary.Code {
@@ -169,7 +169,7 @@ final class CurlTransport: HTTPTransport {
         /// `Content-Length` is a promise of one.
         let expectsBody: Bool
         var headers: [String: String] = [:]
-        var body = Data()
+        let body: HTTPResponseBody
         /// The bytes of every header line received so far.
         var headerBytes = 0
         /// Why reading stopped short of the whole answer, once it has.
@@ -179,6 +179,7 @@ final class CurlTransport: HTTPTransport {
         init(limits: HTTPResponseLimits, expectsBody: Bool) {
             self.limits = limits
             self.expectsBody = expectsBody
+            body = HTTPResponseBody(bound: limits.maximumBodySize)
         }
 
         var errorText: String {
@@ -222,11 +223,10 @@ final class CurlTransport: HTTPTransport {
         ///
         /// - Returns: whether the piece was taken; reading stops at one that was not.
         func take(bodyPiece bytes: UnsafeRawBufferPointer) -> Bool {
-            guard bytes.count <= limits.maximumBodySize - body.count else {
+            guard body.append(bytes) else {
                 refusal = "its body passed \(HTTPResponseLimits.describe(limits.maximumBodySize))"
                 return false
             }
-            body.append(contentsOf: bytes)
             return true
         }
     }

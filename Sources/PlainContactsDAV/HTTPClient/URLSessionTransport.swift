@@ -169,7 +169,8 @@ struct URLSessionTransport: HTTPTransport {
         let expectsBody: Bool
         private let lock = NSLock()
         private var response: HTTPURLResponse?
-        private var body = Data()
+        /// The body so far, made with the bound at its first piece.
+        private var body: HTTPResponseBody?
         private var error: (any Error)?
         /// The status of the challenge that ended the task, if one did.
         private var challengeStatus: Int?
@@ -206,12 +207,13 @@ struct URLSessionTransport: HTTPTransport {
         func take(bodyPiece data: Data, limits: HTTPResponseLimits) -> Outcome {
             lock.withLock {
                 guard refusal == nil else { return .dropped }
-                guard data.count <= limits.maximumBodySize - body.count else {
+                let kept = body ?? HTTPResponseBody(bound: limits.maximumBodySize)
+                body = kept
+                guard data.withUnsafeBytes({ kept.append($0) }) else {
                     refusal = "its body passed \(HTTPResponseLimits.describe(limits.maximumBodySize))"
-                    body = Data()
+                    body = nil
                     return .refused
                 }
-                body.append(data)
                 return .taken
             }
         }
@@ -250,7 +252,7 @@ struct URLSessionTransport: HTTPTransport {
                 for (name, value) in http.allHeaderFields {
                     if let name = name as? String, let value = value as? String { headers[name] = value }
                 }
-                return HTTPResponse(status: http.statusCode, headers: headers, body: body, url: request.url)
+                return HTTPResponse(status: http.statusCode, headers: headers, body: body?.take() ?? Data(), url: request.url)
             }
         }
     }
