@@ -41,8 +41,8 @@ struct ArgumentParser {
             index += 1
             if word == "--" {
                 if stoppingAtPositional { return (result, Array(words[index...])) }
-                for (offset, rest) in words[index...].enumerated() {
-                    result.appendPositional(rest, startsRun: offset == 0, following: nil)
+                for (offset, positional) in words[index...].enumerated() {
+                    result.appendPositional(positional, startsRun: offset == 0, following: nil)
                 }
                 break
             }

@@ -4,8 +4,9 @@
 /// static let positionals = Positionals(.one("GROUP"), .oneOrMore("ID"), expected: "GROUP and at least one ID")
 /// ```
 ///
-/// The dispatcher checks the number of words against them before the command runs, and help
-/// shows them at the start of the synopsis.
+/// The dispatcher checks the words against them before the command runs (``check(_:)``
+/// refuses every word a command cannot place, for all commands alike), and help shows them at
+/// the start of the synopsis.
 struct Positionals: Sendable, ExpressibleByArrayLiteral {
     /// The arguments, in order.
     let arguments: [Positional]
