@@ -157,14 +157,15 @@ import Testing
         #expect(json["lastName"] as? String == "Lovelace")
     }
 
-    @Test func nameOptionsOverrideThePartsOfTheWrittenName() throws {
+    @Test func prefixAndSuffixOptionsOverrideThePartsOfTheWrittenName() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()
-        let id = try sandbox.add(["Dr. Ada Lovelace", "--last", "King", "--phone", "555-0100"])
+        let id = try sandbox.add(["Dr. Ada Lovelace", "--prefix", "Prof.", "--suffix", "FRS", "--phone", "555-0100"])
         let json = try sandbox.json(id)
-        #expect(json["prefix"] as? String == "Dr.")
+        #expect(json["prefix"] as? String == "Prof.")
         #expect(json["firstName"] as? String == "Ada")
-        #expect(json["lastName"] as? String == "King")
+        #expect(json["lastName"] as? String == "Lovelace")
+        #expect(json["suffix"] as? String == "FRS")
     }
 
     @Test func anOrganizationsWrittenNameIsItsOrganization() throws {

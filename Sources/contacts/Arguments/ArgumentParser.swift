@@ -5,6 +5,9 @@
 /// - `-h` is `--help`; an option with a one-letter form also takes it alone: `-o FILE`.
 /// - `--` ends the options: every word after it is positional.
 /// - A lone `-` is positional; any other word starting with `-` must be a known option.
+/// - Positional words are recorded in runs, with the option value each run follows, so that
+///   ``Positionals`` can tell a value the shell split (`--phone mobile:+44 20 7946`) from
+///   arguments.
 struct ArgumentParser {
     /// The options the command accepts, global ones included.
     let options: [OptionSpec]
@@ -30,19 +33,27 @@ struct ArgumentParser {
     ) throws(CLIError) -> (arguments: ArgumentValues, rest: [String]) {
         var result = ArgumentValues()
         var index = 0
+        // The option value the previous word gave, and whether the previous word was positional.
+        var previousValue: PositionalWord.OptionValue?
+        var previousWasPositional = false
         while index < words.count {
             let word = words[index]
             index += 1
             if word == "--" {
                 if stoppingAtPositional { return (result, Array(words[index...])) }
-                result.positionals.append(contentsOf: words[index...])
+                for (offset, positional) in words[index...].enumerated() {
+                    result.appendPositional(positional, startsRun: offset == 0, following: nil)
+                }
                 break
             }
             guard word.hasPrefix("-"), word != "-" else {
                 if stoppingAtPositional { return (result, Array(words[(index - 1)...])) }
-                result.positionals.append(word)
+                result.appendPositional(word, startsRun: !previousWasPositional, following: previousValue)
+                previousWasPositional = true
                 continue
             }
+            previousWasPositional = false
+            previousValue = nil
             var name = word == "-h" ? "help" : String(word.drop { $0 == "-" })
             var inlineValue: String?
             if word.hasPrefix("--"), let equals = name.firstIndex(of: "=") {
@@ -59,14 +70,19 @@ struct ArgumentParser {
                 throw CLIError.usage("\(spec.usage) is given more than once")
             }
             if spec.takesValue {
+                let value: String
                 if let inlineValue {
-                    result.append(inlineValue, for: spec.name)
+                    value = inlineValue
                 } else if index < words.count {
-                    result.append(words[index], for: spec.name)
+                    value = words[index]
                     index += 1
                 } else {
                     throw CLIError.usage("\(spec.usage) needs a value")
                 }
+                result.append(value, for: spec.name)
+                previousValue = PositionalWord.OptionValue(
+                    option: word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word, value: value,
+                    isFixedWord: spec.hasFixedWords)
             } else {
                 guard inlineValue == nil else { throw CLIError.usage("--\(spec.name) takes no value") }
                 result.append("", for: spec.name)

@@ -30,6 +30,11 @@ struct OptionSpec: Sendable {
     /// Whether the option takes a value.
     var takesValue: Bool { valueName != nil }
 
+    /// Whether the value is one of a few fixed words, as `--kind person|organization`'s is.
+    var hasFixedWords: Bool {
+        if case .words = completion { true } else { false }
+    }
+
     /// How the option reads in help: `--phone [LABEL:]VALUE`, `-o, --output FILE`.
     var usage: String {
         let long = valueName.map { "--\(name) \($0)" } ?? "--\(name)"

@@ -26,6 +26,9 @@ struct Positional: Sendable {
     let arity: Arity
     /// The words shell completion offers for it, if they are fixed.
     var completion: [String] = []
+    /// The options that give what the argument gives, by name, so that a command line may
+    /// give one or the other but not both: `first`, `middle` and `last` for `add`'s NAME.
+    var excludedOptions: [String] = []
 
     /// Exactly one word; `completion` lists the words it can be, if they are fixed.
     static func one(_ name: String, completion: [String] = []) -> Positional {
@@ -46,8 +49,14 @@ struct Positional: Sendable {
     /// One value that may be written as several words.
     static func words(_ name: String) -> Positional { Positional(name: name, arity: .words) }
 
-    /// A value that may be left out or written as several words.
-    static func optionalWords(_ name: String) -> Positional { Positional(name: name, arity: .optionalWords) }
+    /// A value that may be left out or written as several words; `excludedOptions` name the
+    /// options that give it in parts instead.
+    static func optionalWords(_ name: String, excludedOptions: [String] = []) -> Positional {
+        Positional(name: name, arity: .optionalWords, excludedOptions: excludedOptions)
+    }
+
+    /// Whether it is one value that may be written as several words, which are then joined.
+    var isWrittenAsWords: Bool { arity == .words || arity == .optionalWords }
 
     /// How many words it takes; `Int.max` stands for no limit.
     var count: ClosedRange<Int> {

@@ -4,8 +4,9 @@
 /// static let positionals = Positionals(.one("GROUP"), .oneOrMore("ID"), expected: "GROUP and at least one ID")
 /// ```
 ///
-/// The dispatcher checks the number of words against them before the command runs, and help
-/// shows them at the start of the synopsis.
+/// The dispatcher checks the words against them before the command runs (``check(_:)``
+/// refuses every word a command cannot place, for all commands alike), and help shows them at
+/// the start of the synopsis.
 struct Positionals: Sendable, ExpressibleByArrayLiteral {
     /// The arguments, in order.
     let arguments: [Positional]
@@ -57,16 +58,53 @@ struct Positionals: Sendable, ExpressibleByArrayLiteral {
     /// The words completion offers for the first argument.
     var completion: [String] { arguments.first?.completion ?? [] }
 
-    /// Checks the number of `words`.
+    /// Checks the positional words of `values`: their number, that a value written as several
+    /// words is not continued after an option's value, and that no option given also gives
+    /// what an argument gives.
     ///
-    /// - Throws: a usage error when there are too few or too many.
-    func check(_ words: [String]) throws(CLIError) {
-        let description = expected ?? (arguments.isEmpty ? "no arguments" : synopsis)
+    /// Nothing a command cannot place is let through: the words that no argument takes are
+    /// named, with the quoting the user probably meant.
+    ///
+    /// - Throws: a usage error for too few words, words left over, words that follow an
+    ///   option's value where an argument written as words would take them, or an argument
+    ///   given together with an option it excludes.
+    func check(_ values: ArgumentValues) throws(CLIError) {
+        let words = values.positionalWords
+        let (taken, left) = distribute(words)
+        for (argument, words) in zip(arguments, taken) where argument.isWrittenAsWords {
+            if let stray = words.first(where: { $0.following != nil }) {
+                throw CLIError.usage(StrayWords.afterOptionValue(words.filter { $0.run == stray.run }, of: argument))
+            }
+        }
         if words.count < count.lowerBound {
             throw CLIError.usage("missing \(description)")
         }
-        if words.count > count.upperBound {
-            throw CLIError.usage("too many arguments; expected \(description)")
+        if !left.isEmpty {
+            throw CLIError.usage(StrayWords.leftOver(left, after: taken.joined().last, expected: description))
         }
+        for (argument, words) in zip(arguments, taken) where !words.isEmpty {
+            let given = argument.excludedOptions.filter(values.contains)
+            guard !given.isEmpty else { continue }
+            throw CLIError.usage(StrayWords.excluded(words.map(\.text), of: argument, by: given))
+        }
+    }
+
+    /// How usage errors name what is expected.
+    private var description: String {
+        expected ?? (arguments.isEmpty ? "no arguments" : synopsis)
+    }
+
+    /// The words each argument takes, in order, and the words that none takes: each argument
+    /// takes as many as it can while leaving the arguments after it their least.
+    private func distribute(_ words: [PositionalWord]) -> (taken: [[PositionalWord]], left: [PositionalWord]) {
+        var rest = words[...]
+        var taken: [[PositionalWord]] = []
+        for (index, argument) in arguments.enumerated() {
+            let reserved = arguments[(index + 1)...].reduce(0) { $0 + $1.count.lowerBound }
+            let count = min(argument.count.upperBound, max(0, rest.count - reserved))
+            taken.append(Array(rest.prefix(count)))
+            rest = rest.dropFirst(count)
+        }
+        return (taken, Array(rest))
     }
 }

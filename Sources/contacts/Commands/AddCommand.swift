@@ -3,7 +3,8 @@ import PlainContacts
 /// `contacts add [NAME] --first … --phone …`: adds a person and prints the new record ID.
 enum AddCommand: Command {
     static let name = "add"
-    static let positionals = Positionals(.optionalWords("NAME"), expected: "a name, then options")
+    static let positionals = Positionals(
+        .optionalWords("NAME", excludedOptions: ["first", "middle", "last"]), expected: "a name, then options")
     static let summary = "Add a person and print the new record ID."
 
     /// The options of `add`; `--kind` and `--birthday` are read as words, so that their
@@ -37,8 +38,11 @@ enum AddCommand: Command {
         NAME is the whole name as it is written, split the way a vCard's FN is: "Ada Lovelace",
         "Lovelace, Ada", "Dr. Ada King Lovelace", "Ludwig van Beethoven" and "山田 太郎" all find
         their first and last names (and prefix, middle name and suffix). Its words may also be
-        given unquoted. --first, --last and the other name options override the parts it gives;
-        with --kind organization and no --org, NAME is the organization's name.
+        given unquoted, before the options: words after an option's value are refused, as the
+        rest of a value the shell split (quote it: --phone "mobile:+44 20 7946 0000"). Give the
+        name either as NAME or with --first, --middle and --last, not both; --prefix, --suffix
+        and --nickname override the parts NAME gives. With --kind organization and no --org,
+        NAME is the organization's name.
 
         LABEL is a predefined label (mobile, iPhone, main, home, work, other, homeFax, workFax,
         otherFax, pager, homePage…) or a custom word without spaces or digits. Only the part before

@@ -47,10 +47,10 @@ extension Command {
 
     /// Checks the positional arguments of `values`, then runs the command with them.
     ///
-    /// - Throws: a usage error for too few or too many positional arguments, or what
-    ///   ``run(_:in:)`` throws.
+    /// - Throws: a usage error for positional words the command cannot place (see
+    ///   ``Positionals/check(_:)``), or what ``run(_:in:)`` throws.
     static func run(checking values: ArgumentValues, in context: CommandContext) throws {
-        try positionals.check(values.positionals)
+        try positionals.check(values)
         try run(ParsedArguments<Options>(values), in: context)
     }
 }
