@@ -9,6 +9,8 @@ struct CSVLayout {
     let dayFirst: Bool
     /// Whether the file is Google's: its cells may hold several values separated by ` ::: `.
     let isGoogle: Bool
+    /// The layout's name when the content, not a header, told it (see ``headerless(_:)``).
+    var name: String?
 
     /// Whether any column is one this reader knows.
     var knowsAnyColumn: Bool { fields.contains { $0 != nil } }
