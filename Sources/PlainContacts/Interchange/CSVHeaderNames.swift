@@ -189,7 +189,7 @@ enum CSVHeaderNames {
             "Business Phone", "Business Phone 2", "Work Phone", "Work", "Telefon geschäftlich",
             "Telefon geschäftlich 2", "Tel. dienstlich", "Téléphone (bureau)", "Téléphone 2 (bureau)",
             "Tél. professionnel", "Teléfono del trabajo", "Teléfono del trabajo 2", "Telefono ufficio",
-            "Telefono ufficio 2", "Telefono di lavoro", "Telefoon op werk", "Telefoon op werk 2", "会社電話",
+            "Telefono ufficio 2", "Telefono di lavoro", "Telefoon op werk", "Telefoon op werk 2", "Work Phone 2", "会社電話",
             "会社電話 2",
         ]),
         (.phone(.homeFax), [
@@ -268,7 +268,7 @@ enum CSVHeaderNames {
             ]),
             (.city, [
                 "Business City", "Work City", "Ort geschäftlich", "Ville (bureau)", "Ciudad de trabajo", "Città (uff.)",
-                "Città di lavoro", "Werkadres plaats", "市区町村 (会社)",
+                "Città di lavoro", "Werkadres plaats", "市区町村 (会社)", "市町村 (会社)",
             ]),
             (.region, [
                 "Business State", "Work State", "Region geschäftlich", "Bundesland/Kanton geschäftlich",
@@ -283,7 +283,7 @@ enum CSVHeaderNames {
             (.country, [
                 "Business Country/Region", "Business Country", "Work Country", "Land/Region geschäftlich",
                 "Land geschäftlich", "Dienstlich: Land", "Pays/Région (bureau)", "País o región del trabajo",
-                "Paese/area geografica (uff.)", "Nazione di lavoro", "Werkadres land/regio", "国/地域 (会社)",
+                "Paese/area geografica (uff.)", "Nazione di lavoro", "Werkadres land/regio", "国/地域 (会社)", "国 (会社)",
             ]),
             (.poBox, [
                 "Business Address PO Box", "Postfach geschäftlich", "B.P. professionnelle", "Apartado postal del trabajo",
@@ -306,7 +306,7 @@ enum CSVHeaderNames {
             ]),
             (.city, [
                 "Home City", "Ort privat", "Ville (domicile)", "Ciudad de residencia", "Città (ab.)",
-                "Città di residenza", "Huisadres plaats", "市区町村 (自宅)",
+                "Città di residenza", "Huisadres plaats", "市区町村 (自宅)", "市町村 (自宅)",
             ]),
             (.region, [
                 "Home State", "Region privat", "Bundesland/Kanton privat", "Dép/Région (domicile)",
@@ -322,7 +322,7 @@ enum CSVHeaderNames {
                 "Home Country/Region", "Home Country", "Land/Region privat", "Land privat", "Privat: Land",
                 "Pays/Région (domicile)", "País o región de residencia", "País de residencia",
                 "Paese/area geografica (ab.)", "Nazione/Regione di casa", "Nazione di residenza",
-                "Huisadres land/regio", "国/地域 (自宅)",
+                "Huisadres land/regio", "国/地域 (自宅)", "国 (自宅)",
             ]),
             (.poBox, [
                 "Home Address PO Box", "Postfach privat", "B.P. (domicile)", "Apartado postal del domicilio",
@@ -336,7 +336,7 @@ enum CSVHeaderNames {
             ]),
             (.street2, ["Other Street 2", "Weitere Straße 2", "Rue (autre) 2", "Otra calle 2", "Altra via 2", "Ander adres straat 2"]),
             (.street3, ["Other Street 3", "Weitere Straße 3", "Rue (autre) 3", "Otra calle 3", "Altra via 3", "Ander adres straat 3"]),
-            (.city, ["Other City", "Weiterer Ort", "Ville (autre)", "Otra ciudad", "Altra città", "Città Altro", "Ander adres plaats", "市区町村 (その他)"]),
+            (.city, ["Other City", "Weiterer Ort", "Ville (autre)", "Otra ciudad", "Altra città", "Città Altro", "Ander adres plaats", "市区町村 (その他)", "市町村 (その他)"]),
             (.region, [
                 "Other State", "Weitere Region", "Weiteres Bundesland/Kanton", "Weiteres/r Bundesland/Kanton", "Dép/Région (autre)",
                 "Otra provincia o estado", "Altra provincia", "Ander adres provincie", "都道府県 (その他)",
@@ -346,7 +346,7 @@ enum CSVHeaderNames {
                 "Ander adres postcode", "郵便番号 (その他)",
             ]),
             (.country, [
-                "Other Country/Region", "Weiteres Land/Region", "Weiteres/e Land/Region", "Weiteres Land", "Pays/Région (autre)",
+                "Other Country/Region", "Other Country", "Weiteres Land/Region", "Weiteres/e Land/Region", "Weiteres Land", "Pays/Région (autre)",
                 "Otro país o región", "Altro paese/area geografica", "Ander adres land/regio", "国/地域 (その他)",
             ]),
             (.poBox, ["Other Address PO Box", "Weiteres Postfach", "B.P. (autre)", "Otro apartado postal", "Altra casella postale", "Postbus overig"]),
