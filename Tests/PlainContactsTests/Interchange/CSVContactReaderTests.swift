@@ -112,6 +112,27 @@ private func kept(_ person: Person) -> [String] {
         #expect(taro.firstNamePhonetic == "タロウ")
         #expect(taro.birthday?.description == "1980-05-06")
         #expect(taro.addresses.first?.value.city == "千代田区")
+        let home = try #require(taro.addresses.entries.first { $0.label == .home }?.value)
+        #expect([home.street, home.city, home.state, home.zip, home.country] == ["千代田1-1", "千代田区", "東京都", "100-0001", "日本"])
+        let work = try #require(taro.addresses.entries.first { $0.label == .work }?.value)
+        #expect([work.street, work.city, work.state, work.zip, work.country] == ["丸の内2-2", "千代田区", "東京都", "100-0005", "日本"])
+        #expect(kept(taro).isEmpty)
+    }
+
+    @Test func linkedInsOtherCountryIsPartOfTheOtherAddress() throws {
+        let (book, _, _) = try fixture("bbdb-linkedin.csv")
+        let second = try #require(book.allPeople().first { $0.emails.values.contains("testmeil@hotmail.com2") })
+        let other = try #require(second.addresses.entries.first { $0.label == .other }?.value)
+        #expect([other.city, other.country] == ["2", "2"])
+        #expect(!kept(second).contains { $0.contains("Other Country") })
+    }
+
+    @Test func thunderbirdsPagerAndASecondWorkPhoneAreKept() throws {
+        let text = "First Name,Last Name,Primary Email,Work Phone,Work Phone 2,Pager Number\nAda,Byron,a@x.example,1,2,3\n"
+        let (book, _, _) = try imported(Data(text.utf8))
+        let ada = try person(book, last: "Byron")
+        #expect(InterchangeFixtures.pairs(ada.phones) == ["work=1", "work=2", "pager=3"])
+        #expect(kept(ada).isEmpty)
     }
 
     @Test(arguments: [
@@ -150,6 +171,35 @@ private func kept(_ person: Person) -> [String] {
         let test = try person(linkedIn, last: "testlast")
         #expect(test.prefix == "testtitle")
         #expect(test.jobTitle == "test title")
+    }
+
+    @Test func yahoosFullLayoutKeepsTitlesSecondAddressLinesRegionsPostcodesAndCountries() throws {
+        let (book, report, _) = try fixture("handmade-yahoo-full.csv")
+        #expect(report.warnings.isEmpty)
+        let nkechi = try person(book, last: "Eze")
+        #expect([nkechi.firstName, nkechi.middleName, nkechi.nickname] == ["Nkechi", "Ada", "Kechi"])
+        #expect(nkechi.jobTitle == "Engineer")
+        #expect(nkechi.organization == "Eze Studio")
+        #expect(InterchangeFixtures.pairs(nkechi.emails) == ["-=nkechi@example.com", "-=nk@work.example", "-=nk@alt.example"])
+        #expect(nkechi.instantMessages.values.map(\.username) == ["nkechi_im"])
+        #expect(InterchangeFixtures.pairs(nkechi.phones) == [
+            "home=+1 555 0160", "work=+1 555 0161", "pager=+1 555 0162", "otherFax=+1 555 0163", "mobile=+1 555 0164",
+            "other=+1 555 0165",
+        ])
+        #expect(InterchangeFixtures.pairs(nkechi.urls) == ["homePage=https://nkechi.example", "work=https://studio.example"])
+        let work = try #require(nkechi.addresses.entries.first { $0.label == .work }?.value)
+        #expect([work.street, work.city, work.state, work.zip, work.country] == [
+            "500 Market St\nSuite 300", "San Francisco", "CA", "94105", "USA",
+        ])
+        let home = try #require(nkechi.addresses.entries.first { $0.label == .home }?.value)
+        #expect([home.street, home.city, home.state, home.zip, home.country] == [
+            "12 Oak Lane\nApt 4", "Oakland", "CA", "94601", "USA",
+        ])
+        #expect(nkechi.birthday?.description == "1985-07-04")
+        #expect(nkechi.dates.entries.map { "\($0.label?.rawValue ?? "-")=\($0.value)" } == ["anniversary=2012-06-01"])
+        #expect(nkechi.note == "Met at the conference")
+        #expect(groupNames(book, nkechi) == ["Friends"])
+        #expect(kept(nkechi) == [#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Custom 1":Gold member"#])
     }
 
     @Test func aGenericSheetSplitsWholeNames() throws {
