@@ -18,6 +18,7 @@ enum CSVHeaderNames {
     /// What the column with this header holds, or `nil` for a header this table does not know
     /// (its cells are kept with the person under the header).
     static func field(for header: String) -> CSVField? {
+        if let section = sectionField(header) { return section }
         if let numbered = numberedField(header) { return numbered }
         return fields[key(header)]
     }
@@ -73,6 +74,16 @@ enum CSVHeaderNames {
         guard let kind = numberedKinds[head[..<space].lowercased()] else { return nil }
         let part = numberedParts[parts[1].lowercased().trimmingPrefix(while: \.isWhitespace).description] ?? .other
         return .numbered(kind, index: index, part)
+    }
+
+    /// Reads Gmail's 2007 "Section N - PART", as "Section 2 - Phone".
+    private static func sectionField(_ header: String) -> CSVField? {
+        let parts = header.split(separator: " - ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased().hasPrefix("section "),
+            let index = Int(parts[0].dropFirst("section ".count))
+        else { return nil }
+        let part = CSVField.SectionPart(rawValue: parts[1].lowercased().filter { !$0.isWhitespace }) ?? .other
+        return .section(index: index, part)
     }
 
     // MARK: The table

@@ -9,7 +9,8 @@ struct CSVLayout {
     let dayFirst: Bool
     /// Whether the file is Google's: its cells may hold several values separated by ` ::: `.
     let isGoogle: Bool
-    /// The layout's name when the content, not a header, told it (see ``headerless(_:)``).
+    /// The layout's name when the content told it: Gmail's 2007 sections, or rows without a
+    /// header (see ``headerless(_:)``).
     var name: String?
 
     /// Whether any column is one this reader knows.
@@ -32,6 +33,8 @@ struct CSVLayout {
         }
         let english = ["firstname", "givenname", "lastname", "name", "displayname", "emailaddress", "birthday"]
         dayFirst = !english.contains { keys.contains($0) }
-        isGoogle = read.contains { if case .numbered? = $0 { true } else { false } }
+        let hasSections = read.contains { if case .section? = $0 { true } else { false } }
+        isGoogle = hasSections || read.contains { if case .numbered? = $0 { true } else { false } }
+        name = hasSections ? "Gmail's 2007 layout" : nil
     }
 }

@@ -202,6 +202,30 @@ private func kept(_ person: Person) -> [String] {
         #expect(kept(nkechi) == [#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Custom 1":Gold member"#])
     }
 
+    @Test func gmails2007SectionsKeepEveryValueWithTheSectionsLabel() throws {
+        let (book, report, _) = try fixture("handmade-gmail-2007.csv")
+        #expect(report.warnings.isEmpty)
+        #expect(report.formatsRead == ["handmade-gmail-2007.csv: csv (Gmail's 2007 layout)"])
+        let maria = try person(book, last: "Lopez")
+        #expect(maria.firstName == "Maria")
+        #expect(maria.note == "Old friend")
+        #expect(InterchangeFixtures.pairs(maria.emails) == [
+            "-=maria@example.com", "home=maria.l@example.net", "work=m.lopez@acme.example",
+        ])
+        #expect(InterchangeFixtures.pairs(maria.phones) == [
+            "home=+1 555 0170", "mobile=+1 555 0171", "work=+1 555 0172", "pager=+1 555 0173", "workFax=+1 555 0174",
+        ])
+        #expect(maria.instantMessages.entries.map { "\($0.label?.rawValue ?? "-")=\($0.value.service ?? "-"):\($0.value.username ?? "")" } == [
+            "home=AIM:marialopez",
+        ])
+        #expect(maria.addresses.entries.map { "\($0.label?.rawValue ?? "-")=\($0.value.street ?? "")" } == [
+            "home=12 Elm St\nSpringfield, IL 62701", "work=1 Acme Way\nChicago, IL 60601",
+        ])
+        #expect(maria.organization == "Acme Corp")
+        #expect(maria.jobTitle == "Buyer")
+        #expect(kept(maria) == [#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Section 1 - Other":Likes tea"#])
+    }
+
     @Test func aGenericSheetSplitsWholeNames() throws {
         let (book, _, _) = try fixture("handmade-generic.csv")
         #expect(try person(book, last: "Bell").firstName == "Katie")
