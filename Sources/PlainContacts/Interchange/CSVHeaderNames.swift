@@ -102,26 +102,26 @@ enum CSVHeaderNames {
             "First Name", "Given Name", "First", "Firstname", "Vorname", "Prénom", "Nombre", "Nome", "Voornaam", "名",
         ]),
         (.middleName, [
-            "Middle Name", "Additional Name", "Middle", "Weitere Vornamen", "Zweiter Vorname", "Deuxième prénom",
+            "Middle Name", "Additional Name", "Additional Names", "Zusätzliche Namen", "Middle", "Weitere Vornamen", "Zweiter Vorname", "Deuxième prénom",
             "Segundo nombre", "Secondo nome", "Tweede voornaam", "Tweede naam", "ミドル ネーム",
         ]),
         (.lastName, [
-            "Last Name", "Family Name", "Surname", "Last", "Lastname", "Nachname", "Nom", "Apellidos", "Apellido",
+            "Last Name", "Family Name", "Familienname", "Surname", "Last", "Lastname", "Nachname", "Nom", "Apellidos", "Apellido",
             "Cognome", "Achternaam", "姓",
         ]),
         (.title, ["Title"]),
         (.namePrefix, [
-            "Name Prefix", "Prefix", "Anrede", "Titre", "Tratamiento", "Titolo", "Titel", "Aanhef", "敬称",
+            "Name Prefix", "Prefix", "Honorific Prefixes", "Höflichkeitspräfixe", "Anrede", "Titre", "Tratamiento", "Titolo", "Titel", "Aanhef", "敬称",
         ]),
         (.nameSuffix, [
-            "Name Suffix", "Suffix", "Namenszusatz", "Suffixe", "Sufijo", "Suffisso", "Achtervoegsel", "サフィックス",
+            "Name Suffix", "Suffix", "Honorific Suffixes", "Höflichkeitssuffixe", "Namenszusatz", "Suffixe", "Sufijo", "Suffisso", "Achtervoegsel", "サフィックス",
             "敬称 (英語)",
         ]),
         (.nickname, [
-            "Nickname", "Nick", "Spitzname", "Surnom", "Apodo", "Soprannome", "Bijnaam", "ニックネーム",
+            "Nickname", "Nick", "Nick Name", "Spitzname", "Surnom", "Apodo", "Soprannome", "Bijnaam", "ニックネーム",
         ]),
         (.displayName, [
-            "Name", "Display Name", "Full Name", "File As", "Contact Name", "Anzeigename", "Vollständiger Name", "Nom à afficher",
+            "Name", "Display Name", "Full Name", "Formatted Name", "Formatierter Name", "File As", "Contact Name", "Anzeigename", "Vollständiger Name", "Nom à afficher",
             "Nom complet", "Nombre para mostrar", "Nombre completo", "Nome visualizzato", "Nome completo",
             "Weergavenaam", "Volledige naam", "表示名", "氏名", "名前",
         ]),
@@ -238,7 +238,7 @@ enum CSVHeaderNames {
         (.phone(Label("TTY/TDD")), ["TTY/TDD Phone", "Telefon für Hörbehinderte", "Téléphone TDD/TTY", "Teléfono TTY/TDD", "Telefono TTY/TDD", "Teksttelefoon", "TTY/TDD"]),
         // Web
         (.url(nil), [
-            "Web Page", "Website", "Web Site", "URL", "Webseite", "Webseite 1", "Page Web", "Página web", "Pagina web",
+            "Web Page", "Website", "Homepage", "Web Site", "URL", "Webseite", "Webseite 1", "Page Web", "Página web", "Pagina web",
             "Webpagina", "Web ページ", "Profile URL",
         ]),
         (.url(.homePage), ["Personal Web Page", "Personal Website", "Website Home Page", "Web Page 2", "Webseite 2"]),
@@ -265,7 +265,7 @@ enum CSVHeaderNames {
     private static var addressTable: [(CSVField, [String])] {
         let work: [(CSVField.AddressPart, [String])] = [
             (.street, [
-                "Business Street", "Work Address", "Work Street", "Straße geschäftlich", "Rue (bureau)",
+                "Business Street", "Business Address Street", "Geschäftsadresse Straße", "Work Address", "Work Street", "Straße geschäftlich", "Rue (bureau)",
                 "Calle del trabajo", "Via (uff.)", "Indirizzo di lavoro", "Werkadres straat", "番地 (会社)",
                 "Dienstlich: Adresse", "Adresse professionnelle", "Dirección de trabajo",
             ]),
@@ -278,21 +278,21 @@ enum CSVHeaderNames {
                 "Werkadres straat 3", "番地 3 (会社)",
             ]),
             (.city, [
-                "Business City", "Work City", "Ort geschäftlich", "Ville (bureau)", "Ciudad de trabajo", "Città (uff.)",
+                "Business City", "Business Address City", "Geschäftsadresse Ort", "Work City", "Ort geschäftlich", "Ville (bureau)", "Ciudad de trabajo", "Città (uff.)",
                 "Città di lavoro", "Werkadres plaats", "市区町村 (会社)", "市町村 (会社)",
             ]),
             (.region, [
-                "Business State", "Work State", "Region geschäftlich", "Bundesland/Kanton geschäftlich",
+                "Business State", "Business Address Region", "Geschäftsadresse Bundesland", "Work State", "Region geschäftlich", "Bundesland/Kanton geschäftlich",
                 "Dép/Région (bureau)", "Provincia o estado de trabajo", "Provincia (uff.)", "Provincia di lavoro",
                 "Werkadres provincie", "都道府県 (会社)",
             ]),
             (.postalCode, [
-                "Business Postal Code", "Work ZipCode", "Work Zip", "Work ZIP", "Postleitzahl geschäftlich",
+                "Business Postal Code", "Business Address Post Code", "Geschäftsadresse Postleitzahl", "Work ZipCode", "Work Zip", "Work ZIP", "Postleitzahl geschäftlich",
                 "Dienstlich: PLZ", "Code postal (bureau)", "Código postal del trabajo", "CAP (uff.)", "CAP di lavoro",
                 "Werkadres postcode", "郵便番号 (会社)",
             ]),
             (.country, [
-                "Business Country/Region", "Business Country", "Work Country", "Land/Region geschäftlich",
+                "Business Country/Region", "Business Country", "Business Address Country", "Geschäftsadresse Land", "Work Country", "Land/Region geschäftlich",
                 "Land geschäftlich", "Dienstlich: Land", "Pays/Région (bureau)", "País o región del trabajo",
                 "Paese/area geografica (uff.)", "Nazione di lavoro", "Werkadres land/regio", "国/地域 (会社)", "国 (会社)",
             ]),
@@ -303,7 +303,7 @@ enum CSVHeaderNames {
         ]
         let home: [(CSVField.AddressPart, [String])] = [
             (.street, [
-                "Home Street", "Home Address", "Straße privat", "Privat: Adresse", "Rue (domicile)", "Adresse privée",
+                "Home Street", "Home Address Street", "Privatanschrift Straße", "Home Address", "Straße privat", "Privat: Adresse", "Rue (domicile)", "Adresse privée",
                 "Calle del domicilio", "Dirección personal", "Via (ab.)", "Indirizzo di casa", "Huisadres straat",
                 "番地 (自宅)",
             ]),
@@ -316,21 +316,21 @@ enum CSVHeaderNames {
                 "Huisadres straat 3", "番地 3 (自宅)",
             ]),
             (.city, [
-                "Home City", "Ort privat", "Ville (domicile)", "Ciudad de residencia", "Città (ab.)",
+                "Home City", "Home Address City", "Privatanschrift Ort", "Ort privat", "Ville (domicile)", "Ciudad de residencia", "Città (ab.)",
                 "Città di residenza", "Huisadres plaats", "市区町村 (自宅)", "市町村 (自宅)",
             ]),
             (.region, [
-                "Home State", "Region privat", "Bundesland/Kanton privat", "Dép/Région (domicile)",
+                "Home State", "Home Address Region", "Privatanschrift Bundesland", "Region privat", "Bundesland/Kanton privat", "Dép/Région (domicile)",
                 "Provincia o estado de residencia", "Provincia (ab.)", "Provincia di residenza", "Huisadres provincie",
                 "都道府県 (自宅)",
             ]),
             (.postalCode, [
-                "Home Postal Code", "Home ZipCode", "Home Zip", "Home ZIP", "Postleitzahl privat", "Privat: PLZ",
+                "Home Postal Code", "Home Address Post Code", "Privatanschrift Postleitzahl", "Home ZipCode", "Home Zip", "Home ZIP", "Postleitzahl privat", "Privat: PLZ",
                 "Code postal (domicile)", "Código postal de residencia", "CAP (ab.)", "CAP di casa",
                 "CAP di residenza", "Huisadres postcode", "郵便番号 (自宅)",
             ]),
             (.country, [
-                "Home Country/Region", "Home Country", "Land/Region privat", "Land privat", "Privat: Land",
+                "Home Country/Region", "Home Country", "Home Address Country", "Privatanschrift Land", "Land/Region privat", "Land privat", "Privat: Land",
                 "Pays/Région (domicile)", "País o región de residencia", "País de residencia",
                 "Paese/area geografica (ab.)", "Nazione/Regione di casa", "Nazione di residenza",
                 "Huisadres land/regio", "国/地域 (自宅)", "国 (自宅)",

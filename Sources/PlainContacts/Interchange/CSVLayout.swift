@@ -21,8 +21,10 @@ struct CSVLayout {
         let read = headers.map(CSVHeaderNames.field)
         let keys = Set(headers.map(CSVHeaderNames.key))
         // Outlook's "Title" is the name prefix, beside its "Suffix" and "Job Title"; Yahoo's is
-        // the job title. Thunderbird's German "Geburtstag" is the day, beside the month.
-        let hasSuffixOrJob = read.contains { $0 == .nameSuffix || $0 == .jobTitle }
+        // the job title, and so is KAddressBook's, beside its "Honorific Prefixes".
+        // Thunderbird's German "Geburtstag" is the day, beside the month.
+        let hasSuffixOrJob = !read.contains { $0 == .namePrefix }
+            && read.contains { $0 == .nameSuffix || $0 == .jobTitle }
         let hasBirthMonth = read.contains { $0 == .birthMonth }
         fields = read.map { field in
             switch field {

@@ -226,6 +226,37 @@ private func kept(_ person: Person) -> [String] {
         #expect(kept(maria) == [#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Section 1 - Other":Likes tea"#])
     }
 
+    @Test func kAddressBooksLayoutKeepsHomeAndWorkAddressesAndItsTitle() throws {
+        let (book, report, _) = try fixture("handmade-kaddressbook.csv")
+        #expect(report.warnings.isEmpty)
+        let jan = try person(book, last: "Novak")
+        #expect([jan.prefix, jan.firstName, jan.middleName, jan.suffix, jan.nickname] == ["Dr.", "Jan", "Erik", "Jr.", "Janek"])
+        #expect(jan.birthday?.description == "1975-03-14")
+        let home = try #require(jan.addresses.entries.first { $0.label == .home }?.value)
+        #expect([home.street, home.city, home.state, home.zip, home.country] == ["Hauptstraße 1", "Berlin", "Berlin", "10115", "Germany"])
+        let work = try #require(jan.addresses.entries.first { $0.label == .work }?.value)
+        #expect([work.street, work.city, work.state, work.zip, work.country] == ["Marktplatz 2", "Potsdam", "Brandenburg", "14467", "Germany"])
+        #expect(InterchangeFixtures.pairs(jan.phones) == [
+            "home=+49 30 1234", "work=+49 331 5678", "mobile=+49 170 1111", "homeFax=+49 30 1235", "workFax=+49 331 5679",
+            "pager=+49 171 2222",
+        ])
+        #expect(InterchangeFixtures.pairs(jan.emails) == ["-=jan@example.de"])
+        #expect([jan.jobTitle, jan.organization, jan.department] == ["Engineer", "KDE e.V.", "Frameworks"])
+        #expect(jan.note == "Maintains the address book")
+        #expect(InterchangeFixtures.pairs(jan.urls) == ["-=https://jan.example"])
+        #expect(groupNames(book, jan) == ["Friends"])
+        #expect(kept(jan).isEmpty)
+    }
+
+    @Test func kAddressBooksGermanHeadersAreRead() throws {
+        let text = "Familienname,Vorname,Privatanschrift Ort,Geschäftsadresse Ort,Geschäftsadresse Land\nBerg,Anna,Köln,Bonn,Deutschland\n"
+        let (book, _, _) = try imported(Data(text.utf8))
+        let anna = try person(book, last: "Berg")
+        #expect(anna.addresses.entries.map { "\($0.label?.rawValue ?? "-")=\($0.value.city ?? ""),\($0.value.country ?? "")" } == [
+            "home=Köln,", "work=Bonn,Deutschland",
+        ])
+    }
+
     @Test func aGenericSheetSplitsWholeNames() throws {
         let (book, _, _) = try fixture("handmade-generic.csv")
         #expect(try person(book, last: "Bell").firstName == "Katie")
