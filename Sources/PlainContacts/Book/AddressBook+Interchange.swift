@@ -51,6 +51,7 @@ extension AddressBook {
                 from: Data(converted.vCardText), source: source, options: options, decide: relocatedDecide)
             report.warnings = converted.warnings + report.warnings.map(converted.relocated)
             report.invalidCards = report.invalidCards.map(converted.relocated)
+            report.formatsRead = ["\(source): \(converted.formatRead)"]
             return report
         } catch let error as InterchangeError {
             throw converted.relocated(error)

@@ -2,7 +2,8 @@
 /// (in any language ``CSVHeaderNames`` knows), Thunderbird, Yahoo, LinkedIn and generic
 /// sheets with recognisable headers.
 ///
-/// The first row is the header. Each further row is one contact, written as a card by
+/// The first row is the header, unless the rows are in a fixed column order this reader
+/// recognises by content (Thunderbird's, see ``CSVLayout/headerless(_:)``). Each further row is one contact, written as a card by
 /// ``CardBuilder``: name parts, organization, dates, notes, groups, and labelled emails,
 /// phones, websites, addresses, related names and accounts. A column the model has no place
 /// for is kept with the person under its header (``CardBuilder/addKept(format:field:value:line:)``).
@@ -28,19 +29,28 @@ enum CSVContactReader {
         guard let header = table.rows.first else {
             throw log.refusal("the file is empty", line: nil)
         }
-        let layout = CSVLayout(header: header.cells)
+        let layout: CSVLayout
+        let rows: ArraySlice<CSVTable.Row>
+        if let headerless = CSVLayout.headerless(table.rows) {
+            layout = headerless
+            rows = table.rows[...]
+        } else {
+            layout = CSVLayout(header: header.cells)
+            rows = table.rows.dropFirst()
+        }
         guard layout.knowsAnyColumn else {
             throw log.refusal(
                 "the first row is not a header this importer knows; name the columns, such as Name,Email,Phone",
                 line: header.line)
         }
         var builder = CardBuilder()
-        for row in table.rows.dropFirst() {
-            if row.cells.count > header.cells.count,
-                row.cells[header.cells.count...].contains(where: { !CardBuilder.trimmed($0).isEmpty })
+        let columns = layout.headers.count
+        for row in rows {
+            if row.cells.count > columns,
+                row.cells[columns...].contains(where: { !CardBuilder.trimmed($0).isEmpty })
             {
                 try log.recover(
-                    "the row has \(row.cells.count - header.cells.count) more cells than the header; "
+                    "the row has \(row.cells.count - columns) more cells than the header; "
                         + "they were kept with the person as \"column N\"",
                     line: row.line)
             }
@@ -48,6 +58,8 @@ enum CSVContactReader {
             try card.read(row.cells, log: &log)
             card.write(to: &builder)
         }
-        return builder.finish(warnings: [])
+        var converted = builder.finish(warnings: [])
+        converted.layout = layout.name
+        return converted
     }
 }

@@ -16,10 +16,18 @@ enum CSVField: Hashable, Sendable {
     case related(Label)
     /// One part of Google's numbered columns, such as "E-mail 2 - Value".
     case numbered(NumberedKind, index: Int, NumberedPart)
+    /// One part of a section of Gmail's 2007 layout, such as "Section 2 - Phone".
+    case section(index: Int, SectionPart)
 
     /// A part of a postal address spread over columns.
     enum AddressPart: Hashable, Sendable {
         case street, street2, street3, city, region, postalCode, country, poBox, extended, formatted
+    }
+
+    /// The parts of a section of Gmail's 2007 layout: the description names the section
+    /// (Personal, Work, Other or the user's own word) and labels its values.
+    enum SectionPart: String, Hashable, Sendable {
+        case description, email, instantMessage = "im", phone, mobile, pager, fax, company, title, address, other
     }
 
     /// The kinds of Google's numbered columns.

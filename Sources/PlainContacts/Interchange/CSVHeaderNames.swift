@@ -18,6 +18,7 @@ enum CSVHeaderNames {
     /// What the column with this header holds, or `nil` for a header this table does not know
     /// (its cells are kept with the person under the header).
     static func field(for header: String) -> CSVField? {
+        if let section = sectionField(header) { return section }
         if let numbered = numberedField(header) { return numbered }
         return fields[key(header)]
     }
@@ -75,6 +76,16 @@ enum CSVHeaderNames {
         return .numbered(kind, index: index, part)
     }
 
+    /// Reads Gmail's 2007 "Section N - PART", as "Section 2 - Phone".
+    private static func sectionField(_ header: String) -> CSVField? {
+        let parts = header.split(separator: " - ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased().hasPrefix("section "),
+            let index = Int(parts[0].dropFirst("section ".count))
+        else { return nil }
+        let part = CSVField.SectionPart(rawValue: parts[1].lowercased().filter { !$0.isWhitespace }) ?? .other
+        return .section(index: index, part)
+    }
+
     // MARK: The table
 
     private static let fields: [String: CSVField] = {
@@ -91,26 +102,26 @@ enum CSVHeaderNames {
             "First Name", "Given Name", "First", "Firstname", "Vorname", "Prénom", "Nombre", "Nome", "Voornaam", "名",
         ]),
         (.middleName, [
-            "Middle Name", "Additional Name", "Middle", "Weitere Vornamen", "Zweiter Vorname", "Deuxième prénom",
+            "Middle Name", "Additional Name", "Additional Names", "Zusätzliche Namen", "Middle", "Weitere Vornamen", "Zweiter Vorname", "Deuxième prénom",
             "Segundo nombre", "Secondo nome", "Tweede voornaam", "Tweede naam", "ミドル ネーム",
         ]),
         (.lastName, [
-            "Last Name", "Family Name", "Surname", "Last", "Lastname", "Nachname", "Nom", "Apellidos", "Apellido",
+            "Last Name", "Family Name", "Familienname", "Surname", "Last", "Lastname", "Nachname", "Nom", "Apellidos", "Apellido",
             "Cognome", "Achternaam", "姓",
         ]),
         (.title, ["Title"]),
         (.namePrefix, [
-            "Name Prefix", "Prefix", "Anrede", "Titre", "Tratamiento", "Titolo", "Titel", "Aanhef", "敬称",
+            "Name Prefix", "Prefix", "Honorific Prefixes", "Höflichkeitspräfixe", "Anrede", "Titre", "Tratamiento", "Titolo", "Titel", "Aanhef", "敬称",
         ]),
         (.nameSuffix, [
-            "Name Suffix", "Suffix", "Namenszusatz", "Suffixe", "Sufijo", "Suffisso", "Achtervoegsel", "サフィックス",
+            "Name Suffix", "Suffix", "Honorific Suffixes", "Höflichkeitssuffixe", "Namenszusatz", "Suffixe", "Sufijo", "Suffisso", "Achtervoegsel", "サフィックス",
             "敬称 (英語)",
         ]),
         (.nickname, [
-            "Nickname", "Nick", "Spitzname", "Surnom", "Apodo", "Soprannome", "Bijnaam", "ニックネーム",
+            "Nickname", "Nick", "Nick Name", "Spitzname", "Surnom", "Apodo", "Soprannome", "Bijnaam", "ニックネーム",
         ]),
         (.displayName, [
-            "Name", "Display Name", "Full Name", "File As", "Contact Name", "Anzeigename", "Vollständiger Name", "Nom à afficher",
+            "Name", "Display Name", "Full Name", "Formatted Name", "Formatierter Name", "File As", "Contact Name", "Anzeigename", "Vollständiger Name", "Nom à afficher",
             "Nom complet", "Nombre para mostrar", "Nombre completo", "Nome visualizzato", "Nome completo",
             "Weergavenaam", "Volledige naam", "表示名", "氏名", "名前",
         ]),
@@ -189,7 +200,7 @@ enum CSVHeaderNames {
             "Business Phone", "Business Phone 2", "Work Phone", "Work", "Telefon geschäftlich",
             "Telefon geschäftlich 2", "Tel. dienstlich", "Téléphone (bureau)", "Téléphone 2 (bureau)",
             "Tél. professionnel", "Teléfono del trabajo", "Teléfono del trabajo 2", "Telefono ufficio",
-            "Telefono ufficio 2", "Telefono di lavoro", "Telefoon op werk", "Telefoon op werk 2", "会社電話",
+            "Telefono ufficio 2", "Telefono di lavoro", "Telefoon op werk", "Telefoon op werk 2", "Work Phone 2", "会社電話",
             "会社電話 2",
         ]),
         (.phone(.homeFax), [
@@ -227,7 +238,7 @@ enum CSVHeaderNames {
         (.phone(Label("TTY/TDD")), ["TTY/TDD Phone", "Telefon für Hörbehinderte", "Téléphone TDD/TTY", "Teléfono TTY/TDD", "Telefono TTY/TDD", "Teksttelefoon", "TTY/TDD"]),
         // Web
         (.url(nil), [
-            "Web Page", "Website", "Web Site", "URL", "Webseite", "Webseite 1", "Page Web", "Página web", "Pagina web",
+            "Web Page", "Website", "Homepage", "Web Site", "URL", "Webseite", "Webseite 1", "Page Web", "Página web", "Pagina web",
             "Webpagina", "Web ページ", "Profile URL",
         ]),
         (.url(.homePage), ["Personal Web Page", "Personal Website", "Website Home Page", "Web Page 2", "Webseite 2"]),
@@ -254,7 +265,7 @@ enum CSVHeaderNames {
     private static var addressTable: [(CSVField, [String])] {
         let work: [(CSVField.AddressPart, [String])] = [
             (.street, [
-                "Business Street", "Work Address", "Work Street", "Straße geschäftlich", "Rue (bureau)",
+                "Business Street", "Business Address Street", "Geschäftsadresse Straße", "Work Address", "Work Street", "Straße geschäftlich", "Rue (bureau)",
                 "Calle del trabajo", "Via (uff.)", "Indirizzo di lavoro", "Werkadres straat", "番地 (会社)",
                 "Dienstlich: Adresse", "Adresse professionnelle", "Dirección de trabajo",
             ]),
@@ -267,23 +278,23 @@ enum CSVHeaderNames {
                 "Werkadres straat 3", "番地 3 (会社)",
             ]),
             (.city, [
-                "Business City", "Work City", "Ort geschäftlich", "Ville (bureau)", "Ciudad de trabajo", "Città (uff.)",
-                "Città di lavoro", "Werkadres plaats", "市区町村 (会社)",
+                "Business City", "Business Address City", "Geschäftsadresse Ort", "Work City", "Ort geschäftlich", "Ville (bureau)", "Ciudad de trabajo", "Città (uff.)",
+                "Città di lavoro", "Werkadres plaats", "市区町村 (会社)", "市町村 (会社)",
             ]),
             (.region, [
-                "Business State", "Work State", "Region geschäftlich", "Bundesland/Kanton geschäftlich",
+                "Business State", "Business Address Region", "Geschäftsadresse Bundesland", "Work State", "Region geschäftlich", "Bundesland/Kanton geschäftlich",
                 "Dép/Région (bureau)", "Provincia o estado de trabajo", "Provincia (uff.)", "Provincia di lavoro",
                 "Werkadres provincie", "都道府県 (会社)",
             ]),
             (.postalCode, [
-                "Business Postal Code", "Work ZipCode", "Work Zip", "Work ZIP", "Postleitzahl geschäftlich",
+                "Business Postal Code", "Business Address Post Code", "Geschäftsadresse Postleitzahl", "Work ZipCode", "Work Zip", "Work ZIP", "Postleitzahl geschäftlich",
                 "Dienstlich: PLZ", "Code postal (bureau)", "Código postal del trabajo", "CAP (uff.)", "CAP di lavoro",
                 "Werkadres postcode", "郵便番号 (会社)",
             ]),
             (.country, [
-                "Business Country/Region", "Business Country", "Work Country", "Land/Region geschäftlich",
+                "Business Country/Region", "Business Country", "Business Address Country", "Geschäftsadresse Land", "Work Country", "Land/Region geschäftlich",
                 "Land geschäftlich", "Dienstlich: Land", "Pays/Région (bureau)", "País o región del trabajo",
-                "Paese/area geografica (uff.)", "Nazione di lavoro", "Werkadres land/regio", "国/地域 (会社)",
+                "Paese/area geografica (uff.)", "Nazione di lavoro", "Werkadres land/regio", "国/地域 (会社)", "国 (会社)",
             ]),
             (.poBox, [
                 "Business Address PO Box", "Postfach geschäftlich", "B.P. professionnelle", "Apartado postal del trabajo",
@@ -292,7 +303,7 @@ enum CSVHeaderNames {
         ]
         let home: [(CSVField.AddressPart, [String])] = [
             (.street, [
-                "Home Street", "Home Address", "Straße privat", "Privat: Adresse", "Rue (domicile)", "Adresse privée",
+                "Home Street", "Home Address Street", "Privatanschrift Straße", "Home Address", "Straße privat", "Privat: Adresse", "Rue (domicile)", "Adresse privée",
                 "Calle del domicilio", "Dirección personal", "Via (ab.)", "Indirizzo di casa", "Huisadres straat",
                 "番地 (自宅)",
             ]),
@@ -305,24 +316,24 @@ enum CSVHeaderNames {
                 "Huisadres straat 3", "番地 3 (自宅)",
             ]),
             (.city, [
-                "Home City", "Ort privat", "Ville (domicile)", "Ciudad de residencia", "Città (ab.)",
-                "Città di residenza", "Huisadres plaats", "市区町村 (自宅)",
+                "Home City", "Home Address City", "Privatanschrift Ort", "Ort privat", "Ville (domicile)", "Ciudad de residencia", "Città (ab.)",
+                "Città di residenza", "Huisadres plaats", "市区町村 (自宅)", "市町村 (自宅)",
             ]),
             (.region, [
-                "Home State", "Region privat", "Bundesland/Kanton privat", "Dép/Région (domicile)",
+                "Home State", "Home Address Region", "Privatanschrift Bundesland", "Region privat", "Bundesland/Kanton privat", "Dép/Région (domicile)",
                 "Provincia o estado de residencia", "Provincia (ab.)", "Provincia di residenza", "Huisadres provincie",
                 "都道府県 (自宅)",
             ]),
             (.postalCode, [
-                "Home Postal Code", "Home ZipCode", "Home Zip", "Home ZIP", "Postleitzahl privat", "Privat: PLZ",
+                "Home Postal Code", "Home Address Post Code", "Privatanschrift Postleitzahl", "Home ZipCode", "Home Zip", "Home ZIP", "Postleitzahl privat", "Privat: PLZ",
                 "Code postal (domicile)", "Código postal de residencia", "CAP (ab.)", "CAP di casa",
                 "CAP di residenza", "Huisadres postcode", "郵便番号 (自宅)",
             ]),
             (.country, [
-                "Home Country/Region", "Home Country", "Land/Region privat", "Land privat", "Privat: Land",
+                "Home Country/Region", "Home Country", "Home Address Country", "Privatanschrift Land", "Land/Region privat", "Land privat", "Privat: Land",
                 "Pays/Région (domicile)", "País o región de residencia", "País de residencia",
                 "Paese/area geografica (ab.)", "Nazione/Regione di casa", "Nazione di residenza",
-                "Huisadres land/regio", "国/地域 (自宅)",
+                "Huisadres land/regio", "国/地域 (自宅)", "国 (自宅)",
             ]),
             (.poBox, [
                 "Home Address PO Box", "Postfach privat", "B.P. (domicile)", "Apartado postal del domicilio",
@@ -336,7 +347,7 @@ enum CSVHeaderNames {
             ]),
             (.street2, ["Other Street 2", "Weitere Straße 2", "Rue (autre) 2", "Otra calle 2", "Altra via 2", "Ander adres straat 2"]),
             (.street3, ["Other Street 3", "Weitere Straße 3", "Rue (autre) 3", "Otra calle 3", "Altra via 3", "Ander adres straat 3"]),
-            (.city, ["Other City", "Weiterer Ort", "Ville (autre)", "Otra ciudad", "Altra città", "Città Altro", "Ander adres plaats", "市区町村 (その他)"]),
+            (.city, ["Other City", "Weiterer Ort", "Ville (autre)", "Otra ciudad", "Altra città", "Città Altro", "Ander adres plaats", "市区町村 (その他)", "市町村 (その他)"]),
             (.region, [
                 "Other State", "Weitere Region", "Weiteres Bundesland/Kanton", "Weiteres/r Bundesland/Kanton", "Dép/Région (autre)",
                 "Otra provincia o estado", "Altra provincia", "Ander adres provincie", "都道府県 (その他)",
@@ -346,7 +357,7 @@ enum CSVHeaderNames {
                 "Ander adres postcode", "郵便番号 (その他)",
             ]),
             (.country, [
-                "Other Country/Region", "Weiteres Land/Region", "Weiteres/e Land/Region", "Weiteres Land", "Pays/Région (autre)",
+                "Other Country/Region", "Other Country", "Weiteres Land/Region", "Weiteres/e Land/Region", "Weiteres Land", "Pays/Région (autre)",
                 "Otro país o región", "Altro paese/area geografica", "Ander adres land/regio", "国/地域 (その他)",
             ]),
             (.poBox, ["Other Address PO Box", "Weiteres Postfach", "B.P. (autre)", "Otro apartado postal", "Altra casella postale", "Postbus overig"]),

@@ -9,6 +9,9 @@ struct CSVLayout {
     let dayFirst: Bool
     /// Whether the file is Google's: its cells may hold several values separated by ` ::: `.
     let isGoogle: Bool
+    /// The layout's name when the content told it: Gmail's 2007 sections, or rows without a
+    /// header (see ``headerless(_:)``).
+    var name: String?
 
     /// Whether any column is one this reader knows.
     var knowsAnyColumn: Bool { fields.contains { $0 != nil } }
@@ -18,8 +21,10 @@ struct CSVLayout {
         let read = headers.map(CSVHeaderNames.field)
         let keys = Set(headers.map(CSVHeaderNames.key))
         // Outlook's "Title" is the name prefix, beside its "Suffix" and "Job Title"; Yahoo's is
-        // the job title. Thunderbird's German "Geburtstag" is the day, beside the month.
-        let hasSuffixOrJob = read.contains { $0 == .nameSuffix || $0 == .jobTitle }
+        // the job title, and so is KAddressBook's, beside its "Honorific Prefixes".
+        // Thunderbird's German "Geburtstag" is the day, beside the month.
+        let hasSuffixOrJob = !read.contains { $0 == .namePrefix }
+            && read.contains { $0 == .nameSuffix || $0 == .jobTitle }
         let hasBirthMonth = read.contains { $0 == .birthMonth }
         fields = read.map { field in
             switch field {
@@ -30,6 +35,8 @@ struct CSVLayout {
         }
         let english = ["firstname", "givenname", "lastname", "name", "displayname", "emailaddress", "birthday"]
         dayFirst = !english.contains { keys.contains($0) }
-        isGoogle = read.contains { if case .numbered? = $0 { true } else { false } }
+        let hasSections = read.contains { if case .section? = $0 { true } else { false } }
+        isGoogle = hasSections || read.contains { if case .numbered? = $0 { true } else { false } }
+        name = hasSections ? "Gmail's 2007 layout" : nil
     }
 }

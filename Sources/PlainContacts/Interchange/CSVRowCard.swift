@@ -21,6 +21,8 @@ struct CSVRowCard {
     private var numbered: [NumberedKey: [CSVField.NumberedPart: String]] = [:]
     private var numberedOrder: [NumberedKey] = []
     private var kept: [(field: String, value: String)] = []
+    private var sections: [Int: [CSVField.SectionPart: String]] = [:]
+    private var sectionOrder: [Int] = []
 
     /// One of Google's numbered groups of columns, such as "Phone 2".
     private struct NumberedKey: Hashable {
@@ -106,6 +108,13 @@ struct CSVRowCard {
         case .address(let label, let part):
             if addresses[label] == nil { addressOrder.append(label) }
             addresses[label, default: [:]][part, default: []].append(value)
+        case .section(let index, let part):
+            if sections[index] == nil { sectionOrder.append(index) }
+            if part == .other {
+                kept.append((header, value))
+            } else {
+                sections[index, default: [:]][part] = value
+            }
         case .numbered(let kind, let index, let part):
             let key = NumberedKey(kind: kind, index: index)
             if numbered[key] == nil { numberedOrder.append(key) }
@@ -202,6 +211,12 @@ struct CSVRowCard {
         }
         for account in accounts { writeAccount(service: account.service, user: account.user, label: nil, to: &builder) }
         var numberedKept: [(String, String)] = []
+        var hasOrganization = !organization.isEmpty || !jobTitle.isEmpty
+        for index in sectionOrder {
+            if let parts = sections[index] {
+                writeSection(index, parts, to: &builder, hasOrganization: &hasOrganization, kept: &numberedKept)
+            }
+        }
         for key in numberedOrder {
             if let parts = numbered[key] { writeNumbered(key, parts, to: &builder, kept: &numberedKept) }
         }
@@ -234,6 +249,57 @@ struct CSVRowCard {
             "ADR", kind: .address, label: label, value: "",
             structured: [part(.poBox), part(.extended), street, part(.city), part(.region), part(.postalCode), part(.country)],
             preferred: preferred, line: line)
+    }
+
+    /// Writes a section of Gmail's 2007 layout, its values labelled by its description; an
+    /// email the row already has is not written twice, and the company and title of a section
+    /// after the first that has them are kept under their headers.
+    private func writeSection(
+        _ index: Int, _ parts: [CSVField.SectionPart: String], to builder: inout CardBuilder,
+        hasOrganization: inout Bool, kept: inout [(String, String)]
+    ) {
+        let description = CardBuilder.trimmed(parts[.description] ?? "")
+        let label: Label? = switch description.lowercased() {
+        case "": nil
+        case "personal", "home": .home
+        case "work", "business": .work
+        case "other": .other
+        default: Label(description)
+        }
+        func values(_ part: CSVField.SectionPart) -> [String] {
+            (parts[part] ?? "").split(separator: Self.googleSeparator).map { CardBuilder.trimmed(String($0)) }
+                .filter { !$0.isEmpty }
+        }
+        let known = Set(labelled.filter { $0.name == "EMAIL" }.map { $0.value.lowercased() })
+        for email in values(.email) where !known.contains(email.lowercased()) {
+            builder.addLabelled("EMAIL", kind: .email, label: label, value: email, line: line)
+        }
+        let fax: Label = label == .work ? .workFax : label == .home ? .homeFax : .otherFax
+        for (part, phoneLabel) in [(CSVField.SectionPart.phone, label), (.mobile, .mobile), (.pager, .pager), (.fax, fax)] {
+            for phone in values(part) {
+                builder.addLabelled("TEL", kind: .phone, label: phoneLabel, value: phone, line: line)
+            }
+        }
+        for account in values(.instantMessage) {
+            // Gmail wrote "SERVICE: user" when it knew the service.
+            let pieces = account.split(separator: ":", maxSplits: 1).map { CardBuilder.trimmed(String($0)) }
+            let (service, user) = pieces.count == 2 && !pieces[0].contains(" ") ? (pieces[0], pieces[1]) : (nil, account)
+            writeAccount(service: service, user: user, label: label, to: &builder)
+        }
+        for address in values(.address) {
+            writeAddress([.formatted: [address]], label: label, to: &builder)
+        }
+        let company = CardBuilder.trimmed(parts[.company] ?? "")
+        let title = CardBuilder.trimmed(parts[.title] ?? "")
+        guard !company.isEmpty || !title.isEmpty else { return }
+        if hasOrganization {
+            if !company.isEmpty { kept.append(("Section \(index) - Company", company)) }
+            if !title.isEmpty { kept.append(("Section \(index) - Title", title)) }
+        } else {
+            builder.addStructured("ORG", [company, ""], line: line)
+            builder.addText("TITLE", title, line: line)
+            hasOrganization = true
+        }
     }
 
     private func writeAccount(service: String?, user: String, label: Label?, to builder: inout CardBuilder) {

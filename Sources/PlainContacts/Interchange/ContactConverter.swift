@@ -33,6 +33,7 @@ package enum ContactConverter {
             throw log.refusal("the file holds no contact to import (read as \(format.rawValue))", line: nil)
         }
         converted.warnings = log.warnings
+        converted.formatRead = converted.layout.map { "\(format.rawValue) (\($0))" } ?? format.rawValue
         return converted
     }
 }

@@ -21,6 +21,12 @@ package struct ConvertedContacts: Sendable {
     package var warnings: [InterchangeError]
     /// The number of cards written.
     var cardCount: Int
+    /// The layout the reader took when the content told it rather than a header or the
+    /// format's own markers, such as "Thunderbird's columns without a header row".
+    package var layout: String?
+    /// The format read, as the import report names it: `csv`, or `csv (Thunderbird's columns
+    /// without a header row)`.
+    package var formatRead = ""
 
     /// The line of the original file that line `line` (1-based) of ``vCardText`` came from;
     /// the last known line for a line past the end.

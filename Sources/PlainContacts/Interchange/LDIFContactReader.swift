@@ -146,8 +146,14 @@ enum LDIFContactReader {
         /// The line of the first part found.
         var line: Int?
 
-        /// Sets component `index` unless an earlier attribute set it.
+        /// Sets component `index` unless an earlier attribute set it; a street line (the
+        /// street or the extended address) given again is added as another line.
         mutating func set(_ index: Int, _ value: String, line: Int) {
+            if index == 1 || index == 2, !components[index].isEmpty {
+                let lines = components[index].split(separator: "\n")
+                if !lines.contains(where: { $0 == value }) { components[index] += "\n" + value }
+                return
+            }
             guard components[index].isEmpty else { return }
             components[index] = value
             if self.line == nil { self.line = line }

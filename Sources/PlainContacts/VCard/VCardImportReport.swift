@@ -27,6 +27,10 @@ public struct VCardImportReport: Sendable {
     /// The error of the second save, which writes group memberships, when it failed; the people
     /// and groups were saved by then, and the memberships stay as unsaved changes of the book.
     public var membershipError: ContactsError?
+    /// How each input in a format other than vCard was read, as `source: format`, the layout
+    /// in brackets when the content told it: `old.csv: csv (Thunderbird's columns without a
+    /// header row)`.
+    public var formatsRead: [String] = []
 
     /// Creates a report.
     public init(

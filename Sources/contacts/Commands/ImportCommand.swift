@@ -177,10 +177,12 @@ enum ImportCommand: Command {
         context: CommandContext
     ) throws -> (VCardImportReport, invalidCards: [InterchangeError]) {
         var conversionWarnings: [InterchangeError] = []
+        var formatsRead: [String] = []
         let inputs = try names.map { name in
             let input = try readInput(name)
-            let (converted, warnings) = try converted(input, forced: format, strict: options.strict)
+            let (converted, warnings, formatRead) = try converted(input, forced: format, strict: options.strict)
             conversionWarnings += warnings
+            formatsRead += formatRead.map { [$0] } ?? []
             return converted
         }
         let joined = try JoinedVCards(inputs, skipInvalid: options.skipInvalid, strict: options.strict)
@@ -194,6 +196,7 @@ enum ImportCommand: Command {
         do {
             var report = try book.importVCards(from: joined.data, source: joined.source, options: options, decide: decide)
             report.warnings = conversionWarnings + joined.warnings + report.warnings.map(joined.relocated)
+            report.formatsRead = formatsRead
             return (report, joined.invalidCards)
         } catch let error as InterchangeError {
             throw joined.relocated(error)
@@ -240,14 +243,15 @@ enum ImportCommand: Command {
     /// conversion's warnings.
     private static func converted(
         _ input: JoinedVCards.Input, forced: ContactFileFormat?, strict: Bool
-    ) throws -> (JoinedVCards.Input, warnings: [InterchangeError]) {
+    ) throws -> (JoinedVCards.Input, warnings: [InterchangeError], formatRead: String?) {
         let format = forced ?? detected(input.data, name: input.name)
-        guard format != .vcard else { return (input, []) }
+        guard format != .vcard else { return (input, [], nil) }
         let converted = try ContactConverter.convert(
             Array(input.data), source: input.name, format: format, strict: strict)
         return (
             JoinedVCards.Input(name: input.name, data: Data(converted.vCardText), sourceLines: converted.sourceLines),
-            converted.warnings
+            converted.warnings,
+            "\(input.name): \(converted.formatRead)"
         )
     }
 
@@ -315,6 +319,7 @@ enum ImportCommand: Command {
         if !invalidCards.isEmpty {
             text += "; \(count(invalidCards.count, "malformed card", "malformed cards")) left out"
         }
+        for format in report.formatsRead { text += "; read \(format)" }
         return text
     }
 
@@ -339,6 +344,7 @@ enum ImportCommand: Command {
             "invalid": .array(invalidCards.map(located)),
             "warnings": .array(report.warnings.map(located)),
             "groupsCreated": .array(report.groupsCreated.map(JSONValue.string)),
+            "formatsRead": .array(report.formatsRead.map(JSONValue.string)),
         ])
     }
 }

@@ -112,6 +112,27 @@ private func kept(_ person: Person) -> [String] {
         #expect(taro.firstNamePhonetic == "タロウ")
         #expect(taro.birthday?.description == "1980-05-06")
         #expect(taro.addresses.first?.value.city == "千代田区")
+        let home = try #require(taro.addresses.entries.first { $0.label == .home }?.value)
+        #expect([home.street, home.city, home.state, home.zip, home.country] == ["千代田1-1", "千代田区", "東京都", "100-0001", "日本"])
+        let work = try #require(taro.addresses.entries.first { $0.label == .work }?.value)
+        #expect([work.street, work.city, work.state, work.zip, work.country] == ["丸の内2-2", "千代田区", "東京都", "100-0005", "日本"])
+        #expect(kept(taro).isEmpty)
+    }
+
+    @Test func linkedInsOtherCountryIsPartOfTheOtherAddress() throws {
+        let (book, _, _) = try fixture("bbdb-linkedin.csv")
+        let second = try #require(book.allPeople().first { $0.emails.values.contains("testmeil@hotmail.com2") })
+        let other = try #require(second.addresses.entries.first { $0.label == .other }?.value)
+        #expect([other.city, other.country] == ["2", "2"])
+        #expect(!kept(second).contains { $0.contains("Other Country") })
+    }
+
+    @Test func thunderbirdsPagerAndASecondWorkPhoneAreKept() throws {
+        let text = "First Name,Last Name,Primary Email,Work Phone,Work Phone 2,Pager Number\nAda,Byron,a@x.example,1,2,3\n"
+        let (book, _, _) = try imported(Data(text.utf8))
+        let ada = try person(book, last: "Byron")
+        #expect(InterchangeFixtures.pairs(ada.phones) == ["work=1", "work=2", "pager=3"])
+        #expect(kept(ada).isEmpty)
     }
 
     @Test(arguments: [
@@ -150,6 +171,90 @@ private func kept(_ person: Person) -> [String] {
         let test = try person(linkedIn, last: "testlast")
         #expect(test.prefix == "testtitle")
         #expect(test.jobTitle == "test title")
+    }
+
+    @Test func yahoosFullLayoutKeepsTitlesSecondAddressLinesRegionsPostcodesAndCountries() throws {
+        let (book, report, _) = try fixture("handmade-yahoo-full.csv")
+        #expect(report.warnings.isEmpty)
+        let nkechi = try person(book, last: "Eze")
+        #expect([nkechi.firstName, nkechi.middleName, nkechi.nickname] == ["Nkechi", "Ada", "Kechi"])
+        #expect(nkechi.jobTitle == "Engineer")
+        #expect(nkechi.organization == "Eze Studio")
+        #expect(InterchangeFixtures.pairs(nkechi.emails) == ["-=nkechi@example.com", "-=nk@work.example", "-=nk@alt.example"])
+        #expect(nkechi.instantMessages.values.map(\.username) == ["nkechi_im"])
+        #expect(InterchangeFixtures.pairs(nkechi.phones) == [
+            "home=+1 555 0160", "work=+1 555 0161", "pager=+1 555 0162", "otherFax=+1 555 0163", "mobile=+1 555 0164",
+            "other=+1 555 0165",
+        ])
+        #expect(InterchangeFixtures.pairs(nkechi.urls) == ["homePage=https://nkechi.example", "work=https://studio.example"])
+        let work = try #require(nkechi.addresses.entries.first { $0.label == .work }?.value)
+        #expect([work.street, work.city, work.state, work.zip, work.country] == [
+            "500 Market St\nSuite 300", "San Francisco", "CA", "94105", "USA",
+        ])
+        let home = try #require(nkechi.addresses.entries.first { $0.label == .home }?.value)
+        #expect([home.street, home.city, home.state, home.zip, home.country] == [
+            "12 Oak Lane\nApt 4", "Oakland", "CA", "94601", "USA",
+        ])
+        #expect(nkechi.birthday?.description == "1985-07-04")
+        #expect(nkechi.dates.entries.map { "\($0.label?.rawValue ?? "-")=\($0.value)" } == ["anniversary=2012-06-01"])
+        #expect(nkechi.note == "Met at the conference")
+        #expect(groupNames(book, nkechi) == ["Friends"])
+        #expect(kept(nkechi) == [#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Custom 1":Gold member"#])
+    }
+
+    @Test func gmails2007SectionsKeepEveryValueWithTheSectionsLabel() throws {
+        let (book, report, _) = try fixture("handmade-gmail-2007.csv")
+        #expect(report.warnings.isEmpty)
+        #expect(report.formatsRead == ["handmade-gmail-2007.csv: csv (Gmail's 2007 layout)"])
+        let maria = try person(book, last: "Lopez")
+        #expect(maria.firstName == "Maria")
+        #expect(maria.note == "Old friend")
+        #expect(InterchangeFixtures.pairs(maria.emails) == [
+            "-=maria@example.com", "home=maria.l@example.net", "work=m.lopez@acme.example",
+        ])
+        #expect(InterchangeFixtures.pairs(maria.phones) == [
+            "home=+1 555 0170", "mobile=+1 555 0171", "work=+1 555 0172", "pager=+1 555 0173", "workFax=+1 555 0174",
+        ])
+        #expect(maria.instantMessages.entries.map { "\($0.label?.rawValue ?? "-")=\($0.value.service ?? "-"):\($0.value.username ?? "")" } == [
+            "home=AIM:marialopez",
+        ])
+        #expect(maria.addresses.entries.map { "\($0.label?.rawValue ?? "-")=\($0.value.street ?? "")" } == [
+            "home=12 Elm St\nSpringfield, IL 62701", "work=1 Acme Way\nChicago, IL 60601",
+        ])
+        #expect(maria.organization == "Acme Corp")
+        #expect(maria.jobTitle == "Buyer")
+        #expect(kept(maria) == [#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Section 1 - Other":Likes tea"#])
+    }
+
+    @Test func kAddressBooksLayoutKeepsHomeAndWorkAddressesAndItsTitle() throws {
+        let (book, report, _) = try fixture("handmade-kaddressbook.csv")
+        #expect(report.warnings.isEmpty)
+        let jan = try person(book, last: "Novak")
+        #expect([jan.prefix, jan.firstName, jan.middleName, jan.suffix, jan.nickname] == ["Dr.", "Jan", "Erik", "Jr.", "Janek"])
+        #expect(jan.birthday?.description == "1975-03-14")
+        let home = try #require(jan.addresses.entries.first { $0.label == .home }?.value)
+        #expect([home.street, home.city, home.state, home.zip, home.country] == ["Hauptstraße 1", "Berlin", "Berlin", "10115", "Germany"])
+        let work = try #require(jan.addresses.entries.first { $0.label == .work }?.value)
+        #expect([work.street, work.city, work.state, work.zip, work.country] == ["Marktplatz 2", "Potsdam", "Brandenburg", "14467", "Germany"])
+        #expect(InterchangeFixtures.pairs(jan.phones) == [
+            "home=+49 30 1234", "work=+49 331 5678", "mobile=+49 170 1111", "homeFax=+49 30 1235", "workFax=+49 331 5679",
+            "pager=+49 171 2222",
+        ])
+        #expect(InterchangeFixtures.pairs(jan.emails) == ["-=jan@example.de"])
+        #expect([jan.jobTitle, jan.organization, jan.department] == ["Engineer", "KDE e.V.", "Frameworks"])
+        #expect(jan.note == "Maintains the address book")
+        #expect(InterchangeFixtures.pairs(jan.urls) == ["-=https://jan.example"])
+        #expect(groupNames(book, jan) == ["Friends"])
+        #expect(kept(jan).isEmpty)
+    }
+
+    @Test func kAddressBooksGermanHeadersAreRead() throws {
+        let text = "Familienname,Vorname,Privatanschrift Ort,Geschäftsadresse Ort,Geschäftsadresse Land\nBerg,Anna,Köln,Bonn,Deutschland\n"
+        let (book, _, _) = try imported(Data(text.utf8))
+        let anna = try person(book, last: "Berg")
+        #expect(anna.addresses.entries.map { "\($0.label?.rawValue ?? "-")=\($0.value.city ?? ""),\($0.value.country ?? "")" } == [
+            "home=Köln,", "work=Bonn,Deutschland",
+        ])
     }
 
     @Test func aGenericSheetSplitsWholeNames() throws {

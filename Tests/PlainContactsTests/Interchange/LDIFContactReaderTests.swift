@@ -238,6 +238,28 @@ import Testing
         #expect(katie.addresses.entries.first?.value.street == "1 Road")
     }
 
+    @Test func secondStreetLinesAndARepeatedStreetAreKept() throws {
+        let text = """
+            dn: cn=Katie Bell,mail=k@x.example
+            cn: Katie Bell
+            mail: k@x.example
+            mozillaHomeStreet: 1 Road
+            mozillaHomeStreet2: Flat 2
+            mozillaHomeLocalityName: Town
+            street: 5 Work Street
+            street: Floor 3
+            mozillaWorkStreet2: Suite 9
+            l: City
+
+            """
+        let (_, book) = try imported(text)
+        let katie = try Fixtures.person(book, email: "k@x.example")
+        let home = try #require(katie.addresses.entries.first { $0.label == .home }?.value)
+        #expect([home.street, home.extendedAddress, home.city] == ["1 Road", "Flat 2", "Town"])
+        let work = try #require(katie.addresses.entries.first { $0.label == .work }?.value)
+        #expect([work.street, work.extendedAddress, work.city] == ["5 Work Street\nFloor 3", "Suite 9", "City"])
+    }
+
     @Test func aJPEGPhotoBecomesTheImage() throws {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9]
         let text = "dn: cn=K\ncn: Katie Bell\nmail: k@x.example\njpegPhoto:: \(Data(jpeg).base64EncodedString())\n"
