@@ -28,6 +28,7 @@ package enum ContactConverter {
         case .ldif: converted = try LDIFContactReader.convert(text, log: &log)
         case .abook: converted = try AbookContactReader.convert(text, log: &log)
         case .mutt: converted = try MuttAliasReader.convert(text, log: &log)
+        case .eudora: converted = try EudoraNicknamesReader.convert(text, log: &log)
         }
         guard converted.cardCount > 0 else {
             throw log.refusal("the file holds no contact to import (read as \(format.rawValue))", line: nil)

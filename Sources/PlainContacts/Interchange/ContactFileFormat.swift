@@ -18,6 +18,8 @@ public enum ContactFileFormat: String, Sendable, CaseIterable {
     case abook
     /// A mutt or neomutt alias file.
     case mutt
+    /// A Eudora nicknames file: `alias` lines and `note` lines of `<tag:value>` fields.
+    case eudora
 
     /// How many bytes at the start of a file the detection reads.
     private static let sniffedBytes = 64 * 1024
@@ -26,7 +28,7 @@ public enum ContactFileFormat: String, Sendable, CaseIterable {
     /// leaves open; `nil` when neither tells.
     public static func detect(_ bytes: some Collection<UInt8>, fileName: String?) -> ContactFileFormat? {
         let text = InterchangeText.decode(Array(bytes.prefix(sniffedBytes))).text
-        let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r" }
+        let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
             .map { $0.trimmingPrefix(while: \.isWhitespace) }
             .filter { !$0.isEmpty }
         let hint = fileName.flatMap(hinted)
@@ -45,9 +47,14 @@ public enum ContactFileFormat: String, Sendable, CaseIterable {
         {
             return .abook
         }
+        if meaningful.prefix(200).contains(where: EudoraNicknamesReader.isNoteLine),
+            meaningful.prefix(200).contains(where: { $0.hasPrefix("alias ") || $0.hasPrefix("alias\t") })
+        {
+            return .eudora
+        }
         let aliasLines = meaningful.prefix(50).filter { Self.isMuttLine($0) }
         if !aliasLines.isEmpty, aliasLines.count * 2 >= min(meaningful.count, 50) { return .mutt }
-        if hint == .vcard || hint == .ldif || hint == .abook || hint == .mutt { return hint }
+        if hint == .vcard || hint == .ldif || hint == .abook || hint == .mutt || hint == .eudora { return hint }
         if first.contains(",") || first.contains("\t") || first.contains(";") { return .csv }
         return hint
     }
@@ -63,6 +70,7 @@ public enum ContactFileFormat: String, Sendable, CaseIterable {
         default: break
         }
         if name == "addressbook" { return .abook }
+        if name == "nndbase.txt" { return .eudora }
         if name.contains("alias") || name.hasSuffix("muttrc") { return .mutt }
         return nil
     }

@@ -31,7 +31,7 @@ enum ImportCommand: Command {
         let json = SharedOptions.json
         /// The format of every input, instead of finding it from the content.
         let format = Option<ContactFileFormat>(
-            "format", "vcard|csv|ldif|abook|mutt", help: "Read every input as this format instead of telling it from the content.",
+            "format", "vcard|csv|ldif|abook|mutt|eudora", help: "Read every input as this format instead of telling it from the content.",
             completion: .words(ContactFileFormat.allCases.map(\.rawValue))
         ) { text throws(CLIError) in
             guard let format = ContactFileFormat(rawValue: text) else {
