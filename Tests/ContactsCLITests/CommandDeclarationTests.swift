@@ -16,18 +16,6 @@ import Testing
         }
     }
 
-    /// The command `path` runs.
-    private static func command(_ path: [String]) throws -> any Command.Type {
-        var commands = CommandTable.commands
-        var found: (any Command.Type)?
-        for word in path {
-            let next = try #require(CommandTable.command(named: word, in: commands))
-            found = next
-            commands = next.subcommands
-        }
-        return try #require(found)
-    }
-
     /// The options the help of `path` lists, by name, and `--help` exits 0.
     private static func optionsListedInHelp(_ path: [String], sandbox: CLISandbox) throws -> [String] {
         let result = try sandbox.run(path + ["--help"])
@@ -40,7 +28,7 @@ import Testing
     @Test(arguments: commandPaths)
     func helpListsExactlyTheOptionsTheParserAccepts(path: [String]) throws {
         let sandbox = try CLISandbox()
-        let command = try Self.command(path)
+        let command = try CommandPath.command(path)
         let listed = try Self.optionsListedInHelp(path, sandbox: sandbox)
         let declared = command.options + GlobalOptions.specs
         #expect(Set(listed) == Set(declared.map(\.name)))
@@ -55,7 +43,7 @@ import Testing
     @Test(arguments: commandPaths)
     func theUsageLineShowsThePositionalArgumentsAndTheOptions(path: [String]) throws {
         let sandbox = try CLISandbox()
-        let command = try Self.command(path)
+        let command = try CommandPath.command(path)
         let usage = try #require(try sandbox.run(path + ["--help"]).lines.first)
         for argument in command.positionals.arguments {
             #expect(usage.contains(argument.name), "\(argument.name) missing")
@@ -76,7 +64,7 @@ import Testing
         let script = try sandbox.succeed(["completion", shell]).stdout
         let lines = script.split(separator: "\n").map(String.init)
         for path in Self.commandPaths {
-            let command = try Self.command(path)
+            let command = try CommandPath.command(path)
             for option in command.options {
                 #expect(
                     lines.contains { Self.offers($0, option: option.name, forCommand: path, shell: shell) },
@@ -104,7 +92,7 @@ import Testing
 
     @Test(arguments: commandPaths)
     func noTwoOptionsOfACommandShareAName(path: [String]) throws {
-        let options = try Self.command(path).options + GlobalOptions.specs
+        let options = try CommandPath.command(path).options + GlobalOptions.specs
         #expect(Set(options.map(\.name)).count == options.count)
         let shortNames = options.compactMap(\.shortName) + ["h"]
         #expect(Set(shortNames).count == shortNames.count)
@@ -115,7 +103,7 @@ import Testing
         func properties<C: Command>(_ command: C.Type) -> [Any] {
             Mirror(reflecting: C.Options()).children.map(\.value)
         }
-        let command = try Self.command(path)
+        let command = try CommandPath.command(path)
         let values = properties(command)
         #expect(values.allSatisfy { $0 is any OptionDeclaration })
         #expect(values.count == command.options.count)

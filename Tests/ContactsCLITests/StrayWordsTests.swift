@@ -16,24 +16,12 @@ import Testing
     /// written as words: every other one takes a list of any length (see
     /// ``commandsTakingAnyNumberOfWordsAreTheListsAndQueries()``).
     static let refusingPaths = CommandDeclarationTests.commandPaths.filter { path in
-        (try? command(path)).map { isRefusing($0.positionals) } ?? true
+        (try? CommandPath.command(path)).map { isRefusing($0.positionals) } ?? true
     }
 
     /// Whether stray words can be given to a command taking `positionals`.
     private static func isRefusing(_ positionals: Positionals) -> Bool {
         positionals.count.upperBound != Int.max || positionals.arguments.contains(where: \.isWrittenAsWords)
-    }
-
-    /// The command `path` runs.
-    private static func command(_ path: [String]) throws -> any Command.Type {
-        var commands = CommandTable.commands
-        var found: (any Command.Type)?
-        for word in path {
-            let next = try #require(CommandTable.command(named: word, in: commands))
-            found = next
-            commands = next.subcommands
-        }
-        return try #require(found)
     }
 
     /// A store with one person, and its files.
@@ -47,7 +35,7 @@ import Testing
     @Test(arguments: refusingPaths)
     func wordsACommandCannotPlaceAreRefusedAndNothingIsSaved(path: [String]) throws {
         let (sandbox, before) = try Self.storeWithOnePerson()
-        let positionals = try Self.command(path).positionals
+        let positionals = try CommandPath.command(path).positionals
         let words = positionals.count.upperBound == Int.max
             ? ["1"] + Self.valueOption + Self.stray
             : Array(repeating: "1", count: positionals.count.upperBound) + Self.stray

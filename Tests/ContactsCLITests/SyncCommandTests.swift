@@ -348,23 +348,22 @@ import Testing
     /// streams to a client that keeps reading (10.7 GB in 40 s before the bound).
     static let peakKilobytesReadingAnEndlessAnswer = 512 * 1024
 
+    /// The start of every multistatus the scripted servers send.
+    private static let multistatusHead =
+        #"<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav">"#
+
     /// A scripted server with one card and one token: the first `sync-collection` is answered
-    /// whole, an upload is taken, and a `sync-collection` since the token is a multistatus
-    /// streamed without end.
-    private func endlessServer() throws -> ScriptedHTTPServer {
+    /// whole, an upload is taken, and a `sync-collection` since the token gets `later`.
+    private func scriptedServer(later: ScriptedHTTPServer.Reply) throws -> ScriptedHTTPServer {
         let card = "BEGIN:VCARD\nVERSION:3.0\nUID:r-1\nN:One;Remote;;;\nFN:Remote One\nEND:VCARD\n"
-        let head = #"<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav">"#
-        let first = head
+        let first = Self.multistatusHead
             + #"<d:response><d:href>/book/r-1.vcf</d:href><d:propstat><d:prop><d:getetag>"r1"</d:getetag>"#
             + "<card:address-data>\(card)</card:address-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
             + "<d:sync-token>http://127.0.0.1/token/1</d:sync-token></d:multistatus>"
-        let endless = #"<d:response><d:href>/book/c.vcf</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"#
         return try ScriptedHTTPServer { request in
             switch request.method {
             case "REPORT" where String(decoding: request.body, as: UTF8.self).contains("token/1"):
-                .endlessChunks(
-                    status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], prefix: Data(head.utf8),
-                    repeating: Data(endless.utf8))
+                later
             case "REPORT":
                 .complete(status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], body: Data(first.utf8))
             case "PUT":
@@ -373,6 +372,16 @@ import Testing
                 .complete(status: 404)
             }
         }
+    }
+
+    /// The scripted server whose `sync-collection` since its token is a multistatus streamed
+    /// without end.
+    private func endlessServer() throws -> ScriptedHTTPServer {
+        let endless = #"<d:response><d:href>/book/c.vcf</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"#
+        return try scriptedServer(
+            later: .endlessChunks(
+                status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], prefix: Data(Self.multistatusHead.utf8),
+                repeating: Data(endless.utf8)))
     }
 
     /// The files of the store outside `.contacts/`, and those of the remote's sync status.
@@ -410,28 +419,12 @@ import Testing
 
     @Test(arguments: ["d:\u{FF}", "\u{FF}", "\u{FF}:getetag"])
     func aMultistatusWithABadByteInANameExits65AndChangesNothing(_ name: String) throws {
-        let card = "BEGIN:VCARD\nVERSION:3.0\nUID:r-1\nN:One;Remote;;;\nFN:Remote One\nEND:VCARD\n"
-        let head = #"<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav">"#
-        let first = head
-            + #"<d:response><d:href>/book/r-1.vcf</d:href><d:propstat><d:prop><d:getetag>"r1"</d:getetag>"#
-            + "<card:address-data>\(card)</card:address-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
-            + "<d:sync-token>http://127.0.0.1/token/1</d:sync-token></d:multistatus>"
         // The name's U+00FF stands for the byte 0xFF alone, which no UTF-8 has.
-        let bad = head + "<d:response><d:href>/book/c.vcf</d:href><d:propstat><d:prop><\(name)>\"1\"</\(name)></d:prop>"
+        let bad = Self.multistatusHead + "<d:response><d:href>/book/c.vcf</d:href><d:propstat><d:prop><\(name)>\"1\"</\(name)></d:prop>"
             + "<d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>"
         let badBytes = Data(bad.unicodeScalars.flatMap { $0.value == 0xFF ? [0xFF] : Array(String($0).utf8) })
-        let server = try ScriptedHTTPServer { request in
-            switch request.method {
-            case "REPORT" where String(decoding: request.body, as: UTF8.self).contains("token/1"):
-                .complete(status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], body: badBytes)
-            case "REPORT":
-                .complete(status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], body: Data(first.utf8))
-            case "PUT":
-                .complete(status: 201, headers: ["ETag": #""l1""#])
-            default:
-                .complete(status: 404)
-            }
-        }
+        let server = try scriptedServer(
+            later: .complete(status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], body: badBytes))
         let sandbox = try CLISandbox()
         try sandbox.initStore()
         try sandbox.add(["Local Person"])
