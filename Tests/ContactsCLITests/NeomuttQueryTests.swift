@@ -4,7 +4,7 @@ import Testing
 /// Whether `neomutt` is installed.
 let neomuttAvailable = installed("neomutt")
 
-/// The README's neomutt lines, run by a real neomutt in a terminal: typing part of a name at
+/// The mail-client guide's neomutt lines, run by a real neomutt in a terminal: typing part of a name at
 /// the To: prompt and pressing Tab completes the address from the store.
 ///
 /// Skipped on a machine without neomutt or tmux, except under CI (`CI` set), where their

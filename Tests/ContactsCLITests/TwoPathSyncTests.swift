@@ -5,7 +5,7 @@ import PlainContactsDAV
 import Testing
 
 /// The acceptance test of syncing one address book along two paths at once (issue 20): a person
-/// with two computers and a phone. Both computers hold clones of the store made as the README
+/// with two computers and a phone. Both computers hold clones of the store made as the Git guide
 /// says and sync with the same Radicale address book, which the phone edits over CardDAV. Random
 /// edits and random orders of `contacts sync`, `git pull` and `git push` end with three settle
 /// rounds; after every step the place it touched must hold what ``TwoPathModel`` says (every sync
@@ -162,7 +162,7 @@ private enum Computer: String, CaseIterable {
 /// modify/delete conflict); a card a clone never synced meets the server's version without a
 /// base, where a changed value conflicts and a removed phone number comes back. So the model
 /// keeps all eight versions (both clones, the origin, the server, and each clone's merge base
-/// and sync base), merges them as the README says, and lets an actor change or remove something
+/// and sync base), merges them as the Git guide says, and lets an actor change or remove something
 /// only once all eight agree on it ("settled"); the same holds for putting someone back in a
 /// group they left, which would otherwise meet the removal as an unchanged value. Adding a new
 /// person, number, group or membership is always allowed: new things merge cleanly. The model's

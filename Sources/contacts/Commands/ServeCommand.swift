@@ -53,7 +53,8 @@ enum ServeCommand: Command {
         on the same store is refused at start, while other commands go on writing.
 
         HOST is an IPv4 or IPv6 address ([::1]:5232) or localhost. For phones and other
-        machines, put a reverse proxy with TLS (Caddy, nginx) in front; see the README.
+        machines, put a reverse proxy with TLS (Caddy, nginx) in front; see the serving guide
+        (Sources/PlainContactsDAV/PlainContactsDAV.docc/Serving.md).
 
         Wrong passwords are rationed per user name and client address (five, then one every
         two seconds; answered with 429), and per client address whatever the names (twenty,
