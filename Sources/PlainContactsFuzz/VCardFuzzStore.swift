@@ -12,7 +12,15 @@ struct VCardFuzzStore {
     /// Creates the store: one person with a phone and an email, in a group.
     init(root: URL) throws {
         self.root = root
+        try Self.makeStore(at: root)
+        original = try FuzzFolder.files(in: root)
+    }
+
+    /// Makes a store at `root` holding one person with a phone and an email, in a group: what
+    /// the fuzzers' store cases start from. A store that holds people already is left alone.
+    static func makeStore(at root: URL) throws {
         let book = try AddressBook(url: root, options: AddressBookOptions(createIfMissing: true))
+        guard book.personCount == 0 else { return }
         let person = Person()
         person.firstName = "Katie"
         person.lastName = "Bell"
@@ -24,7 +32,6 @@ struct VCardFuzzStore {
         try book.save()
         try group.addMember(person)
         try book.save()
-        original = try FuzzFolder.files(in: root)
     }
 
     /// What one store case found.

@@ -100,21 +100,9 @@ package struct WebDAVXMLFuzzer {
         return summary
     }
 
-    /// A store holding one person in a group, served as `contacts serve` serves one.
+    /// The fuzzers' store (``VCardFuzzStore/makeStore(at:)``), served as `contacts serve` serves one.
     private static func servedStore(in root: URL) throws -> WebDAVReadingPaths.Server {
-        let book = try AddressBook(url: root, options: AddressBookOptions(createIfMissing: true))
-        if book.personCount == 0 {
-            let katie = Person()
-            katie.firstName = "Katie"
-            katie.lastName = "Bell"
-            katie.emails = MultiValue([("katie@example.com", .home)])
-            try book.add(katie)
-            let friends = Group(name: "Friends")
-            try book.add(friends)
-            try book.save()
-            try friends.addMember(katie)
-            try book.save()
-        }
+        try VCardFuzzStore.makeStore(at: root)
         do {
             return try WebDAVReadingPaths.Server(storeURL: root)
         } catch {

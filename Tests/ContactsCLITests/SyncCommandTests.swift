@@ -384,6 +384,17 @@ import Testing
                 repeating: Data(endless.utf8)))
     }
 
+    /// A store with one person, synced once with `server` as the remote `dav`; its URL.
+    private func syncedOnce(with server: ScriptedHTTPServer) throws -> (CLISandbox, String) {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        try sandbox.add(["Local Person"])
+        let url = server.url("/book/").absoluteString
+        try sandbox.succeed(["remote", "add", "dav", url, "--no-discover"])
+        try sandbox.succeed(["sync"])
+        return (sandbox, url)
+    }
+
     /// The files of the store outside `.contacts/`, and those of the remote's sync status.
     private func storeAndStatus(_ sandbox: CLISandbox) throws -> [String: Data] {
         var files = try sandbox.snapshot()
@@ -396,12 +407,7 @@ import Testing
 
     @Test func anEndlessAnswerExits65NamingTheURLWithBoundedMemoryAndChangesNothing() throws {
         let server = try endlessServer()
-        let sandbox = try CLISandbox()
-        try sandbox.initStore()
-        try sandbox.add(["Local Person"])
-        let url = server.url("/book/").absoluteString
-        try sandbox.succeed(["remote", "add", "dav", url, "--no-discover"])
-        try sandbox.succeed(["sync"])
+        let (sandbox, url) = try syncedOnce(with: server)
         #expect(try names(sandbox) == ["Local Person", "Remote One"])
         let before = try storeAndStatus(sandbox)
         #expect(before.keys.contains { $0.hasPrefix(".contacts/sync/dav/") })
@@ -425,12 +431,7 @@ import Testing
         let badBytes = Data(bad.unicodeScalars.flatMap { $0.value == 0xFF ? [0xFF] : Array(String($0).utf8) })
         let server = try scriptedServer(
             later: .complete(status: 207, headers: ["Content-Type": "application/xml; charset=utf-8"], body: badBytes))
-        let sandbox = try CLISandbox()
-        try sandbox.initStore()
-        try sandbox.add(["Local Person"])
-        let url = server.url("/book/").absoluteString
-        try sandbox.succeed(["remote", "add", "dav", url, "--no-discover"])
-        try sandbox.succeed(["sync"])
+        let (sandbox, url) = try syncedOnce(with: server)
         let before = try storeAndStatus(sandbox)
 
         let result = try sandbox.run(["sync"])
