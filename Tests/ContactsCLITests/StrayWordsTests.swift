@@ -81,6 +81,15 @@ import Testing
         #expect(try sandbox.snapshot() == before)
     }
 
+    @Test func aQuotedNameAfterANamePartOptionIsRefusedAsANameBesideIt() throws {
+        let (sandbox, before) = try Self.storeWithOnePerson()
+        let result = try sandbox.run(["add", "--first", "Ada", "--last", "Byron", "Ada Lovelace"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("NAME (\"Ada Lovelace\") and --first"), "\(result)")
+        #expect(!result.stderr.contains("did you mean"), "\(result)")
+        #expect(try sandbox.snapshot() == before)
+    }
+
     @Test func aGroupNameOfTwoWordsIsRefusedWithItsQuoting() throws {
         let (sandbox, before) = try Self.storeWithOnePerson()
         let result = try sandbox.run(["group", "create", "Best", "Friends"])

@@ -73,7 +73,14 @@ struct Positionals: Sendable, ExpressibleByArrayLiteral {
         let (taken, left) = distribute(words)
         for (argument, words) in zip(arguments, taken) where argument.isWrittenAsWords {
             if let stray = words.first(where: { $0.following != nil }) {
-                throw CLIError.usage(StrayWords.afterOptionValue(words.filter { $0.run == stray.run }, of: argument))
+                let run = words.filter { $0.run == stray.run }
+                let given = argument.excludedOptions.filter(values.contains)
+                // One quoted word holding spaces was meant as the argument itself, not as more
+                // of the option's value: the argument and its options are the error then.
+                if !given.isEmpty, run.count == 1, run[0].text.contains(where: \.isWhitespace) {
+                    throw CLIError.usage(StrayWords.excluded(words.map(\.text), of: argument, by: given))
+                }
+                throw CLIError.usage(StrayWords.afterOptionValue(run, of: argument))
             }
         }
         if words.count < count.lowerBound {
