@@ -24,7 +24,8 @@ let package = Package(
         // Measures the store at 1,000 to 100,000 people; compare-khard.sh times khard beside it.
         .executableTarget(
             name: "contacts-bench", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "DAVTestSupport"], exclude: ["compare-khard.sh"]),
-        // Commits files and can be killed at chosen points; the crash tests drive it.
+        // Commits files and can be killed at chosen points; the crash tests drive it (and the
+        // command-line tests, to measure a command's peak memory).
         .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz"]),
         // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests.
         .target(name: "DAVTestSupport", path: "Tests/DAVTestSupport"),
@@ -34,7 +35,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         // End-to-end tests that run the built `contacts` binary; Clients holds the scripts that
         // drive desktop CardDAV clients (Evolution-Data-Server, SyncEvolution).
-        .testTarget(name: "ContactsCLITests", dependencies: ["contacts", "DAVTestSupport"], exclude: ["Clients"]),
+        .testTarget(name: "ContactsCLITests", dependencies: ["contacts", "plaincontacts-crash-helper", "DAVTestSupport"], exclude: ["Clients"]),
         // The benchmark's pure parts, such as the fidelity comparison.
         .testTarget(name: "ContactsBenchTests", dependencies: ["contacts-bench"]),
     ]

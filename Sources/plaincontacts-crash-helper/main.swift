@@ -30,6 +30,11 @@
 //         without listening, prints "serving", and keeps it until standard input reaches end
 //         of file.
 //
+//     plaincontacts-crash-helper measure <report> <program> [<argument>…]
+//         Runs <program> (a path) with the helper's standard streams and environment, writes
+//         its peak resident memory in kilobytes to <report>, and exits with its status. See
+//         MeasureMode.swift.
+//
 // The book modes print "saving" just before the save and "saved" after it, and honour
 // PLAINCONTACTS_FAULT_POINT. Exit status: 0 on success, 64 for a usage error, 1 for any other
 // error (described on standard error).
@@ -66,6 +71,10 @@ func run(_ arguments: [String]) throws -> Int32 {
     case "serve":
         guard operands.count == 1 else { return 64 }
         try ServeModes.hold(store: URL(fileURLWithPath: operands[0]))
+    case "measure":
+        guard operands.count >= 2 else { return 64 }
+        // The program's own status, whatever it is (64 included), is the helper's.
+        exit(MeasureMode.run(report: operands[0], command: Array(operands.dropFirst())))
     default:
         return 64
     }
@@ -78,7 +87,7 @@ do {
         emit(
             "usage: plaincontacts-crash-helper commit <store> <count> | hold <store> | book-save <store> <count>"
                 + " | book-edit <store> <note> | add <store> <first> <last>"
-                + " | contend <store> <worker> <iterations> <seed> | serve <store>",
+                + " | contend <store> <worker> <iterations> <seed> | serve <store> | measure <report> <program> [<argument>…]",
             to: STDERR_FILENO)
     }
     exit(status)

@@ -66,29 +66,12 @@ enum ChildProcess {
         return pid
     }
 
-    /// How a child ended, and the most memory it held.
-    struct Exit {
-        /// The exit status (128 + signal number when killed).
-        var status: Int32
-        /// The child's resident high-water mark in kilobytes (`ru_maxrss`): the most memory it
-        /// held at once, measured by the kernel.
-        var peakKilobytes: Int
-    }
-
     /// Waits for a spawned child and returns its exit status (128 + signal number when killed).
     static func wait(_ pid: pid_t, program: String) throws -> Int32 {
-        try waitMeasuring(pid, program: program).status
-    }
-
-    /// Waits for a spawned child and returns its exit status and peak memory (`wait4`'s
-    /// resource usage).
-    static func waitMeasuring(_ pid: pid_t, program: String) throws -> Exit {
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
+        while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw SpawnFailure(program: program, code: errno) }
         }
-        let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Exit(status: code, peakKilobytes: usage.ru_maxrss)
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 }

@@ -6,21 +6,32 @@ import Foundation
 /// `CONTACTS_BINARY` to test another build.
 enum ContactsBinary {
     struct Missing: Error, CustomStringConvertible {
+        var name: String
         var searched: [String]
         var description: String {
-            "the `contacts` executable was not found; build it with `swift build --build-tests` "
+            "the `\(name)` executable was not found; build it with `swift build --build-tests` "
                 + "(or set CONTACTS_BINARY). Looked in: " + searched.joined(separator: ", ")
         }
     }
 
     static func url() throws -> URL {
-        let candidates = candidateFolders.map { $0.appending(path: "contacts") }
-        let environment = ProcessInfo.processInfo.environment["CONTACTS_BINARY"].map { URL(filePath: $0) }
-        for candidate in [environment].compactMap({ $0 }) + candidates
+        try url(named: "contacts", environment: ProcessInfo.processInfo.environment["CONTACTS_BINARY"])
+    }
+
+    /// The built `plaincontacts-crash-helper`, whose `measure` runs a program and reports its
+    /// peak memory.
+    static func helperURL() throws -> URL {
+        try url(named: "plaincontacts-crash-helper", environment: nil)
+    }
+
+    /// An executable of the build products folder, or the one `environment` names.
+    private static func url(named name: String, environment: String?) throws -> URL {
+        let candidates = candidateFolders.map { $0.appending(path: name) }
+        for candidate in [environment.map { URL(filePath: $0) }].compactMap({ $0 }) + candidates
         where FileManager.default.isExecutableFile(atPath: candidate.path(percentEncoded: false)) {
             return candidate
         }
-        throw Missing(searched: candidates.map { $0.path(percentEncoded: false) })
+        throw Missing(name: name, searched: candidates.map { $0.path(percentEncoded: false) })
     }
 
     /// The products folder: where the test bundle and the test runner live.
