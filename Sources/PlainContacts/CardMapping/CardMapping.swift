@@ -44,7 +44,7 @@ package enum CardMapping {
     /// from the same file, so that a server that names a card's version by its record file and
     /// this number (its ETag) tells clients of every card that changed.
     /// `CardMappingVersionTests` fails until it is raised.
-    package static let personCardVersion = 1
+    package static let personCardVersion = 2
 
     /// The file key and record ID a card carries.
     package struct CarriedKey: Sendable, Hashable {
@@ -155,17 +155,24 @@ package enum CardMapping {
     }
 
     /// The card of a person in `version`, or by default in the version of the card it came from
-    /// (3.0 for a person that came from none, or from a 2.1 card), carrying the record's file key.
+    /// (3.0 for a person that came from none, or from a 2.1 card), carrying the record's file key
+    /// (``keyProperty``) unless told not to.
     ///
-    /// - Parameter imageData: the person's image bytes (``Person/imageData()``, or a
-    ///   ``StoreReader``'s for a person read without a book).
-    package static func data(for person: Person, imageData: Data?, version asked: VCardVersion? = nil) -> Data {
+    /// - Parameters:
+    ///   - imageData: the person's image bytes (``Person/imageData()``, or a ``StoreReader``'s
+    ///     for a person read without a book).
+    ///   - carryingKey: whether the card carries the record's file key: `contacts sync`'s cards
+    ///     do, for another clone to name the record alike; the cards `contacts serve` gives its
+    ///     clients do not (they never come back by another path).
+    package static func data(
+        for person: Person, imageData: Data?, version asked: VCardVersion? = nil, carryingKey: Bool = true
+    ) -> Data {
         let version = asked ?? VCardOrigin(of: person.state).flatMap { VCardVersion(rawValue: $0.version) } ?? .v3
         var card = VCardExporter.card(for: person, groupNames: [], imageData: imageData, version: version)
         if case .timestamp(let modified)? = person.state.values[.modificationDate] {
             card.properties.append(VCardProperty(name: "REV", rawValue: revisionText(modified)))
         }
-        if let line = keyLine(person.key, id: person.recordID) { card.properties.append(line) }
+        if carryingKey, let line = keyLine(person.key, id: person.recordID) { card.properties.append(line) }
         return Data(VCardWriter.serialize(card).utf8)
     }
 

@@ -7,10 +7,15 @@ import Glibc
 import PlainContacts
 
 /// Makes a record's card from its files, without opening an address book: a person's card as
-/// `contacts sync` uploads it (``CardMapping/data(for:imageData:version:)``, vCard 3.0 unless
-/// the person came from a 4.0 card), a group's in the form it came in (``GroupCard``); or either
-/// in the vCard version a client asks for. For a listing, a person's UID and ETag are taken
-/// without making the card (``listedPerson(_:in:folderPath:)``).
+/// `contacts sync` uploads it (``CardMapping/data(for:imageData:version:carryingKey:)``, vCard
+/// 3.0 unless the person came from a 4.0 card) but without the record's file key, a group's in
+/// the form it came in (``GroupCard``); or either in the vCard version a client asks for. For
+/// a listing, a person's UID and ETag are taken without making the card
+/// (``listedPerson(_:in:folderPath:)``).
+///
+/// While the record is as a client's `PUT` left it, its card is the one the client sent, byte
+/// for byte, with that card's ETag (see ``CardDAVSentCards``); asked for in another vCard
+/// version, the card is made from the record.
 ///
 /// Each file's signature is taken before the file is read, so that a signature recorded with a
 /// card never describes bytes newer than the card: a write that lands meanwhile changes the
@@ -21,7 +26,7 @@ import PlainContacts
 /// store's index does.
 ///
 /// ```swift
-/// let maker = CardDAVCardMaker(layout: layout)
+/// let maker = CardDAVCardMaker(layout: layout, sent: CardDAVSentCards(layout: layout))
 /// if let made = try maker.person(key) { print(made.uid, made.etag) }
 /// ```
 struct CardDAVCardMaker: Sendable {
@@ -59,6 +64,8 @@ struct CardDAVCardMaker: Sendable {
 
     /// The store.
     let layout: StoreLayout
+    /// The cards clients sent, served in place of the store's while their records are unchanged.
+    let sent: CardDAVSentCards
 
     /// A signature as it may be recorded: itself, or ``racySignature`` when the file changed too
     /// recently.
@@ -106,13 +113,28 @@ struct CardDAVCardMaker: Sendable {
 
     /// A record's card in a vCard version (`nil` for the version its card came in), or what
     /// kept it from being made.
+    ///
+    /// - Parameter ownCard: `true` for the store's own card even where a client's sent card is
+    ///   kept for the record (its ETag is the one a sent card is kept with).
     func outcome(
-        _ record: CardDAVEntry.Record, version: VCardVersion? = nil, uidOfPerson: (RecordKey) -> String?
+        _ record: CardDAVEntry.Record, version: VCardVersion? = nil, ownCard: Bool = false,
+        uidOfPerson: (RecordKey) -> String?
     ) -> Outcome {
         Self.outcome {
             try record.kind == .person
-                ? person(record.key, version: version) : group(record.key, uidOfPerson: uidOfPerson, version: version)
+                ? person(record.key, version: version, ownCard: ownCard)
+                : group(record.key, uidOfPerson: uidOfPerson, version: version, ownCard: ownCard)
         }
+    }
+
+    /// The card a client sent for a record, when it is to be served in place of the store's
+    /// card with ETag `source` in `version` (see ``CardDAVSentCards/card(for:source:reading:)``).
+    private func sentCard(
+        _ record: CardDAVEntry.Record, source: String, version: VCardVersion?, ownCard: Bool, reading: Bool = true
+    ) -> CardDAVSentCards.Sent? {
+        guard !ownCard, let card = sent.card(for: record, source: source, reading: reading) else { return nil }
+        guard let version, version.rawValue != card.version else { return card }
+        return nil
     }
 
     /// What making a card gave.
@@ -125,24 +147,30 @@ struct CardDAVCardMaker: Sendable {
     }
 
     /// A person's card in a vCard version (`nil`: the version of the card the person came
-    /// from, see ``CardMapping/data(for:imageData:version:)``); `nil` when the person has no file.
+    /// from, see ``CardMapping/data(for:imageData:version:carryingKey:)``): the card a client
+    /// sent while it is kept, else the store's (with `ownCard`, always the store's); `nil` when
+    /// the person has no file.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the record
     ///   file or its image.
-    func person(_ key: RecordKey, version: VCardVersion? = nil) throws -> Made? {
+    func person(_ key: RecordKey, version: VCardVersion? = nil, ownCard: Bool = false) throws -> Made? {
         let signature = FileSignature.of(personPath(key))
         let reader = StoreReader(layout: layout)
         guard let signature, let file = try reader.readPerson(key: key) else { return nil }
+        let uid = CardMapping.matchKey(storedUID: VCardRecordFields.uid(of: file.decoded.state), key: key)
+        let image = try reader.imageData(file.decoded.state.image)
+        let etag = Self.personETag(record: file.fingerprint, image: image)
+        let record = CardDAVEntry.Record(kind: .person, key: key)
+        if let card = sentCard(record, source: etag, version: version, ownCard: ownCard) {
+            return Made(
+                data: card.data, uid: uid, etag: card.etag, signatures: [Self.trusted(signature)], modified: signature.modified)
+        }
         let person = Person()
         person.key = key
         person.recordID = file.decoded.id
         person.state = file.decoded.state
-        let image = try reader.imageData(person.state.image)
-        let data = CardMapping.data(for: person, imageData: image, version: version)
-        return Made(
-            data: data, uid: CardMapping.matchKey(storedUID: VCardRecordFields.uid(of: file.decoded.state), key: key),
-            etag: Self.personETag(record: file.fingerprint, image: image), signatures: [Self.trusted(signature)],
-            modified: signature.modified)
+        let data = CardMapping.data(for: person, imageData: image, version: version, carryingKey: false)
+        return Made(data: data, uid: uid, etag: etag, signatures: [Self.trusted(signature)], modified: signature.modified)
     }
 
     /// What a listing needs of a person's card, its UID and ETag, without making the card: the
@@ -168,10 +196,13 @@ struct CardDAVCardMaker: Sendable {
         case .none: stored = nil
         case .undecided: stored = VCardRecordFields.uid(of: try PersonRecordCoder.decode(bytes, path: folderPath + "/" + name).state)
         }
+        var etag = Self.personETag(record: Fingerprint(bytes), image: nil)
+        if let card = sentCard(.init(kind: .person, key: key), source: etag, version: nil, ownCard: false, reading: false) {
+            etag = card.etag
+        }
         return Made(
-            data: nil, uid: CardMapping.matchKey(storedUID: stored, key: key),
-            etag: Self.personETag(record: Fingerprint(bytes), image: nil), signatures: [Self.trusted(signature)],
-            modified: signature.modified)
+            data: nil, uid: CardMapping.matchKey(storedUID: stored, key: key), etag: etag,
+            signatures: [Self.trusted(signature)], modified: signature.modified)
     }
 
     /// What a listing needs of many people's cards (see ``listedPerson(_:in:folderPath:)``), on
@@ -208,7 +239,10 @@ struct CardDAVCardMaker: Sendable {
     }
 
     /// A group's card; `nil` when the group has no file. The card a client sent for the group is
-    /// given as sent while it still says what the group says (``GroupCard/sentCard(in:)``).
+    /// given byte for byte while the group is as the client left it (``CardDAVSentCards``), else
+    /// in the spelling the client used while it still says what the group says
+    /// (``GroupCard/sentCard(in:)``); with `ownCard`, the store's card is given whatever a client
+    /// sent.
     ///
     /// - Parameters:
     ///   - uidOfPerson: the UID of a member by record key, `nil` for a person the server does
@@ -216,19 +250,26 @@ struct CardDAVCardMaker: Sendable {
     ///   - version: the vCard version asked for (4.0: `KIND:group` and `MEMBER`; 3.0: Apple's
     ///     form); `nil` for the form the group's card came in.
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the files.
-    func group(_ key: RecordKey, uidOfPerson: (RecordKey) -> String?, version: VCardVersion? = nil) throws -> Made? {
+    func group(
+        _ key: RecordKey, uidOfPerson: (RecordKey) -> String?, version: VCardVersion? = nil, ownCard: Bool = false
+    ) throws -> Made? {
         let signatures = groupPaths(key).map(FileSignature.of)
         guard let signature = signatures[0], let file = try StoreReader(layout: layout).readGroup(key: key) else {
             return nil
         }
         var card = GroupCard(group: file.state, key: key, memberUIDs: file.members.compactMap(uidOfPerson))
         if let version { card.form = version == .v4 ? .rfc6350 : .apple }
-        var served = card.sentCard(in: file.state) ?? card.card(memberValues: GroupCard.sentMemberValues(in: file.state))
-        if let line = CardMapping.keyLine(key, id: file.id) { served.properties.append(line) }
+        let served = card.sentCard(in: file.state) ?? card.card(memberValues: GroupCard.sentMemberValues(in: file.state))
         let data = Data(VCardWriter.serialize(served).utf8)
-        return Made(
-            data: data, uid: VCardRecordFields.matchKey(card.uid), etag: SHA256.hexString(SHA256.hash(data).prefix(16)),
-            signatures: signatures.map(Self.trusted), modified: signature.modified)
+        let etag = SHA256.hexString(SHA256.hash(data).prefix(16))
+        var made = Made(
+            data: data, uid: VCardRecordFields.matchKey(card.uid), etag: etag, signatures: signatures.map(Self.trusted),
+            modified: signature.modified)
+        if version == nil, let sent = sentCard(.init(kind: .group, key: key), source: etag, version: nil, ownCard: ownCard) {
+            made.data = sent.data
+            made.etag = sent.etag
+        }
+        return made
     }
 
     /// The keys of the records of one kind, from the names of their files.

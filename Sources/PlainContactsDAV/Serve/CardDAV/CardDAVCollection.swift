@@ -158,7 +158,7 @@ final class CardDAVCollection: Sendable {
         self.maximumRemovals = maximumRemovals
         self.warmsUp = warmsUp
         self.log = log
-        maker = CardDAVCardMaker(layout: layout)
+        maker = CardDAVCardMaker(layout: layout, sent: CardDAVSentCards(layout: layout))
         stateURL = CardDAVStateFile.url(in: layout)
         let file = CardDAVStateFile.load(from: stateURL)
         var initial = State(file: file, sequence: file.sequence)
@@ -266,7 +266,8 @@ final class CardDAVCollection: Sendable {
 
     /// Cards in a vCard version: each card not already in that version is made again from its
     /// record's files in it, keeping its entry (and so its ETag, which names the record's
-    /// state, not one spelling of it). A card whose files changed since `cards` were read is
+    /// state, not one spelling of it: DAVx5 lists ETags with `PROPFIND` and fetches the cards
+    /// in 4.0, and with an ETag per version would fetch every card again at every sync). A card whose files changed since `cards` were read is
     /// read again first; a card gone meanwhile is left out; one whose files cannot be read now
     /// (in the middle of a merge) is given as it is. `nil` leaves the cards as they are.
     ///
@@ -308,13 +309,27 @@ final class CardDAVCollection: Sendable {
         return result
     }
 
-    /// The `VERSION` of a card made by the server (its second line), `nil` when it has none.
+    /// The `VERSION` of a card: its second line in a card the server made; else the first
+    /// `VERSION` line, in any case, ended by CRLF or LF alone (a card a client sent); `nil` when
+    /// it has none.
     static func version(of data: Data) -> String? {
         let prefix = Array("BEGIN:VCARD\r\nVERSION:".utf8)
-        guard data.count > prefix.count, data.starts(with: prefix) else { return nil }
-        let rest = data.dropFirst(prefix.count).prefix(16)
-        guard let end = rest.firstIndex(of: 0x0D) else { return nil }
-        return String(decoding: rest[..<end], as: UTF8.self)
+        if data.count > prefix.count, data.starts(with: prefix) {
+            let rest = data.dropFirst(prefix.count).prefix(16)
+            if let end = rest.firstIndex(of: 0x0D) { return String(decoding: rest[..<end], as: UTF8.self) }
+        }
+        let name = Array("version:".utf8)
+        var start = data.startIndex
+        while start < data.endIndex {
+            let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
+            let line = data[start..<end]
+            if line.count > name.count, zip(line, name).allSatisfy({ $0 | 0x20 == $1 }) {
+                let value = line.dropFirst(name.count).filter { $0 != 0x0D && $0 != 0x20 && $0 != 0x09 }
+                return String(decoding: value, as: UTF8.self)
+            }
+            start = end < data.endIndex ? data.index(after: end) : end
+        }
+        return nil
     }
 
     /// How many times bringing the collection up to date looked at every record file.
@@ -340,17 +355,33 @@ final class CardDAVCollection: Sendable {
 
     // MARK: Writing
 
+    /// What one write did to the store.
+    struct Written {
+        /// The record saved or removed.
+        var record: CardDAVEntry.Record
+        /// The card a client sent, to be kept as sent (see ``CardDAVSentCards``) when the record
+        /// now says what it says; `nil` for a removal.
+        var sent: CardDAVSentCard?
+
+        /// A record saved from a card sent, or (`sent` `nil`) removed.
+        init(record: CardDAVEntry.Record, sent: CardDAVSentCard? = nil) {
+            self.record = record
+            self.sent = sent
+        }
+    }
+
     /// Runs one write of the store for the card at `name`, serialized with the server's other
-    /// writes: `body` is given the card as it is now (`nil` when there is none) and returns the
-    /// record it saved or removed (`nil` when it changed nothing). A new record that a UID
-    /// `uid` names takes `name`. The card is then brought up to date and returned with the
-    /// bytes a `GET` now serves (`nil` once removed; bytes `nil` when the record's files cannot
-    /// be read now).
+    /// writes: `body` is given the card as it is now (`nil` when there is none) and returns
+    /// what it saved or removed (`nil` when it changed nothing). A new record that a UID `uid`
+    /// names takes `name`. A card sent is kept as sent when the record's files, read again,
+    /// say what it says (``CardDAVSentCard/isKept(by:)``). The card is then brought up to date
+    /// and returned with the bytes a `GET` now serves (`nil` once removed; bytes `nil` when the
+    /// record's files cannot be read now).
     ///
     /// - Throws: what `body` throws (the collection is then left as the store is), and the
     ///   errors of ``listing()``.
     func write(
-        name: String, uid: String?, _ body: (CardDAVEntry?) throws -> CardDAVEntry.Record?
+        name: String, uid: String?, _ body: (CardDAVEntry?) throws -> Written?
     ) throws -> (entry: CardDAVEntry, data: Data?)? {
         try writer.withLock { _ in
             let current = try card(named: name)
@@ -358,7 +389,9 @@ final class CardDAVCollection: Sendable {
             defer {
                 if let uid { state.withLock { _ = $0.pending.removeValue(forKey: uid) } }
             }
-            guard let record = try body(current?.entry) else { return current.map { ($0.entry, $0.data) } }
+            guard let written = try body(current?.entry) else { return current.map { ($0.entry, $0.data) } }
+            let record = written.record
+            if let sent = written.sent { keep(sent, for: record) }
             return try state.withLock { state in
                 var changes = Changes()
                 var uidChanged = false
@@ -374,6 +407,25 @@ final class CardDAVCollection: Sendable {
                 if uidChanged { try refreshAll(&state, regroup: true) }
                 return state.names[record].flatMap { state.file.entries[$0] }.map { ($0, data) }
             }
+        }
+    }
+
+    /// Keeps a card as a client sent it for a record, when the record's files say what the
+    /// card says; otherwise forgets any card kept for it before.
+    private func keep(_ sent: CardDAVSentCard, for record: CardDAVEntry.Record) {
+        let outcome = state.withLock { state in
+            maker.outcome(record, ownCard: true) { key in
+                state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
+            }
+        }
+        guard case .made(let own) = outcome, sent.isKept(by: record, layout: maker.layout, ownCard: own) else {
+            maker.sent.forget(record)
+            return
+        }
+        do {
+            try maker.sent.keep(sent.data, for: record, source: own.etag)
+        } catch {
+            log("the card sent for \(record.kind.rawValue) \(record.key.rawValue) is served as the store makes it: \(error)")
         }
     }
 
@@ -622,6 +674,7 @@ final class CardDAVCollection: Sendable {
 
     /// Removes a record's card: its name is remembered as removed, with the next change number.
     private func remove(_ record: CardDAVEntry.Record, in state: inout State, changes: inout Changes) {
+        maker.sent.forget(record)
         guard let name = state.names.removeValue(forKey: record) else { return }
         if let entry = state.file.entries.removeValue(forKey: name), state.uids[entry.uid] == name {
             state.uids[entry.uid] = nil

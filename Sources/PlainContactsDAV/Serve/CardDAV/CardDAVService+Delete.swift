@@ -26,7 +26,7 @@ extension CardDAVService {
                 CardDAVWrite(
                     method: "DELETE", record: current.record, user: user, userAgent: userAgent, book: served.name,
                     storeURL: served.layout.root))
-            return current.record
+            return CardDAVCollection.Written(record: current.record)
         }
         return HTTPServerResponse(status: 204)
     }

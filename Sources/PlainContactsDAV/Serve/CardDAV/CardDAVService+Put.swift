@@ -20,9 +20,11 @@ extension CardDAVService {
     /// has 409 (`CARDDAV:no-uid-conflict`, naming it). Over an existing person the card wins
     /// property by property while what the card cannot carry is kept (``CardMerge``), so that
     /// lines of the card the model has no place for, kept before, stay. A new card keeps its UID
-    /// and its href. Answers 201 for a new card, 204 for a replaced one; with the new ETag only
-    /// when the card now served is the body byte for byte (RFC 7231 section 4.3.4, RFC 4791
-    /// section 5.3.4), so that a client whose card the store wrote otherwise reads it back.
+    /// and its href. The body is then served byte for byte, with its own strong ETag, until the
+    /// record changes by another path (``CardDAVSentCards``). Answers 201 for a new card, 204 for
+    /// a replaced one; with the new ETag when the card now served is the body byte for byte (RFC
+    /// 9110 section 9.3.4, RFC 4791 section 5.3.4): not for a card the store had to complete (one
+    /// without a `UID`), so that the client reads back the card the store made.
     func put(
         _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, user: String?,
         book served: CardDAVServedBook
@@ -57,12 +59,12 @@ extension CardDAVService {
                 CardDAVWrite(
                     method: "PUT", record: record, user: user, userAgent: request.header("User-Agent"), book: served.name,
                     storeURL: served.layout.root))
-            return record
+            return CardDAVCollection.Written(record: record, sent: CardDAVSentCard(data: request.body, card: card))
         }
         guard let written else { throw CardDAVFailure(status: 500) }
         var response = HTTPServerResponse(status: created ? 201 : 204)
-        // An ETag would tell the client that the card it sent is the card served (RFC 9110
-        // section 9.3.4): only then is it given, else the client reads the card back.
+        // An ETag tells the client that the card it sent is the card served (RFC 9110 section
+        // 9.3.4): it is given when the card is kept as sent, else the client reads it back.
         if written.data == request.body { response.headers.append("ETag", written.entry.quotedETag) }
         return response
     }

@@ -31,8 +31,9 @@ import Testing
         let text = String(decoding: server.send("GET", server.cardPath("g.vcf")).body, as: UTF8.self)
         #expect(text.contains("X-ADDRESSBOOKSERVER-KIND:group"))
         for member in ["a", "k", "not-here"] { #expect(text.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(member)")) }
-        // The store serves the card with its own key line: no ETag, so that the client reads it back.
-        #expect(response.headers["ETag"] == nil)
+        // The card is kept as sent: the ETag of the PUT is the card's.
+        #expect(response.headers["ETag"] != nil)
+        #expect(server.send("GET", server.cardPath("g.vcf")).headers["ETag"] == response.headers["ETag"])
     }
 
     @Test func changingMembersAndDeletingTheGroup() throws {

@@ -1,0 +1,61 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PlainContacts
+
+/// A card a client put, as it sent it and as the store reads it: what a write offers
+/// ``CardDAVSentCards`` to keep.
+///
+/// A card is kept as sent only when the record saved from it says what it says, read back from
+/// the record's files: the card, applied again over the record, would change nothing. That
+/// leaves out a card the store had to complete (one without a `UID`, which the store gives it
+/// from its resource name), and a save that a change by another path overtook between the save
+/// and this reading. Such a `PUT` is answered without an ETag, and the client reads the card the
+/// store made.
+///
+/// ```swift
+/// let sent = CardDAVSentCard(data: request.body, card: card)
+/// sent.isKept(by: record, layout: layout, ownCard: made)   // true: serve the body as sent
+/// ```
+struct CardDAVSentCard {
+    /// The body of the `PUT`.
+    var data: Data
+    /// The card as the mapping reads it.
+    var card: CardMapping.Card
+    /// Whether the card names its `UID`.
+    var hasUID: Bool
+
+    /// A card sent, read with `CardMapping.read`.
+    init(data: Data, card: CardMapping.Card) {
+        self.data = data
+        self.card = card
+        hasUID = ((try? VCardReader.parse(data, source: "")) ?? []).first?.properties.contains { $0.name == "UID" } ?? false
+    }
+
+    /// Whether the record's files now say what the card says.
+    ///
+    /// - Parameter ownCard: the card the store makes from the record's files now.
+    func isKept(by record: CardDAVEntry.Record, layout: StoreLayout, ownCard: CardDAVCardMaker.Made) -> Bool {
+        guard hasUID else { return false }
+        switch card {
+        case .person(let theirs, _, _):
+            guard record.kind == .person else { return false }
+            let reader = StoreReader(layout: layout)
+            guard let file = try? reader.readPerson(key: record.key) else { return false }
+            let stored = file.decoded.state
+            guard
+                let outcome = try? CardMerge.merge(
+                    base: stored, ours: stored, theirs: theirs, prefer: .remote, key: record.key,
+                    image: { try reader.imageData(stored.image) })
+            else { return false }
+            return CardMerge.sameContent(outcome.merged, stored)
+        case .group(let sent, _):
+            guard record.kind == .group, let data = ownCard.data,
+                case .group(let own, _)? = try? CardMapping.read(data, href: "")
+            else { return false }
+            return own == sent
+        }
+    }
+}
