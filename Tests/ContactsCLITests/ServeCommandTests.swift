@@ -65,6 +65,63 @@ let debianVdirsyncerAvailable = FileManager.default.isExecutableFile(atPath: deb
         try syncAVdirWithTheStoreBothWays(program: debianVdirsyncer, version: nil)
     }
 
+    @Test func vdirsyncer021KeepsTheRemovalAndTheEditOfCardsItUploaded() throws {
+        try uploadThenRemoveAndEditOnTheClient(program: try DAVServerInstallation.executable("vdirsyncer"))
+    }
+
+    @Test(
+        .enabled(
+            if: debianVdirsyncerAvailable || ProcessInfo.processInfo.environment["CI"] != nil,
+            "Debian's vdirsyncer (/usr/bin/vdirsyncer) is not installed: apt-get install vdirsyncer"))
+    func debianVdirsyncerKeepsTheRemovalAndTheEditOfCardsItUploaded() throws {
+        try #require(debianVdirsyncerAvailable, "Debian's vdirsyncer (/usr/bin/vdirsyncer) is not installed: apt-get install vdirsyncer")
+        try uploadThenRemoveAndEditOnTheClient(program: debianVdirsyncer)
+    }
+
+    /// The round every client must pass against `contacts serve --commit`: it uploads two new
+    /// cards; the user removes one and edits the other on the client; after two syncs the store
+    /// and the client agree, the removed card stays removed, nothing was a conflict, and the last
+    /// sync transferred no card. (A `PUT` answered without an ETag made vdirsyncer 0.19 take
+    /// every card it uploaded for changed on the server, which beat the removal.)
+    private func uploadThenRemoveAndEditOnTheClient(program: URL) throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        try git.git(["init", "--quiet", "--initial-branch=main"], in: sandbox.root)
+        try sandbox.initStore()
+        try sandbox.add(["Store Person"])
+        try git.git(["add", "book"], in: sandbox.root)
+        try git.git(["commit", "--quiet", "-m", "Seed the store"], in: sandbox.root)
+        let server = try ServeProcess(sandbox: sandbox, arguments: ["--commit"], environment: try git.environment)
+        let pair = try VdirsyncerPair(
+            folder: sandbox.root.appending(path: "vdirsyncer"), addressBook: server.url.appending(path: "me/contacts/"),
+            user: "any", password: "any", program: program)
+        try sync(pair)
+        let one = Self.card("cli1-a7c3", "Client", "One", ["TEL;TYPE=CELL:+44 20 7946 0001"])
+        let two = Self.card("cli2-b8d4", "Client", "Two", ["EMAIL;TYPE=INTERNET:two@example.com"])
+        try Data(one.utf8).write(to: pair.vdir.appending(path: "cli1-a7c3.vcf"))
+        try Data(two.utf8).write(to: pair.vdir.appending(path: "cli2-b8d4.vcf"))
+        try sync(pair)
+        #expect(try names(sandbox) == ["Client One", "Client Two", "Store Person"])
+
+        try FileManager.default.removeItem(at: pair.vdir.appending(path: "cli2-b8d4.vcf"))
+        let edited = one.replacingOccurrences(of: "END:VCARD", with: "NOTE:edited on the client\r\nEND:VCARD")
+        try Data(edited.utf8).write(to: pair.vdir.appending(path: "cli1-a7c3.vcf"))
+        let second = try pair.sync()
+        let third = try pair.sync()
+
+        for run in [second, third] {
+            #expect(run.status == 0, "\(run.output)")
+            #expect(!run.output.lowercased().contains("conflict"), "\(run.output)")
+        }
+        #expect(!third.output.contains("Copying") && !third.output.contains("Deleting"), "\(third.output)")
+        #expect(try names(sandbox) == ["Client One", "Store Person"])
+        #expect(try sandbox.succeed(["show", try id("Client One", in: sandbox)]).stdout.contains("edited on the client"))
+        let cards = try vdirCards(pair)
+        #expect(cards.count == 2 && cards["cli2-b8d4.vcf"] == nil)
+        #expect(cards["cli1-a7c3.vcf"] == edited)
+        #expect(try server.stop().status == 0)
+    }
+
     /// An image the store keeps as a `.png`: PNG's signature, then 200 bytes counting up from
     /// `seed`, long enough for a folded `PHOTO` line.
     private static func image(_ seed: UInt8) -> Data {
