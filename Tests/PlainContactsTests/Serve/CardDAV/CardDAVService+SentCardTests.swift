@@ -87,6 +87,22 @@ import Testing
         #expect(try server.store.openBook().allPeople().count == 1)
     }
 
+    @Test func aBulkChangeBesideItListsTheSentCardUnderItsETag() throws {
+        let server = try CardDAVTestStore()
+        let card = Self.cards[5]
+        let etag = try #require(server.put("k.vcf", card).headers["ETag"])
+        // More people than a listing makes cards for, and a server without its state file: every
+        // record is listed anew, the sent card's ETag from the listing of its record file alone.
+        let book = try server.store.openBook()
+        for index in 0..<(CardDAVCollection.bulkChange + 10) { try book.add(makePerson("Bulk", "\(index)")) }
+        try book.save()
+        try FileManager.default.removeItem(at: CardDAVStateFile.url(in: StoreLayout(root: server.store.storeURL)))
+        try server.restart()
+        let listing = try server.service.collection.listing()
+        #expect(listing.entries["k.vcf"]?.etag == etag.trimmingCharacters(in: ["\""]))
+        try expectServedAsSent(server, card, etag: etag)
+    }
+
     @Test func aCardWithoutUIDIsCompletedAndAnsweredWithoutAnETag() throws {
         let server = try CardDAVTestStore()
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Bell;Katie;;;\r\nFN:Katie Bell\r\nEND:VCARD\r\n"
