@@ -91,7 +91,10 @@ import Testing
         #expect(wrong.status == 401)
         let signedIn = send("GET", "/.well-known/carddav", headers: [("Authorization", basicHeader("kim", "engine"))])
         #expect(signedIn.status == 301)
-        #expect(signedIn.headers["Location"] == "/kim/")
+        #expect(signedIn.headers["Location"] == "/")
+        // The folder of well-known locations is read without credentials too.
+        #expect(send("GET", "/.well-known/").status == 200)
+        #expect(send("PROPFIND", "/.well-known/", headers: [("Depth", "0")]).status == 207)
         let root = send("PROPFIND", "/", headers: [("Authorization", basicHeader("kim", "engine")), ("Depth", "0")])
         #expect(root.status == 207)
     }

@@ -69,6 +69,7 @@ enum CardDAVProperty: CaseIterable, Hashable, Sendable {
     static func defined(on resource: CardDAVURLSpace.Resource) -> [CardDAVProperty] {
         switch resource {
         case .root, .wellKnown: rootProperties
+        case .wellKnownFolder: [.resourceType]
         case .principal: principalProperties
         case .collection: collectionProperties
         case .card: cardProperties

@@ -4,7 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `GET` and `HEAD` of a card.
+/// `GET` and `HEAD` of a card (and of the address book, whose page lists its cards: see
+/// ``CardDAVService/page(of:space:)``).
 extension CardDAVService {
     /// Answers `GET` or `HEAD` of a card with its vCard and strong ETag; `If-None-Match` naming
     /// the current ETag gives 304, a failed `If-Match` 412. Other resources are not documents:
@@ -14,9 +15,12 @@ extension CardDAVService {
     /// ``CardDAVAddressDataType/version(accepting:)``), with that version in `Content-Type`;
     /// else in the version it came in. An `Accept` that admits neither version is 406. Every
     /// version has the card's one ETag, as the listings give it (see ``CardDAVCollection/converted(_:to:)``).
-    func get(_ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, book: CardDAVServedBook) throws -> HTTPServerResponse {
-        guard case .card(let name) = resource else { throw CardDAVFailure(status: 405) }
+    func get(
+        _ request: HTTPServerRequest, resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, book: CardDAVServedBook
+    ) throws -> HTTPServerResponse {
         let collection = book.collection
+        if resource == .collection { return try Self.page(of: collection, space: space) }
+        guard case .card(let name) = resource else { throw CardDAVFailure(status: 405) }
         do {
             guard let found = try collection.card(named: name) else { throw CardDAVFailure(status: 404) }
             let version = try CardDAVAddressDataType.version(accepting: request.header("Accept"))

@@ -95,7 +95,7 @@ extension CardDAVService {
         case .resourceType:
             xml.open(property.element)
             switch resource {
-            case .root, .wellKnown: xml.empty("d:collection")
+            case .root, .wellKnown, .wellKnownFolder: xml.empty("d:collection")
             case .principal:
                 xml.empty("d:collection")
                 xml.empty("d:principal")

@@ -23,6 +23,8 @@ extension CardDAVService {
         var context = PropertyContext(space: space, addressDataProperties: CardDAVPropertyRequest.addressDataProperties(in: body))
         var xml = WebDAVXMLWriter(root: "d:multistatus")
         switch resource {
+        case .wellKnownFolder:
+            Self.writeResponse(.wellKnownFolder, asking: asking, context: context, into: &xml)
         case .root, .wellKnown:
             Self.writeResponse(.root, asking: asking, context: context, into: &xml)
             if depth == 1 { Self.writeResponse(.principal, asking: asking, context: context, into: &xml) }

@@ -90,7 +90,7 @@ extension CardDAVService {
     private func save(_ theirs: PersonState, over current: CardDAVEntry?, in book: AddressBook) throws -> CardDAVEntry.Record {
         if let current {
             guard current.record.kind == .person else {
-                throw CardDAVFailure(status: 409, text: "a group's card cannot become a person's; remove it first")
+                throw CardDAVFailure(status: 403, text: "a group's card cannot become a person's; remove it first")
             }
             if let person = try book.person(forKey: current.record.key) {
                 // The store's version is the base: what the card says wins, what it cannot
@@ -121,7 +121,7 @@ extension CardDAVService {
         let group: Group
         if let current {
             guard current.record.kind == .group else {
-                throw CardDAVFailure(status: 409, text: "a person's card cannot become a group's; remove it first")
+                throw CardDAVFailure(status: 403, text: "a person's card cannot become a group's; remove it first")
             }
             guard let existing = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 412) }
             group = existing

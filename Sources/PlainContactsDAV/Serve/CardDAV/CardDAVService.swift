@@ -172,8 +172,9 @@ final class CardDAVService: Sendable {
             return try birthdayCalendar(request, book: first.book)
         }
         if resource == .wellKnown, request.method != "OPTIONS" {
+            // The context path (RFC 6764 section 5), with credentials or without.
             var response = HTTPServerResponse(status: 301)
-            response.headers.append("Location", space.principalHref)
+            response.headers.append("Location", space.rootHref)
             return response
         }
         switch resource {
@@ -189,7 +190,7 @@ final class CardDAVService: Sendable {
             case "PROPFIND": return try propfind(request, resource: resource, space: space, target: target)
             case "PROPPATCH": return try proppatch(request, resource: resource, space: space, book: book)
             case "REPORT": return try report(request, resource: resource, space: space, target: target)
-            case "GET", "HEAD": return try get(request, resource: resource, book: book)
+            case "GET", "HEAD": return try get(request, resource: resource, space: space, book: book)
             case "PUT": return try put(request, resource: resource, space: space, user: user, book: book)
             case "DELETE": return try delete(request, resource: resource, user: user, book: book)
             default: throw CardDAVFailure(status: 405)
@@ -200,6 +201,7 @@ final class CardDAVService: Sendable {
             case "PROPFIND": return try propfind(request, resource: resource, space: space, books: servedBooks(books))
             case "PROPPATCH": return try proppatch(request, resource: resource, space: space, book: nil)
             case "REPORT": return try report(request, resource: resource, space: space, target: nil)
+            case "GET", "HEAD": return Self.page(of: resource, space: space, books: servedBooks(books))
             default: throw CardDAVFailure(status: 405)
             }
         }
@@ -246,16 +248,30 @@ final class CardDAVService: Sendable {
     /// The answer to a request that came without credentials to a server that requires them,
     /// when it needs none: `/.well-known/carddav` redirects to the context path, the root, as
     /// RFC 6764 section 5 has it (iOS and macOS ask there without credentials and expect the
-    /// redirect; the root then asks for them). `nil` for every other request, which is 401.
+    /// redirect; the root then asks for them), and `/.well-known/` answers `GET` and `PROPFIND`
+    /// as the empty collection it is. `nil` for every other request, which is 401.
     ///
     /// ```swift
     /// CardDAVService.unauthenticatedResponse(to: HTTPServerRequest(method: "GET", target: "/.well-known/carddav"))
     /// // 301, Location: /
     /// ```
     static func unauthenticatedResponse(to request: HTTPServerRequest) -> HTTPServerResponse? {
-        guard request.method != "OPTIONS", let space = try? CardDAVURLSpace(request: request, user: nil),
-            (try? space.resource(ofPath: request.path)) == .wellKnown
-        else { return nil }
+        guard request.method != "OPTIONS", let space = try? CardDAVURLSpace(request: request, user: nil) else { return nil }
+        let resource = try? space.resource(ofPath: request.path)
+        if resource == .wellKnownFolder {
+            switch request.method {
+            case "GET", "HEAD":
+                return page(of: .wellKnownFolder, space: space, books: [])
+            case "PROPFIND":
+                guard let asking = try? propertyRequest(ofPropfind: try xmlBody(of: request)) else { return nil }
+                var xml = WebDAVXMLWriter(root: "d:multistatus")
+                writeResponse(.wellKnownFolder, asking: asking, context: PropertyContext(space: space), into: &xml)
+                return multistatus(&xml)
+            default:
+                return nil
+            }
+        }
+        guard resource == .wellKnown else { return nil }
         var response = HTTPServerResponse(status: 301)
         response.headers.append("Location", space.rootHref)
         return response

@@ -7,7 +7,8 @@ import Foundation
 /// The server's URL space for one request: what a path names, and the hrefs its answers write.
 ///
 /// ```
-/// /.well-known/carddav        redirects to the principal
+/// /.well-known/               a collection holding `carddav`, readable without credentials
+/// /.well-known/carddav        redirects to the root, the context path (RFC 6764 section 5)
 /// /                           the root: names the current user's principal
 /// /<user>/                    the user's principal, which is also the address-book home
 /// /<user>/<book>/             an address book: `contacts` is the store the server runs in
@@ -39,6 +40,9 @@ struct CardDAVURLSpace: Sendable, Hashable {
         case root
         /// `/.well-known/carddav` (RFC 6764).
         case wellKnown
+        /// `/.well-known/` itself, where RFC 8615 defines nothing: an empty collection, so that
+        /// a client looking there finds a collection rather than nothing.
+        case wellKnownFolder
         /// The user's principal and address-book home.
         case principal
         /// The address book.
@@ -114,6 +118,7 @@ struct CardDAVURLSpace: Sendable, Hashable {
         switch resource {
         case .root: rootHref
         case .wellKnown: prefix + "/.well-known/carddav"
+        case .wellKnownFolder: prefix + "/.well-known/"
         case .principal: principalHref
         case .collection: collectionHref
         case .card(let name): cardHref(name)
@@ -141,6 +146,8 @@ struct CardDAVURLSpace: Sendable, Hashable {
             return .root
         case 1 where segments[0] == principal:
             return .principal
+        case 1 where segments == [".well-known"]:
+            return .wellKnownFolder
         case 2 where segments == [".well-known", "carddav"]:
             return .wellKnown
         case 2 where segments[0] == principal && segments[1] == book.rawValue:

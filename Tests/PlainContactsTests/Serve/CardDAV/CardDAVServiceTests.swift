@@ -17,13 +17,40 @@ import Testing
         }
     }
 
-    @Test func wellKnownRedirectsToThePrincipalWithTheProxyPrefix() throws {
+    @Test func wellKnownRedirectsToTheContextPathWithTheProxyPrefix() throws {
         let server = try CardDAVTestStore(user: "alice")
-        let plain = server.send("PROPFIND", "/.well-known/carddav")
-        #expect(plain.status == 301)
-        #expect(plain.headers["Location"] == "/alice/")
+        for target in ["/.well-known/carddav", "/.well-known/carddav/"] {
+            let plain = server.send("PROPFIND", target, headers: [("Depth", "0")])
+            #expect(plain.status == 301)
+            #expect(plain.headers["Location"] == "/")
+        }
         let proxied = server.send("GET", "/.well-known/carddav", headers: [("X-Script-Name", "/dav")])
-        #expect(proxied.headers["Location"] == "/dav/alice/")
+        #expect(proxied.headers["Location"] == "/dav/")
+    }
+
+    @Test func theWellKnownFolderIsAnEmptyCollection() throws {
+        let server = try CardDAVTestStore(user: "alice")
+        let page = server.send("GET", "/.well-known/")
+        #expect(page.status == 200)
+        #expect(String(decoding: page.body, as: UTF8.self).contains("href=\"/.well-known/carddav\""))
+        let answer = try server.multistatus(server.send("PROPFIND", "/.well-known/", headers: [("Depth", "1")]))
+        #expect(answer.responses.map(\.href) == ["/.well-known/"])
+        #expect(answer.responses.first?.property(.dav("resourcetype"))?.children.map(\.name) == [.dav("collection")])
+    }
+
+    @Test func theAddressBookAndThePrincipalAnswerGetWithAPageOfLinks() throws {
+        let server = try CardDAVTestStore(user: "alice")
+        server.put("k.vcf", CardDAVTestStore.card(uid: "k", first: "Katie", last: "Bell"))
+        server.put("a b.vcf", CardDAVTestStore.card(uid: "a", first: "Alicia", last: "Spinnet"))
+        let book = server.send("GET", server.collectionPath)
+        #expect(book.status == 200)
+        #expect(book.headers["Content-Type"] == "text/html; charset=utf-8")
+        let text = String(decoding: book.body, as: UTF8.self)
+        #expect(text.contains("2 cards") && text.contains("href=\"\(server.cardPath("k.vcf"))\""))
+        #expect(text.contains("href=\"\(server.cardPath("a b.vcf"))\"") && server.cardPath("a b.vcf").hasSuffix("a%20b.vcf"))
+        let principal = String(decoding: server.send("GET", "/alice/").body, as: UTF8.self)
+        #expect(principal.contains("href=\"\(server.collectionPath)\""))
+        #expect(server.send("HEAD", server.collectionPath).status == 200)
     }
 
     @Test func unsupportedMethodsAre405WithAllow() throws {
@@ -33,7 +60,6 @@ import Testing
             #expect(response.status == 405)
             #expect(response.headers["Allow"] == CardDAVService.allowedMethods)
         }
-        #expect(server.send("GET", server.collectionPath).status == 405)
         #expect(server.send("PUT", server.collectionPath, body: "x").status == 405)
         #expect(server.send("DELETE", server.collectionPath).status == 405)
     }
