@@ -226,6 +226,13 @@ private func kept(_ person: Person) -> [String] {
         #expect(kept(maria) == [#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Section 1 - Other":Likes tea"#])
     }
 
+    @Test func roundcubesVideoPhoneIsAPhoneLabelledVideo() throws {
+        let (book, _, _) = try fixture("roundcube-all.csv")
+        let person = try person(book, last: "Last Name")
+        #expect(InterchangeFixtures.pairs(person.phones).contains("video=222"))
+        #expect(!kept(person).contains { $0.contains("Phone Video") })
+    }
+
     @Test func kAddressBooksLayoutKeepsHomeAndWorkAddressesAndItsTitle() throws {
         let (book, report, _) = try fixture("handmade-kaddressbook.csv")
         #expect(report.warnings.isEmpty)
