@@ -36,6 +36,13 @@ enum BenchCommand {
             try XMLFuzzRun.run(cases: cases, seed: options.seed)
         case .fidelity(let folder, let details):
             try FidelityRun.run(folder: folder, details: details, json: options.json)
+        case .importFidelity(let folder, let details):
+            let shortfalls = try ImportFidelityRun.run(
+                folder: folder, details: details, json: options.json, require: options.require)
+            guard shortfalls.isEmpty else {
+                FileHandle.standardError.write(Data("contacts-bench: below the bar: \(shortfalls.joined(separator: "; "))\n".utf8))
+                exit(1)
+            }
         case .sync:
             try SyncBench.run(options, source: source)
         case .serve:

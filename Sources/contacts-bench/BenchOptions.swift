@@ -27,6 +27,10 @@ struct BenchOptions {
         /// Measure how much of the vCard files under a folder survives import, export and a
         /// round trip, and exit; with every lost line when `details` is set.
         case fidelity(URL, details: Bool)
+        /// Count the fields and labels of the other programs' exports under a folder (CSV,
+        /// LDIF, abook, mutt, Eudora) that an import keeps, and exit; with every loss when
+        /// `details` is set.
+        case importFidelity(URL, details: Bool)
         /// `contacts sync` beside vdirsyncer against Radicale and Xandikos.
         case sync
         /// CardDAV servers answering a sync's requests on the same cards.
@@ -60,6 +64,9 @@ struct BenchOptions {
     var peers = true
     /// How many books `--serve` also serves from one server, each a store of N cards (1: none).
     var books = 1
+    /// The percentages of fields and labels every format must keep for `--import-fidelity` to
+    /// exit 0 (`--require 97,95`); `nil` to measure only.
+    var require: (fields: Double, labels: Double)?
 
     static let usage = """
         Usage: contacts-bench [--people N | --sizes N,N,...] [--store DIR] [--runs R] [--json]
@@ -71,6 +78,7 @@ struct BenchOptions {
                contacts-bench --fuzz-vcard N [--seed S] [--fixtures DIR]
                contacts-bench --fuzz-xml N [--seed S]
                contacts-bench --fidelity DIR [--fidelity-details] [--json]
+               contacts-bench --import-fidelity DIR [--details] [--json] [--require F,L]
                contacts-bench --sync [--people N] [--runs R]
                contacts-bench --serve [--people N] [--runs R] [--no-peers] [--books B]
                contacts-bench --import-formats [--people N] [--runs R]
@@ -126,6 +134,18 @@ struct BenchOptions {
                                figures (--json: as JSON)
           --fidelity-details   also print each refused card, lost line (file, card line,
                                property and parameters, never the value) and unstable card
+          --import-fidelity DIR
+                               count the fields and labels of every CSV, LDIF, abook, mutt
+                               alias and Eudora nicknames file under DIR with the bench's own
+                               readers, import each into a fresh store as contacts import
+                               does, and print how many are found again, per format and in
+                               all (--json: as JSON); exits 0 whatever is lost
+          --details            with --import-fidelity, also print each file's figures and each
+                               lost field or label: file, line, column and the value itself
+                               (so run it on test exports, not on a real address book you
+                               mean to share the output of)
+          --require F,L        with --import-fidelity, exit 1 when a format keeps less than
+                               F% of its fields or L% of its labels (e.g. 97,95)
           --sync               time contacts sync and vdirsyncer 0.21 syncing the same
                                Radicale 3.9 and Xandikos 0.4 collection of N generated cards
                                (started on 127.0.0.1 from .venv-dav): the first sync, a sync
@@ -170,6 +190,7 @@ struct BenchOptions {
         var sizesGiven = false
         var peopleGiven = false
         var fidelityDetails = false
+        var importDetails = false
         var fixtures: URL?
         var caldavtesterFolder: URL?
         func value(_ option: String) throws -> String {
@@ -226,6 +247,9 @@ struct BenchOptions {
             case "--fixtures": fixtures = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--fidelity": mode = .fidelity(URL(fileURLWithPath: try value(argument)), details: false)
             case "--fidelity-details": fidelityDetails = true
+            case "--import-fidelity": mode = .importFidelity(URL(fileURLWithPath: try value(argument)), details: false)
+            case "--details": importDetails = true
+            case "--require": require = try Self.percentages(try value(argument))
             case "--child-list": mode = .childList(URL(fileURLWithPath: try value(argument)))
             case "--time-child":
                 let file = URL(fileURLWithPath: try value(argument))
@@ -240,6 +264,12 @@ struct BenchOptions {
         if fidelityDetails {
             guard case .fidelity(let folder, _) = mode else { throw UsageError("--fidelity-details goes with --fidelity") }
             mode = .fidelity(folder, details: true)
+        }
+        if importDetails || require != nil {
+            guard case .importFidelity(let folder, _) = mode else {
+                throw UsageError("\(importDetails ? "--details" : "--require") goes with --import-fidelity")
+            }
+            mode = .importFidelity(folder, details: importDetails)
         }
         if let fixtures {
             guard case .fuzzVCard(let cases, _) = mode else { throw UsageError("--fixtures goes with --fuzz-vcard") }
@@ -262,6 +292,15 @@ struct BenchOptions {
     /// The number of imports to time at a size.
     func importRuns(people: Int) -> Int {
         importRuns ?? (people <= 10_000 ? runs : 1)
+    }
+
+    /// `97,95` as the percentages of fields and labels.
+    private static func percentages(_ text: String) throws -> (fields: Double, labels: Double) {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: " %"))) }
+        guard parts.count == 2, let fields = parts[0], let labels = parts[1], (0...100).contains(fields),
+            (0...100).contains(labels)
+        else { throw UsageError("--require needs two percentages, fields and labels: 97,95") }
+        return (fields, labels)
     }
 
     private static func count(_ text: String, _ option: String) throws -> Int {

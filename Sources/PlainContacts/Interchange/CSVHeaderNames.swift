@@ -235,6 +235,7 @@ enum CSVHeaderNames {
         (.phone(Label("ISDN")), ["ISDN"]),
         (.phone(Label("radio")), ["Radio Phone", "Funktelefon", "Radiotéléphone", "Radioteléfono", "Radiotelefono", "Radiotelefoon", "無線"]),
         (.phone(Label("telex")), ["Telex", "Télex", "テレックス"]),
+        (.phone(Label("video")), ["Phone Video", "Video Phone"]),
         (.phone(Label("TTY/TDD")), ["TTY/TDD Phone", "Telefon für Hörbehinderte", "Téléphone TDD/TTY", "Teléfono TTY/TDD", "Telefono TTY/TDD", "Teksttelefoon", "TTY/TDD"]),
         // Web
         (.url(nil), [

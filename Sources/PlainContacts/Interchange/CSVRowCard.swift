@@ -201,7 +201,7 @@ struct CSVRowCard {
         for date in anniversaries {
             builder.addDate("X-ABDATE", date, label: .anniversary, line: line)
         }
-        for entry in labelled {
+        for entry in labelledWithSectionLabels {
             builder.addLabelled(
                 entry.name, kind: entry.kind, label: entry.label, value: entry.value, preferred: entry.preferred,
                 line: line)
@@ -251,6 +251,39 @@ struct CSVRowCard {
             preferred: preferred, line: line)
     }
 
+    /// The values of the columns, an email without a label that a Gmail 2007 section repeats
+    /// taking that section's label: Gmail wrote the primary address in `E-mail` and again in
+    /// its section, where it has its type.
+    private var labelledWithSectionLabels: [(name: String, kind: VCardValueKind?, label: Label?, value: String, preferred: Bool)] {
+        var entries = labelled
+        for index in sectionOrder {
+            guard let parts = sections[index], let label = Self.sectionLabel(parts) else { continue }
+            let emails = Set(
+                (parts[.email] ?? "").split(separator: Self.googleSeparator).map {
+                    CardBuilder.trimmed(String($0)).lowercased()
+                })
+            for offset in entries.indices
+            where entries[offset].name == "EMAIL" && entries[offset].label == nil
+                && emails.contains(entries[offset].value.lowercased())
+            {
+                entries[offset].label = label
+            }
+        }
+        return entries
+    }
+
+    /// The label of a section of Gmail's 2007 layout, from its description.
+    private static func sectionLabel(_ parts: [CSVField.SectionPart: String]) -> Label? {
+        let description = CardBuilder.trimmed(parts[.description] ?? "")
+        return switch description.lowercased() {
+        case "": nil
+        case "personal", "home": .home
+        case "work", "business": .work
+        case "other": .other
+        default: Label(description)
+        }
+    }
+
     /// Writes a section of Gmail's 2007 layout, its values labelled by its description; an
     /// email the row already has is not written twice, and the company and title of a section
     /// after the first that has them are kept under their headers.
@@ -258,14 +291,7 @@ struct CSVRowCard {
         _ index: Int, _ parts: [CSVField.SectionPart: String], to builder: inout CardBuilder,
         hasOrganization: inout Bool, kept: inout [(String, String)]
     ) {
-        let description = CardBuilder.trimmed(parts[.description] ?? "")
-        let label: Label? = switch description.lowercased() {
-        case "": nil
-        case "personal", "home": .home
-        case "work", "business": .work
-        case "other": .other
-        default: Label(description)
-        }
+        let label = Self.sectionLabel(parts)
         func values(_ part: CSVField.SectionPart) -> [String] {
             (parts[part] ?? "").split(separator: Self.googleSeparator).map { CardBuilder.trimmed(String($0)) }
                 .filter { !$0.isEmpty }

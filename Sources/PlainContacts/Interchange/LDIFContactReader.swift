@@ -19,8 +19,8 @@ import FoundationEssentials
 /// | `birthyear`, `birthmonth`, `birthday` | `BDAY` (a year alone is kept) |
 /// | `description`, `notes` | `NOTE` |
 /// | `jpegPhoto` | `PHOTO` |
-/// | `dn`, `objectclass`, `modifytimestamp`, `mozillaUseHtmlMail` | nothing |
-/// | any other (`mozillaCustom1`…), and any `name:< url` value | kept (``CardBuilder/addKept(format:field:value:line:)``) |
+/// | `dn`, `objectclass`, `modifytimestamp` | nothing |
+/// | any other (`mozillaCustom1`…, `mozillaUseHtmlMail`), and any `name:< url` value | kept (``CardBuilder/addKept(format:field:value:line:)``) |
 ///
 /// A `groupOfNames` record is a list: its `cn` names a group (made even when empty), and each
 /// `member` DN that names a person record of the file puts that person in the group. Lists may
@@ -37,10 +37,9 @@ enum LDIFContactReader {
     /// The format name of kept fields.
     static let format = "ldif"
 
-    /// Attributes read as nothing at all.
-    private static let ignored: Set<String> = [
-        "dn", "objectclass", "modifytimestamp", "createtimestamp", "mozillausehtmlmail", "xmozillausehtmlmail",
-    ]
+    /// Attributes read as nothing at all: the directory's bookkeeping. (Thunderbird's
+    /// `mozillaUseHtmlMail`, whether the person prefers HTML mail, is the person's and kept.)
+    private static let ignored: Set<String> = ["dn", "objectclass", "modifytimestamp", "createtimestamp"]
 
     /// Object classes of a list.
     private static let listClasses: Set<String> = ["groupofnames", "groupofuniquenames", "mozillaabgroup"]

@@ -11,6 +11,8 @@
 ///   address one person in it. A bare word without `@` that is the key of another alias stands
 ///   for that alias's addresses, as mutt expands it.
 /// - `-group NAME` puts the alias's people in the group NAME too.
+/// - A comment after a one-address alias (`alias kb Katie <k@x.example>  # met at the club`) is
+///   the alias's comment, which NeoMutt shows in its alias menu: it becomes the person's note.
 /// - An address met in several aliases is one person: the first name and key found are kept,
 ///   the groups of all of them gathered.
 /// - An alias with an address that cannot be read is skipped with a warning naming its line.
@@ -32,6 +34,8 @@ enum MuttAliasReader {
         var isList: Bool
         /// The line where the command starts.
         var line: Int
+        /// The text of the `#` comment after it, if any.
+        var comment: String?
     }
 
     /// One person to write, gathered from every alias naming its address.
@@ -46,6 +50,8 @@ enum MuttAliasReader {
         var groups: [String]
         /// The line of the first alias naming the address.
         var line: Int
+        /// The comments of the one-address aliases of the address.
+        var notes: [String] = []
     }
 
     /// The cards of the people and groups of `text`.
@@ -54,12 +60,12 @@ enum MuttAliasReader {
     ///   strict.
     static func convert(_ text: String, log: inout ConversionLog) throws -> ConvertedContacts {
         var aliases: [Alias] = []
-        for (command, line) in commands(of: text) {
+        for (command, line, comment) in commands(of: text) {
             var rest = Substring(command)
             let verb = nextWord(&rest)
             switch verb {
             case "alias":
-                guard let alias = parseAlias(rest, line: line) else {
+                guard let alias = parseAlias(rest, line: line, comment: comment) else {
                     try log.recover(
                         "the alias at line \(line) has an address that cannot be read; it was skipped", line: line)
                     continue
@@ -80,29 +86,35 @@ enum MuttAliasReader {
         return try cards(of: aliases, log: &log)
     }
 
-    /// The commands of the file with the line each starts at: continued lines joined, comments
-    /// and blank lines dropped.
-    private static func commands(of text: String) -> [(String, Int)] {
-        var commands: [(String, Int)] = []
+    /// The commands of the file with the line each starts at and the text of the comments on
+    /// its lines: continued lines joined, blank lines and lines that are only a comment dropped.
+    private static func commands(of text: String) -> [(String, Int, comment: String?)] {
+        var commands: [(String, Int, comment: String?)] = []
         var pending = ""
+        var comments: [String] = []
         var start = 0
         var number = 0
         let lineEnds: Set<Character> = ["\n", "\r\n", "\r"]
+        func finish() {
+            let command = CardBuilder.trimmed(pending)
+            if !command.isEmpty { commands.append((command, start, comments.isEmpty ? nil : comments.joined(separator: "\n"))) }
+            pending = ""
+            comments = []
+        }
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: lineEnds.contains) {
             number += 1
             if pending.isEmpty { start = number }
             let uncommented = withoutComment(line)
+            let comment = CardBuilder.trimmed(String(line[uncommented.endIndex...].dropFirst()))
+            if !comment.isEmpty, !CardBuilder.trimmed(String(uncommented)).isEmpty { comments.append(comment) }
             if uncommented.hasSuffix("\\") {
                 pending += uncommented.dropLast()
                 continue
             }
             pending += uncommented
-            let command = CardBuilder.trimmed(pending)
-            if !command.isEmpty { commands.append((command, start)) }
-            pending = ""
+            finish()
         }
-        let command = CardBuilder.trimmed(pending)
-        if !command.isEmpty { commands.append((command, start)) }
+        finish()
         return commands
     }
 
@@ -152,7 +164,7 @@ enum MuttAliasReader {
     }
 
     /// The alias of the text after `alias`, or `nil` when it cannot be read.
-    private static func parseAlias(_ text: Substring, line: Int) -> Alias? {
+    private static func parseAlias(_ text: Substring, line: Int, comment: String?) -> Alias? {
         var rest = text
         var groups: [String] = []
         var key = nextWord(&rest)
@@ -168,7 +180,8 @@ enum MuttAliasReader {
         }
         let isGroupSyntax = list.contains(":") && list.hasSuffix(";")
         return Alias(
-            key: key, groups: groups, mailboxes: mailboxes, isList: mailboxes.count > 1 || isGroupSyntax, line: line)
+            key: key, groups: groups, mailboxes: mailboxes, isList: mailboxes.count > 1 || isGroupSyntax, line: line,
+            comment: comment)
     }
 
     /// Expands aliases that name other aliases, each alias once however often it is named.
@@ -238,17 +251,22 @@ enum MuttAliasReader {
             for name in memberOf { addGroup(name, line: alias.line) }
             for mailbox in mailboxes {
                 let id = mailbox.address.lowercased()
-                if let index = draftIndex[id] {
+                let index: Int
+                if let known = draftIndex[id] {
+                    index = known
                     if drafts[index].name.isEmpty { drafts[index].name = mailbox.name }
                     if drafts[index].nickname == nil, !isList { drafts[index].nickname = alias.key }
                     drafts[index].groups += memberOf
                 } else {
-                    draftIndex[id] = drafts.count
+                    index = drafts.count
+                    draftIndex[id] = index
                     drafts.append(
                         Draft(
                             name: mailbox.name, address: mailbox.address, nickname: isList ? nil : alias.key,
                             groups: memberOf, line: alias.line))
                 }
+                // A list's comment is about the list, which a group has no place for.
+                if !isList, let comment = alias.comment { drafts[index].notes.append(comment) }
             }
         }
         var builder = CardBuilder()
@@ -258,6 +276,7 @@ enum MuttAliasReader {
             if let nickname = draft.nickname { builder.addText("NICKNAME", nickname, line: draft.line) }
             builder.addLabelled("EMAIL", kind: .email, label: nil, value: draft.address, line: draft.line)
             builder.addGroups(draft.groups, line: draft.line)
+            builder.addText("NOTE", draft.notes.joined(separator: "\n"), line: draft.line)
             builder.end()
         }
         for group in groups { builder.addGroupCard(name: group.name, line: group.line) }

@@ -209,8 +209,9 @@ private func kept(_ person: Person) -> [String] {
         let maria = try person(book, last: "Lopez")
         #expect(maria.firstName == "Maria")
         #expect(maria.note == "Old friend")
+        // The primary address in `E-mail` is repeated in the Personal section, which labels it.
         #expect(InterchangeFixtures.pairs(maria.emails) == [
-            "-=maria@example.com", "home=maria.l@example.net", "work=m.lopez@acme.example",
+            "home=maria@example.com", "home=maria.l@example.net", "work=m.lopez@acme.example",
         ])
         #expect(InterchangeFixtures.pairs(maria.phones) == [
             "home=+1 555 0170", "mobile=+1 555 0171", "work=+1 555 0172", "pager=+1 555 0173", "workFax=+1 555 0174",
@@ -224,6 +225,13 @@ private func kept(_ person: Person) -> [String] {
         #expect(maria.organization == "Acme Corp")
         #expect(maria.jobTitle == "Buyer")
         #expect(kept(maria) == [#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Section 1 - Other":Likes tea"#])
+    }
+
+    @Test func roundcubesVideoPhoneIsAPhoneLabelledVideo() throws {
+        let (book, _, _) = try fixture("roundcube-all.csv")
+        let person = try person(book, last: "Last Name")
+        #expect(InterchangeFixtures.pairs(person.phones).contains("video=222"))
+        #expect(!kept(person).contains { $0.contains("Phone Video") })
     }
 
     @Test func kAddressBooksLayoutKeepsHomeAndWorkAddressesAndItsTitle() throws {

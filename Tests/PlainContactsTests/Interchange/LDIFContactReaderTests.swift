@@ -87,6 +87,8 @@ import Testing
         let kept = VCardRecordFields.lines(of: person.state)
         #expect(kept.contains("X-IMPORTED-FIELD;X-FORMAT=ldif;X-NAME=\"birthyear\":1900"))
         #expect(kept.filter { $0.contains("X-NAME=\"mozillaCustom") }.count == 4)
+        // Whether the person prefers HTML mail is the person's, and goes back to Thunderbird.
+        #expect(kept.contains("X-IMPORTED-FIELD;X-FORMAT=ldif;X-NAME=\"mozillaUseHtmlMail\":true"))
     }
 
     @Test func base64ValuesAreDecodedAsUTF8() throws {

@@ -37,6 +37,7 @@ import Testing
         #expect(lee.firstName == "Lee")
         #expect(lee.lastName == "Jordan")
         #expect(lee.nickname == "lee")
+        #expect(lee.note == "from the club")
     }
 
     @Test func encodedWordsAreDecoded() throws {
@@ -77,10 +78,17 @@ import Testing
         #expect(converted.cardCount == 3)
     }
 
-    @Test func trailingCommentsAreDroppedButHashesInQuotesKept() throws {
+    @Test func aTrailingCommentIsTheNoteAndAHashInQuotesIsKept() throws {
         let (_, book) = try imported("alias kb \"Katie #1 Bell\" <k@x.example> # the chaser\n")
         let katie = try Fixtures.person(book, email: "k@x.example")
         #expect(katie.firstName == "Katie #1 Bell")
+        #expect(katie.note == "the chaser")
+    }
+
+    @Test func aListsCommentIsNoNoteOfItsMembersAndACommentLineIsNothing() throws {
+        let (_, book) = try imported("# my aliases\nalias team a@x.example, b@x.example # the team\n")
+        #expect(book.allPeople().allSatisfy { $0.note == nil })
+        #expect(book.personCount == 2)
     }
 
     @Test func otherCommandsAreSkippedWithAWarning() throws {

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import contacts_bench
+
+@Suite("Import fidelity run")
+struct ImportFidelityRunTests {
+    /// A new folder holding `files` (relative path to text).
+    private func folder(_ files: [String: String]) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appending(path: "ContactsBenchTests-\(UUID().uuidString)")
+        for (path, text) in files {
+            let file = url.appending(path: path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        return url
+    }
+
+    @Test func importsEachExportAndCountsWhatComesBackAndWhatIsLost() throws {
+        let url = try folder([
+            "csv/people.csv": "Name,Home Phone,Mobile Phone,Gender\nKatie Bell,+1 555 0100,+1 555 0101,\n",
+            // A group holds a name and members: the RFC 5322 group's own name has no place.
+            "aliases": "alias kb Katie Bell <katie@example.org> # keeper\nalias club quidditch: kb, oliver@example.org;\n",
+            "README.md": "Exports for the test.\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: url) }
+        let summary = try ImportFidelityRun.summary(of: url)
+        #expect(summary.skipped == ["README.md"])
+        #expect(summary.files.map(\.file) == ["aliases", "csv/people.csv"])
+        #expect(
+            summary.formats["csv"]
+                == .init(files: 1, records: 1, fields: 3, fieldsKept: 3, labels: 2, labelsKept: 2))
+        #expect(
+            summary.formats["mutt"]
+                == .init(files: 1, records: 2, fields: 8, fieldsKept: 7, labels: 0, labelsKept: 0))
+        #expect(summary.files[0].losses == [.init(what: "field", line: 2, column: "group name", value: "quidditch", expected: "groupName")])
+        #expect(summary.excluded == ["empty": 1])
+        #expect(summary.shortfalls(fields: 97, labels: 95) == ["mutt: 87.5% of fields"])
+        #expect(summary.text(details: true).contains(#"- field aliases:2 [group name] groupName: "quidditch""#))
+    }
+
+    @Test func countsEveryFieldOfARefusedFileAsLost() throws {
+        let url = try folder(["sheet.csv": "Shoe size,Favourite colour\n38,green\n"])
+        defer { try? FileManager.default.removeItem(at: url) }
+        let summary = try ImportFidelityRun.summary(of: url)
+        #expect(summary.files.first?.importedAs.hasPrefix("refused: malformedInput") == true)
+        #expect(summary.total == .init(files: 1, records: 1, fields: 2, fieldsKept: 0, labels: 0, labelsKept: 0))
+    }
+
+    @Test func refusesAFolderThatDoesNotExist() {
+        let missing = FileManager.default.temporaryDirectory.appending(path: "ContactsBenchTests-\(UUID().uuidString)")
+        #expect(throws: UsageError.self) { try ImportFidelityRun.summary(of: missing) }
+    }
+}
