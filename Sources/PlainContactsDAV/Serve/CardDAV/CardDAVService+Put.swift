@@ -43,6 +43,10 @@ extension CardDAVService {
         var created = false
         let written = try collection.write(name: name, uid: uid) { current in
             try Self.checkConditions(of: request, current: current)
+            // A card of the other kind can never take this resource's place, whatever its UID.
+            if let current, current.record.kind.rawValue != card.kind.rawValue {
+                throw CardDAVFailure(status: 403, text: "a card cannot change from a person's to a group's or back; remove it first")
+            }
             if let other = collection.name(ofUID: uid), other != name {
                 var failure = CardDAVFailure(status: 409, condition: "card:no-uid-conflict")
                 failure.conditionContent = "<d:href>" + WebDAVXMLWriter.escaped(space.cardHref(other)) + "</d:href>"

@@ -42,6 +42,8 @@ import Testing
         server.put("g.vcf", Self.appleGroup(uid: "g", name: "Chasers", members: ["k"]))
         let before = try server.snapshot()
         #expect(server.put("k.vcf", Self.appleGroup(uid: "k", name: "Katie", members: [])).status == 403)
+        // Whatever its UID: the kind is checked before the UID's uniqueness.
+        #expect(server.put("k.vcf", Self.appleGroup(uid: "g", name: "Chasers", members: [])).status == 403)
         #expect(server.put("g.vcf", CardDAVTestStore.card(uid: "g", first: "Chasers", last: "Team")).status == 403)
         #expect(try server.snapshot() == before)
     }
