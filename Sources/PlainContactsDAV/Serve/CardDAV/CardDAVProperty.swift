@@ -69,7 +69,7 @@ enum CardDAVProperty: CaseIterable, Hashable, Sendable {
     static func defined(on resource: CardDAVURLSpace.Resource) -> [CardDAVProperty] {
         switch resource {
         case .root, .wellKnown: rootProperties
-        case .wellKnownFolder: [.resourceType]
+        case .wellKnownFolder: [.resourceType, .getContentLength]
         case .principal: principalProperties
         case .collection: collectionProperties
         case .card: cardProperties
@@ -80,17 +80,18 @@ enum CardDAVProperty: CaseIterable, Hashable, Sendable {
 
     /// The root's properties.
     private static let rootProperties: [CardDAVProperty] = [
-        .resourceType, .displayName, .currentUserPrincipal, .currentUserPrivilegeSet, .principalCollectionSet,
+        .resourceType, .displayName, .getContentLength, .currentUserPrincipal, .currentUserPrivilegeSet,
+        .principalCollectionSet,
     ]
     /// The principal's properties.
     private static let principalProperties: [CardDAVProperty] = [
-        .resourceType, .displayName, .currentUserPrincipal, .principalURL, .addressbookHomeSet, .currentUserPrivilegeSet,
-        .principalCollectionSet, .owner,
+        .resourceType, .displayName, .getContentLength, .currentUserPrincipal, .principalURL, .addressbookHomeSet,
+        .currentUserPrivilegeSet, .principalCollectionSet, .owner,
     ]
     /// The address book's properties.
     private static let collectionProperties: [CardDAVProperty] = [
-        .resourceType, .displayName, .getCTag, .syncToken, .supportedReportSet, .currentUserPrivilegeSet,
-        .supportedAddressData, .maxResourceSize, .currentUserPrincipal, .owner,
+        .resourceType, .displayName, .getContentLength, .getCTag, .syncToken, .supportedReportSet,
+        .currentUserPrivilegeSet, .supportedAddressData, .maxResourceSize, .currentUserPrincipal, .owner,
     ]
     /// A card's properties.
     private static let cardProperties: [CardDAVProperty] = [
@@ -144,8 +145,8 @@ enum CardDAVPropertyRequest: Hashable, Sendable {
         }
     }
 
-    /// Whether the request asks for a card's `getcontentlength`, which only a made card tells
-    /// (see ``CardDAVEntry/length``).
+    /// Whether the request asks for `getcontentlength`, which only a made card tells (see
+    /// ``CardDAVEntry/length``), and a collection only once its page is made.
     var wantsContentLength: Bool {
         switch self {
         case .all: true

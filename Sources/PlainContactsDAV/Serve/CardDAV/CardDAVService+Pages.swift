@@ -36,8 +36,20 @@ extension CardDAVService {
     ///
     /// - Throws: the errors of listing the book.
     static func page(of collection: CardDAVCollection, space: CardDAVURLSpace) throws -> HTTPServerResponse {
-        let names = try collection.listing().entries.keys.sorted()
+        page(of: try collection.listing(), space: space)
+    }
+
+    /// The page of an address book as a listing holds it.
+    static func page(of listing: CardDAVCollection.Listing, space: CardDAVURLSpace) -> HTTPServerResponse {
+        let names = listing.entries.keys.sorted()
         return page(title: "Address book \(space.book.rawValue): \(names.count) cards", links: names.map { (space.cardHref($0), $0) })
+    }
+
+    /// The length of a collection's page other than an address book's, when `asking` wants it.
+    static func pageLength(
+        of resource: CardDAVURLSpace.Resource, space: CardDAVURLSpace, books: [Target], asking: CardDAVPropertyRequest
+    ) -> Int? {
+        asking.wantsContentLength ? page(of: resource, space: space, books: books).body.count : nil
     }
 
     /// A page with a title and a list of links.

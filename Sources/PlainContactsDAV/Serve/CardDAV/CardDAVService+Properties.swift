@@ -22,6 +22,9 @@ extension CardDAVService {
         var addressDataProperties: Set<String>? = nil
         /// The book of an address book or a card, and what the user may do with it.
         var target: Target? = nil
+        /// The length of the page a `GET` of a collection gives, which its `getcontentlength`
+        /// tells (RFC 4918 section 15.4); `nil` for a card, or when the length is not asked for.
+        var pageLength: Int? = nil
     }
 
     /// Writes one `response` element: the resource's href, the properties found with status 200
@@ -116,7 +119,7 @@ extension CardDAVService {
         case .getContentType:
             xml.element(property.element, text: CardDAVService.cardContentType)
         case .getContentLength:
-            xml.element(property.element, text: String(context.entry?.length ?? 0))
+            xml.element(property.element, text: String(context.pageLength ?? context.entry?.length ?? 0))
         case .getLastModified:
             xml.element(property.element, text: httpDate(nanoseconds: context.entry?.modified ?? 0))
         case .getCTag:

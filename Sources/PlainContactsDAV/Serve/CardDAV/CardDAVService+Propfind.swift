@@ -24,18 +24,26 @@ extension CardDAVService {
         var xml = WebDAVXMLWriter(root: "d:multistatus")
         switch resource {
         case .wellKnownFolder:
+            context.pageLength = Self.pageLength(of: .wellKnownFolder, space: space, books: [], asking: asking)
             Self.writeResponse(.wellKnownFolder, asking: asking, context: context, into: &xml)
         case .root, .wellKnown:
+            context.pageLength = Self.pageLength(of: .root, space: space, books: books, asking: asking)
             Self.writeResponse(.root, asking: asking, context: context, into: &xml)
-            if depth == 1 { Self.writeResponse(.principal, asking: asking, context: context, into: &xml) }
+            if depth == 1 {
+                context.pageLength = Self.pageLength(of: .principal, space: space, books: books, asking: asking)
+                Self.writeResponse(.principal, asking: asking, context: context, into: &xml)
+            }
         case .principal:
+            context.pageLength = Self.pageLength(of: .principal, space: space, books: books, asking: asking)
             Self.writeResponse(.principal, asking: asking, context: context, into: &xml)
             if depth == 1 {
                 for book in books {
                     var bookContext = context
                     bookContext.space.book = book.book.name
                     bookContext.target = book
-                    bookContext.token = try book.book.collection.token()
+                    let listing = try book.book.collection.listing()
+                    bookContext.token = listing.token
+                    bookContext.pageLength = asking.wantsContentLength ? Self.page(of: listing, space: bookContext.space).body.count : nil
                     Self.writeResponse(.collection, asking: asking, context: bookContext, into: &xml)
                 }
             }
@@ -45,6 +53,7 @@ extension CardDAVService {
             context.target = target
             let listing = try collection.listing()
             context.token = listing.token
+            context.pageLength = asking.wantsContentLength ? Self.page(of: listing, space: space).body.count : nil
             Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
             if depth == 1 {
                 // The order of a multistatus's responses means nothing (RFC 4918 section 9.1):
@@ -56,6 +65,7 @@ extension CardDAVService {
                 Self.writeResponse(.collection, asking: asking, context: context, into: &xml)
                 var cardContext = context
                 cardContext.token = nil
+                cardContext.pageLength = nil
                 for (name, listed) in listing.entries {
                     let made = cards.isEmpty ? nil : cards[name]
                     cardContext.entry = made?.entry ?? listed

@@ -265,7 +265,9 @@ final class CardDAVService: Sendable {
             case "PROPFIND":
                 guard let asking = try? propertyRequest(ofPropfind: try xmlBody(of: request)) else { return nil }
                 var xml = WebDAVXMLWriter(root: "d:multistatus")
-                writeResponse(.wellKnownFolder, asking: asking, context: PropertyContext(space: space), into: &xml)
+                var context = PropertyContext(space: space)
+                context.pageLength = pageLength(of: .wellKnownFolder, space: space, books: [], asking: asking)
+                writeResponse(.wellKnownFolder, asking: asking, context: context, into: &xml)
                 return multistatus(&xml)
             default:
                 return nil

@@ -51,6 +51,12 @@ import Testing
         let principal = String(decoding: server.send("GET", "/alice/").body, as: UTF8.self)
         #expect(principal.contains("href=\"\(server.collectionPath)\""))
         #expect(server.send("HEAD", server.collectionPath).status == 200)
+        // Each page's length is its getcontentlength (RFC 4918 section 15.4).
+        for path in [server.collectionPath, "/alice/", "/"] {
+            let answer = try server.propfind(path, depth: "0", ["d:getcontentlength"])
+            let length = answer.responses.first?.property(.dav("getcontentlength"))?.text
+            #expect(length == String(server.send("GET", path).body.count), "\(path)")
+        }
     }
 
     @Test func unsupportedMethodsAre405WithAllow() throws {
