@@ -63,14 +63,17 @@ final class CardDAVSentCards: Sendable {
     /// The format written; a file of another is forgotten.
     private static let formatVersion = 1
 
-    /// The cards kept in a store, read from their files (a file that cannot be read is
-    /// removed: its record's card is the store's again).
+    /// The cards kept in a store, read from their files. A file that cannot be read, or whose
+    /// record is gone (removed while the server was stopped), is removed: the record's card is
+    /// the store's again.
     init(layout: StoreLayout) {
         folder = CardDAVStateFile.folder(in: layout).appending(path: "sent", directoryHint: .isDirectory)
         var found: [CardDAVEntry.Record: Kept] = [:]
         let path = folder.path(percentEncoded: false)
         for name in (try? StoreReader.entries(ofFolder: path)) ?? [] where !name.hasPrefix(".") {
             guard let record = Self.record(fileName: name),
+                PosixFileSystem.exists(
+                    (record.kind == .person ? layout.personFile(record.key) : layout.groupFile(record.key)).path(percentEncoded: false)),
                 let data = try? DeviceFiles.read(folder.appending(path: name)),
                 let (source, card) = Self.split(data)
             else {

@@ -147,6 +147,18 @@ import Testing
         #expect(server.send("GET", server.cardPath("k.vcf")).status == 404)
     }
 
+    @Test func aCardWhoseRecordWentWhileTheServerWasStoppedIsForgotten() throws {
+        let server = try CardDAVTestStore()
+        #expect(server.put("k.vcf", Self.cards[0]).headers["ETag"] != nil)
+        let book = try server.store.openBook()
+        try book.remove(try #require(book.allPeople().first))
+        try book.save()
+        try FileManager.default.removeItem(at: CardDAVStateFile.url(in: StoreLayout(root: server.store.storeURL)))
+        try server.restart()
+        let sent = CardDAVStateFile.folder(in: StoreLayout(root: server.store.storeURL)).appending(path: "sent")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sent.path(percentEncoded: false)).isEmpty)
+    }
+
     @Test func aCardTheStoreMadeCarriesNoLineOfItsOwn() throws {
         let server = try CardDAVTestStore()
         try server.addPerson("Katie", "Bell", email: "katie@example.com", uid: "katie")
