@@ -97,6 +97,62 @@ import Testing
         try book.expectALastSyncChangesNothing(commits: clientCommits) { try sync(home, book) == third }
     }
 
+    /// The round every client must pass against `contacts serve --commit`: EDS uploads two
+    /// cards added in Evolution; the user removes one and edits the other there (EDS sends
+    /// each change at once); after two syncs the store and EDS agree, the removed card stays
+    /// removed, nothing was a conflict, and the last sync transferred no card.
+    ///
+    /// EDS reports no conflicts of its own: a change the server refuses as one (412 to its
+    /// `If-Match`) fails the step. "No conflict" is no change refused so, and no card removed
+    /// or edited in Evolution that came back or came twice. "Transferred no card" is a last
+    /// run (opening the book, then a sync) that sent the server no request that carries a card
+    /// (``ServedBook/cardMethods``): EDS compares the book's ETags with `PROPFIND` and fetches
+    /// a changed card with a multiget `REPORT`. EDS keeps a card it uploaded under the PUT's
+    /// ETag, with no `GET` (it fetches the card back when the answer has no ETag), and its copy
+    /// then has no line of the server's own.
+    @Test(
+        .tags(.slow), .slowTestsEnabled,
+        .enabled(if: available || ProcessInfo.processInfo.environment["CI"] != nil, "\(installHint)"))
+    func evolutionKeepsTheRemovalAndTheEditOfCardsItUploaded() throws {
+        try #require(Self.available, "\(Self.installHint)")
+        let book = try ServedBook()
+        let home = try ClientHome(sandbox: book.sandbox, name: "evolution")
+        var added: [String] = []
+        for (index, card) in [
+            ServedBook.card("evolution-1", "Client", "One", ["TEL;TYPE=CELL:+44 20 7946 0001"]),
+            ServedBook.card("evolution-2", "Client", "Two", ["EMAIL;TYPE=INTERNET:two@example.com"]),
+        ].enumerated() {
+            let file = home.root.appending(path: "added-\(index).vcf")
+            try Data(card.utf8).write(to: file)
+            added += ["add", file.path(percentEncoded: false)]
+        }
+        let uploading = book.requests().count
+        let uploaded = try sync(home, book, changing: added)
+        // EDS fetches a card it uploaded back only when the PUT's answer has no ETag.
+        let upload = book.requests().dropFirst(uploading)
+        #expect(upload.filter { $0.method == "PUT" }.count == 2 && !upload.contains { $0.method == "GET" }, "\(upload)")
+        #expect(uploaded.count == 7)
+        #expect(try book.names() == ["Client One", "Client Two", "Katie Bell", "Kept Lines", "Local Leaver", "Zoë Ångström"])
+
+        try evolution(home, book, ["remove", "evolution-2", "note", "evolution-1", "edited in Evolution"])
+        _ = try sync(home, book)
+        let before = book.requests().count
+        let last = try sync(home, book)
+        #expect(try book.server.stop().status == 0)
+        let requests = book.requests()
+        let lastSync = requests.dropFirst(before)
+
+        #expect(!requests.contains { ServedBook.conflictStatuses.contains($0.status) }, "\(requests)")
+        #expect(!lastSync.isEmpty && !lastSync.contains { ServedBook.cardMethods.contains($0.method) }, "\(lastSync)")
+        #expect(try book.names() == ["Client One", "Katie Bell", "Kept Lines", "Local Leaver", "Zoë Ångström"])
+        #expect(try book.sandbox.succeed(["show", try book.id("Client One")]).stdout.contains("edited in Evolution"))
+        #expect(last.count == 6 && last["evolution-2"] == nil)
+        #expect(!last.values.contains { CardLines.first("FN", in: CardLines.lines($0)) == "Client Two" })
+        let edited = CardLines.lines(try #require(last["evolution-1"]))
+        #expect(CardLines.first("NOTE", in: edited) == "edited in Evolution")
+        #expect(!edited.contains { CardLines.name(of: $0).hasPrefix("X-PLAINCONTACTS") }, "\(edited)")
+    }
+
     /// EDS with the books of two users of one server: it finds Kim's two in the order
     /// granted and may change the family's; for the tablet it finds only the family's book,
     /// keeps it read-only, refuses to add a card there and leaves the store byte for byte as

@@ -90,6 +90,70 @@ import Testing
         try book.expectALastSyncChangesNothing(commits: clientCommits) { try sync(home, book, "two-way") == third }
     }
 
+    /// The round every client must pass against `contacts serve --commit`: SyncEvolution
+    /// uploads two cards added to the folder; the user removes one and edits the other there;
+    /// after two syncs the store and the folder agree, the removed card stays removed, nothing
+    /// was a conflict, and the last sync transferred no card.
+    ///
+    /// SyncEvolution reports each sync's changes per side (new, modified, removed, failed) and
+    /// its conflicts: "no conflict" is a conflict count of 0 in every report, and no change
+    /// the server refused as a conflict. "Transferred no card" is a last report with every
+    /// count 0, and a last sync that sent the server no request that carries a card
+    /// (``ServedBook/cardMethods``).
+    @Test(
+        .tags(.slow), .slowTestsEnabled,
+        .enabled(if: available || ProcessInfo.processInfo.environment["CI"] != nil, "\(installHint)"))
+    func syncEvolutionKeepsTheRemovalAndTheEditOfCardsItUploaded() throws {
+        try #require(Self.available, "\(Self.installHint)")
+        let book = try ServedBook()
+        let home = try ClientHome(sandbox: book.sandbox, name: "syncevolution")
+        try run(home, book, "slow")
+        try Data(ServedBook.card("file-1", "Client", "One", ["TEL;TYPE=CELL:+44 20 7946 0001"]).utf8)
+            .write(to: cards(home).appending(path: "added-1"))
+        try Data(ServedBook.card("file-2", "Client", "Two", ["EMAIL;TYPE=INTERNET:two@example.com"]).utf8)
+            .write(to: cards(home).appending(path: "added-2"))
+        let upload = try run(home, book, "two-way")
+        #expect(try book.names() == ["Client One", "Client Two", "Katie Bell", "Kept Lines", "Local Leaver", "Zoë Ångström"])
+
+        let uploaded = try files(home)
+        try FileManager.default.removeItem(at: cards(home).appending(path: try file(named: "Client Two", in: uploaded).name))
+        try note("edited in the file", on: try file(named: "Client One", in: uploaded), in: home)
+        let second = try run(home, book, "two-way")
+        let before = book.requests().count
+        let third = try run(home, book, "two-way")
+        let requests = book.requests()
+        let lastSync = requests.dropFirst(before)
+        #expect(try book.server.stop().status == 0)
+
+        // Each sync reports the server's side, then the folder's: new, modified, removed,
+        // failed on one side, the same on the other, then conflicts.
+        for run in [upload, second, third] {
+            #expect(Self.changeCounts(in: run.stdout).count == 2, "\(run.stdout)")
+            #expect(Self.changeCounts(in: run.stdout).allSatisfy { $0.last == 0 }, "\(run.stdout)")
+        }
+        #expect(Self.changeCounts(in: second.stdout) == [[0, 1, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1, 1, 0, 0]], "\(second.stdout)")
+        #expect(Self.changeCounts(in: third.stdout) == [[0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0]], "\(third.stdout)")
+        #expect(!requests.contains { ServedBook.conflictStatuses.contains($0.status) }, "\(requests)")
+        #expect(!lastSync.contains { ServedBook.cardMethods.contains($0.method) }, "\(lastSync)")
+
+        #expect(try book.names() == ["Client One", "Katie Bell", "Kept Lines", "Local Leaver", "Zoë Ångström"])
+        #expect(try book.sandbox.succeed(["show", try book.id("Client One")]).stdout.contains("edited in the file"))
+        let folder = try files(home)
+        #expect(folder.count == 6)
+        #expect(!folder.values.contains { CardLines.first("FN", in: CardLines.lines($0)) == "Client Two" })
+        #expect(CardLines.first("NOTE", in: CardLines.lines(try file(named: "Client One", in: folder).card)) == "edited in the file")
+    }
+
+    /// The counts of SyncEvolution's report tables, one row per table: the address book's
+    /// `NEW | MOD | DEL | ERR` on each side, then `CONFLICTS`.
+    private static func changeCounts(in report: String) -> [[Int]] {
+        report.split(separator: "\n").compactMap { line in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.first == "addressbook" else { return nil }
+            return cells.dropFirst().compactMap { Int($0) }
+        }
+    }
+
     /// The slow sync brings every card, the image and the names beyond ASCII. SyncEvolution
     /// keeps the group card as an ordinary contact, its Apple lines untouched; it keeps unknown
     /// X- lines but drops a label (`item1.X-ABLabel`) that labels no other line.

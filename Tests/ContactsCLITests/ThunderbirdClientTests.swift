@@ -91,6 +91,63 @@ import Testing
         #expect(home.endLeftoverProcesses().isEmpty)
     }
 
+    /// The round every client must pass against `contacts serve --commit`: Thunderbird uploads
+    /// two cards added in it; the user removes one and edits the other there (Thunderbird sends
+    /// each change at once); after two syncs the store and Thunderbird agree, the removed card
+    /// stays removed, nothing was a conflict, and the last sync transferred no card.
+    ///
+    /// Thunderbird reports no conflicts of its own (it sends changes without `If-Match`): "no
+    /// conflict" is no change the server refused as one, and no card removed or edited in
+    /// Thunderbird that came back or came twice. "Transferred no card" is a last sync whose one
+    /// request, as Thunderbird made it, is a sync-collection `REPORT` whose answer lists no card,
+    /// and which is the one request the server logged: no `GET`, `PUT`, `DELETE` or multiget.
+    /// Thunderbird reads each card back after its PUT and keeps it as served: as it sent it, with
+    /// no line of the server's own.
+    @Test(
+        .tags(.slow), .slowTestsEnabled,
+        .enabled(if: available || ProcessInfo.processInfo.environment["CI"] != nil, "\(installHint)"))
+    func thunderbirdKeepsTheRemovalAndTheEditOfCardsItUploaded() throws {
+        try #require(Self.available, "\(Self.installHint)")
+        let book = try ServedBook()
+        let home = try ClientHome(sandbox: book.sandbox, name: "thunderbird")
+        let thunderbird = try RunningThunderbird(home: home)
+        defer { thunderbird.quit() }
+        let wellKnown = book.server.url.appending(path: ".well-known/carddav")
+        #expect(try thunderbird.step(["discover", wellKnown.absoluteString, ServedBook.user]).cards.count == 5)
+        let added = [
+            ServedBook.card("thunderbird-1", "Client", "One", ["TEL;TYPE=CELL:+44 20 7946 0001"]),
+            ServedBook.card("thunderbird-2", "Client", "Two", ["EMAIL;TYPE=INTERNET:two@example.com"]),
+        ]
+        #expect(try thunderbird.step(["change", try Self.json(["add": added])]).cards.count == 7)
+        #expect(try book.names() == ["Client One", "Client Two", "Katie Bell", "Kept Lines", "Local Leaver", "Zoë Ångström"])
+
+        let changes: [String: Any] = ["note": ["thunderbird-1": "edited in Thunderbird"], "delete": ["thunderbird-2"]]
+        _ = try thunderbird.step(["change", try Self.json(changes)])
+        _ = try thunderbird.step(["sync"])
+        let before = book.requests().count
+        let last = try thunderbird.step(["sync"])
+        #expect(try book.server.stop().status == 0)
+        let requests = book.requests()
+
+        #expect(!requests.contains { ServedBook.conflictStatuses.contains($0.status) }, "\(requests)")
+        #expect(last.requests == [.init(method: "REPORT", body: "sync-collection", responses: 0)], "\(last.requests)")
+        #expect(requests.dropFirst(before).map(\.method) == ["REPORT"], "\(requests.dropFirst(before))")
+        #expect(try book.names() == ["Client One", "Katie Bell", "Kept Lines", "Local Leaver", "Zoë Ångström"])
+        #expect(try book.sandbox.succeed(["show", try book.id("Client One")]).stdout.contains("edited in Thunderbird"))
+        #expect(last.cards.count == 6 && last.cards["thunderbird-2"] == nil)
+        #expect(!last.cards.values.contains { CardLines.first("FN", in: CardLines.lines($0)) == "Client Two" })
+        let edited = CardLines.lines(try #require(last.cards["thunderbird-1"]))
+        #expect(CardLines.first("NOTE", in: edited) == "edited in Thunderbird")
+        #expect(!edited.contains { CardLines.name(of: $0).hasPrefix("X-PLAINCONTACTS") }, "\(edited)")
+        thunderbird.quit()
+        #expect(home.endLeftoverProcesses().isEmpty)
+    }
+
+    /// Changes for the driver's `change` step, as JSON.
+    private static func json(_ changes: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: changes), as: UTF8.self)
+    }
+
     /// Thunderbird with the books of two users of one server: Kim's two, both writable, in
     /// the order granted; the tablet's one, the family's, read-only, where Thunderbird refuses
     /// to add a card and the store stays byte for byte as it was, and which still follows the
@@ -176,8 +233,7 @@ import Testing
             "END:VCARD",
         ].joined(separator: "\r\n") + "\r\n"
         let olivia = ServedBook.card("thunderbird-2", "Olivia", "Wood", ["EMAIL;TYPE=INTERNET:olivia@example.com"])
-        let changes: [String: Any] = ["add": [asa, olivia], "note": ["kept": "edited in Thunderbird"], "delete": ["leaver"]]
-        return String(decoding: try JSONSerialization.data(withJSONObject: changes), as: UTF8.self)
+        return try Self.json(["add": [asa, olivia], "note": ["kept": "edited in Thunderbird"], "delete": ["leaver"]])
     }
 
     /// In the store, exactly Thunderbird's changes, each one commit; the group untouched. The
@@ -221,6 +277,18 @@ private final class RunningThunderbird {
         var logins: [String]
         /// The cards Thunderbird keeps, their vCards by UID.
         var cards: [String: String]
+        /// The requests Thunderbird made (`sync` only).
+        var requests: [Request]
+    }
+
+    /// A request Thunderbird made in a sync.
+    struct Request: Equatable {
+        var method: String
+        /// The root element of its body: a `REPORT`'s kind, such as `sync-collection`.
+        var body: String
+        /// How many responses the server's multistatus answer held: for a sync-collection,
+        /// the cards changed or removed.
+        var responses: Int
     }
 
     let home: ClientHome
@@ -277,7 +345,12 @@ private final class RunningThunderbird {
         return Step(
             books: (printed["books"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String },
             logins: (printed["logins"] as? [[String: Any]] ?? []).compactMap { $0["username"] as? String },
-            cards: cards)
+            cards: cards,
+            requests: (printed["requests"] as? [[String: Any]] ?? []).map { request in
+                Request(
+                    method: request["method"] as? String ?? "", body: request["body"] as? String ?? "",
+                    responses: request["responses"] as? Int ?? -1)
+            })
     }
 
     /// Runs one step of the driver, signing in with `password`; it must succeed. What it

@@ -25,7 +25,7 @@ syncs that book.
 
 Each prints one JSON object: the cards as Thunderbird keeps them (UID, names, the vCard, the
 href and ETag of the server), and what the step learnt (the books found, the saved logins,
-the sync token). A step that fails exits 1 with Thunderbird's error.
+the sync token, the requests a sync made). A step that fails exits 1 with Thunderbird's error.
 """
 
 import json
@@ -98,11 +98,32 @@ return {
 };
 """
 
+# Syncs, recording each request Thunderbird makes: its method, the root element of its body
+# (a REPORT's kind: sync-collection, addressbook-multiget) and how many responses the server's
+# multistatus answer held (a sync-collection's cards changed or removed).
 SYNC = PRELUDE + """
 const directory = theDirectory();
 const before = directory._syncToken;
-await directory.syncWithServer(false);
-return { syncTokenBefore: before, syncToken: directory._syncToken, pending: pending(directory), cards: cards(directory) };
+const requests = [];
+const makeRequest = directory._makeRequest;
+directory._makeRequest = async function (path, details = {}) {
+  const response = await makeRequest.call(this, path, details);
+  const dom = response.dom;
+  requests.push({
+    method: details.method ?? "GET",
+    body: /<(?:[A-Za-z][\\w.-]*:)?([A-Za-z][\\w.-]*)/.exec(details.body ?? "")?.[1] ?? "",
+    responses: dom?.documentElement?.localName == "multistatus" ? dom.querySelectorAll("response").length : 0,
+  });
+  return response;
+};
+try {
+  await directory.syncWithServer(false);
+} finally {
+  delete directory._makeRequest;
+}
+return {
+  syncTokenBefore: before, syncToken: directory._syncToken, requests, pending: pending(directory), cards: cards(directory),
+};
 """
 
 # Adds, edits and deletes through the directory, then waits for the uploads Thunderbird starts

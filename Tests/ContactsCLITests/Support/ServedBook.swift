@@ -86,6 +86,37 @@ final class ServedBook {
         !(try git.git(["status", "--porcelain", "--", "book"], in: sandbox.root).stdout.isEmpty)
     }
 
+    /// A request the server answered, as its log names it (`PUT /kim/contacts/a.vcf 201 4ms`).
+    struct Request: Equatable, CustomStringConvertible {
+        var method: String
+        var path: String
+        var status: Int
+
+        var description: String { "\(method) \(path) \(status)" }
+    }
+
+    /// The methods with which a client sends or fetches a card, or removes one: `GET`, `PUT`,
+    /// `DELETE`, and `REPORT` (a multiget, a query or a sync-collection, which may carry
+    /// cards). `PROPFIND` and `OPTIONS` carry none: a card's `address-data` is only ever asked
+    /// for in a `REPORT`.
+    static let cardMethods: Set<String> = ["GET", "PUT", "DELETE", "REPORT"]
+
+    /// The statuses with which the server refuses a change as a conflict: 409, and 412 for a
+    /// card that changed since the client read it (`If-Match`) or that exists already
+    /// (`If-None-Match: *`).
+    static let conflictStatuses: Set<Int> = [409, 412]
+
+    /// The requests the server answered so far, in the order it logged them; all of them once
+    /// it stopped.
+    func requests() -> [Request] {
+        server.log.split(separator: "\n").compactMap { line in
+            // A request's line: time, method, path, status, milliseconds, and maybe a note.
+            let words = line.split(separator: " ")
+            guard words.count >= 5, words[4].hasSuffix("ms"), let status = Int(words[3]) else { return nil }
+            return Request(method: String(words[1]), path: String(words[2]), status: status)
+        }
+    }
+
     /// A last sync with nothing changed: `sync` runs the client's sync and says whether the
     /// client's side stayed as it was; the store must stay byte-identical, with no new commit
     /// and nothing left uncommitted, and the server must stop cleanly.
