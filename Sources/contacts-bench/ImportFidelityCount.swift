@@ -1,6 +1,7 @@
 /// The counting of the import fidelity measure for one file: each record of the export paired
 /// with the imported person that holds most of its fields, each field and label looked up in
-/// that person (see ``FieldMatcher``); a group record in the group of its name.
+/// that person (see ``FieldMatcher``); a group record in the group of its name, its other
+/// fields among the group's kept fields.
 ///
 /// ```swift
 /// let count = ImportFidelityCount(records: records, people: views, groups: groupViews)
@@ -56,7 +57,8 @@ struct ImportFidelityCount: Equatable {
     }
 
     /// Counts a group record: its names are found when a group has them, its members in the
-    /// group of its name; anything else a group cannot hold is lost.
+    /// group of its name; a name that names no group, and anything else a group cannot hold,
+    /// is found when that group keeps it (an LDIF list's `description`).
     private mutating func count(group record: SourceRecord, in groups: [ImportedGroupView], named name: String) {
         let names = Set(groups.map { FieldMatcher.key($0.name) })
         let candidates = [name] + record.fields.filter { $0.kind == .groupName }.map(\.value)
@@ -66,9 +68,10 @@ struct ImportFidelityCount: Equatable {
         for field in record.fields {
             let found: Bool
             switch field.kind {
-            case .groupName: found = names.contains(FieldMatcher.key(field.value))
+            case .groupName:
+                found = names.contains(FieldMatcher.key(field.value)) || (group?.keeps(field.value) ?? false)
             case .member: found = group?.contains(member: field.value) ?? false
-            default: found = false
+            default: found = group?.keeps(field.value) ?? false
             }
             tally(field, FieldMatcher.Result(found: found, labelKept: false))
         }

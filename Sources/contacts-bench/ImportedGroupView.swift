@@ -1,6 +1,7 @@
 import PlainContacts
 
-/// A group an import made, and the people in it, for the import fidelity measure.
+/// A group an import made, the people in it and the fields it keeps, for the import fidelity
+/// measure.
 ///
 /// ```swift
 /// let view = ImportedGroupView(group: group, in: book)
@@ -11,17 +12,28 @@ struct ImportedGroupView {
     var name: String
     /// The people in it.
     var members: [ImportedPersonView]
+    /// The content lines it keeps, as a person's (an LDIF list's `description`, the display
+    /// name of a mutt alias's RFC 5322 group).
+    var kept: [ImportedPersonView.Kept]
 
-    /// A group of `members` named `name`, for tests.
-    init(name: String, members: [ImportedPersonView]) {
+    /// A group of `members` named `name`, keeping `kept`, for tests.
+    init(name: String, members: [ImportedPersonView], kept: [ImportedPersonView.Kept] = []) {
         self.name = name
         self.members = members
+        self.kept = kept
     }
 
     /// The view of `group` of `book`.
     init(group: Group, in book: AddressBook) {
         name = group.name ?? ""
         members = group.members().map { ImportedPersonView(person: $0, in: book) }
+        kept = VCardRecordFields.lines(of: group.state).map(ImportedPersonView.kept)
+    }
+
+    /// Whether the group keeps a field with the value `value`.
+    func keeps(_ value: String) -> Bool {
+        let wanted = FieldMatcher.key(value)
+        return kept.contains { FieldMatcher.key($0.value) == wanted }
     }
 
     /// Whether a member has the address, nickname or name `member`.

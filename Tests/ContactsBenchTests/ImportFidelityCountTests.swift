@@ -53,4 +53,26 @@ struct ImportFidelityCountTests {
         #expect(count.fields == 7)
         #expect(count.losses.map(\.value) == ["kb", "quidditch", "oliver@example.org"])
     }
+
+    @Test func findsAGroupsDisplayNameAmongTheFieldsItKeeps() {
+        let records = MuttSourceReader.records("alias club quidditch: katie@example.org;\n")
+        let kept = ImportedPersonView.kept(#"X-IMPORTED-FIELD;X-FORMAT=mutt;X-NAME="display-name":quidditch"#)
+        let club = ImportedGroupView(name: "club", members: [katie], kept: [kept])
+        let count = ImportFidelityCount(records: records, people: [katie], groups: [club])
+        #expect(count.fields == 3)
+        #expect(count.fieldsKept == 3)
+        #expect(count.losses.isEmpty)
+    }
+
+    @Test func findsAListsDescriptionAmongTheFieldsItsGroupKeeps() {
+        let records = LDIFSourceReader.records(
+            "dn: cn=Book Club\nobjectclass: groupOfNames\ncn: Book Club\ndescription: Monthly readers\n"
+                + "member: cn=Katie Bell,mail=katie@example.org\n")
+        let kept = ImportedPersonView.kept(#"X-IMPORTED-FIELD;X-FORMAT=ldif;X-NAME="description":Monthly readers"#)
+        let keeping = ImportedGroupView(name: "Book Club", members: [katie], kept: [kept])
+        #expect(ImportFidelityCount(records: records, people: [katie], groups: [keeping]).losses.isEmpty)
+        let forgetting = ImportedGroupView(name: "Book Club", members: [katie])
+        let lost = ImportFidelityCount(records: records, people: [katie], groups: [forgetting]).losses
+        #expect(lost.map(\.value) == ["Monthly readers"])
+    }
 }

@@ -99,6 +99,18 @@ extension CLISandbox {
         #expect(try sandbox.succeed(["export"]).stdout.contains(#"X-IMPORTED-FIELD;X-FORMAT=csv;X-NAME="Shoe size":38"#))
     }
 
+    @Test func aListsKeptFieldsShowInGroupListJson() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let file = try sandbox.write(
+            "lists.ldif",
+            "dn: cn=Book Club\nobjectclass: groupOfNames\ncn: Book Club\ndescription: Monthly readers\n"
+                + "member: cn=Katie Bell\n\ndn: cn=Katie Bell\ncn: Katie Bell\nmail: k@x.example\n")
+        _ = try sandbox.succeed(["import", file])
+        let json = try sandbox.succeed(["group", "list", "--json"]).stdout
+        #expect(json.contains(#"X-IMPORTED-FIELD;X-FORMAT=ldif;X-NAME=\"description\":Monthly readers"#), "\(json)")
+    }
+
     @Test(arguments: ["csv", "outlook-csv", "ldif"])
     func exportAsCSVThenImportIntoAFreshStoreGivesTheSamePeople(format: String) throws {
         let sandbox = try CLISandbox()

@@ -8,7 +8,7 @@ extension AddressBook {
     /// The LDIF text of people, as Thunderbird imports it (see ``LDIFExporter``): a
     /// `mozillaAbPersonAlpha` record per person, then a `groupOfNames` record for each group
     /// that holds any of them, listing those of them it holds. Fields kept from an earlier LDIF
-    /// import are written back as their attributes.
+    /// import, a person's or a list's (its `description`), are written back as their attributes.
     ///
     /// ```swift
     /// let text = try book.exportLDIF(book.allPeople(sortedBy: .lastNameFirst))
@@ -26,6 +26,12 @@ extension AddressBook {
             let names = person.key.flatMap { groupNames[$0] } ?? []
             entries.append(LDIFExporter.Entry(person: person, groupNames: names, imageData: try person.imageData()))
         }
-        return LDIFExporter.ldif(entries)
+        var keptFields: [String: [KeptField]] = [:]
+        for group in allGroups() {
+            guard let name = group.name, keptFields[name] == nil else { continue }
+            let fields = KeptField.fields(of: group, format: LDIFContactReader.format)
+            if !fields.isEmpty { keptFields[name] = fields }
+        }
+        return LDIFExporter.ldif(entries, keptFields: keptFields)
     }
 }

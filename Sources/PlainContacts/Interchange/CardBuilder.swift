@@ -160,18 +160,18 @@ struct CardBuilder {
     mutating func addKept(format: String, field: String, value: String, line: Int) {
         let value = Self.trimmed(value)
         guard !value.isEmpty else { return }
-        let name = field.replacing("\"", with: "'").filter { !$0.isNewline && !($0.asciiValue.map { $0 < 32 } ?? false) }
-        add(
-            line: KeptField.propertyName + ";X-FORMAT=\(format);X-NAME=\"\(name)\":" + VCardText.escape(value),
-            source: line)
+        add(line: KeptField(format: format, name: field, value: value).contentLine, source: line)
     }
 
     /// Adds a group card (`X-ADDRESSBOOKSERVER-KIND:group`), so that a list is created even
-    /// when it has no members; members join it through their own cards' `CATEGORIES`.
-    mutating func addGroupCard(name: String, line: Int) {
+    /// when it has no members; members join it through their own cards' `CATEGORIES`. The
+    /// list's own fields the model has no place for (an LDIF list's `description`) are kept
+    /// with the group as `X-IMPORTED-FIELD` lines.
+    mutating func addGroupCard(name: String, line: Int, keeping kept: [KeptField] = []) {
         begin(line: line)
         add(line: "X-ADDRESSBOOKSERVER-KIND:group", source: line)
         setDisplayName(name)
+        for field in kept { addKept(format: field.format, field: field.name, value: field.value, line: line) }
         end()
     }
 

@@ -23,11 +23,13 @@ import FoundationEssentials
 /// | any other (`mozillaCustom1`…, `mozillaUseHtmlMail`), and any `name:< url` value | kept (``CardBuilder/addKept(format:field:value:line:)``) |
 ///
 /// A `groupOfNames` record is a list: its `cn` names a group (made even when empty), and each
-/// `member` DN that names a person record of the file puts that person in the group. Lists may
-/// come before their members. DNs are compared normalised: case-insensitively, without the
-/// spaces around `,` and `=`; a member DN that matches no record's DN is matched by its
-/// `mail=` part against the people's first `mail`. Records that are neither people nor lists
-/// (`organizationalUnit` entries of a directory dump) are passed over.
+/// `member` DN that names a person record of the file puts that person in the group; its other
+/// attributes (Thunderbird's `description`) are kept with the group as `X-IMPORTED-FIELD`
+/// lines, which export writes back. Lists may come before their members. DNs are compared
+/// normalised: case-insensitively, without the spaces around `,` and `=`; a member DN that
+/// matches no record's DN is matched by its `mail=` part against the people's first `mail`.
+/// Records that are neither people nor lists (`organizationalUnit` entries of a directory
+/// dump) are passed over.
 ///
 /// ```swift
 /// var log = ConversionLog(source: "export.ldif", strict: false)
@@ -67,7 +69,7 @@ enum LDIFContactReader {
             try addPerson(record, groups: groups[index], to: &builder, log: &log)
         }
         for list in lists {
-            builder.addGroupCard(name: listName(list), line: list.line)
+            builder.addGroupCard(name: listName(list), line: list.line, keeping: keptFields(of: list))
         }
         return builder.finish(warnings: [])
     }
@@ -88,6 +90,18 @@ enum LDIFContactReader {
         let names = list.values("cn") + list.values("displayname")
         if let name = names.map(CardBuilder.trimmed).first(where: { !$0.isEmpty }) { return name }
         return CardBuilder.trimmed(list.dn)
+    }
+
+    /// The attributes of a list a group has no place for: all but its name and members and the
+    /// directory's bookkeeping.
+    private static func keptFields(of list: LDIFRecord) -> [KeptField] {
+        let name = listName(list)
+        return list.attributes.compactMap { attribute in
+            let structural = ["cn", "member", "uniquemember"].contains(attribute.key)
+            let isName = attribute.key == "displayname" && CardBuilder.trimmed(attribute.text) == name
+            guard !ignored.contains(attribute.key), !structural, !isName else { return nil }
+            return KeptField(format: format, name: attribute.name, value: attribute.text)
+        }
     }
 
     /// For each person, the names of the lists that have it as a member.

@@ -20,6 +20,7 @@ import FoundationEssentials
 /// | birthday | `birthyear`, `birthmonth`, `birthday` |
 /// | a JPEG image | `jpegPhoto` |
 /// | fields kept from an LDIF import (`X-IMPORTED-FIELD;X-FORMAT=ldif`) | their own attributes |
+/// | a group's fields kept from an LDIF import (a list's `description`) | their own attributes of the `groupOfNames` record |
 ///
 /// LDIF as Thunderbird reads it has no place for email labels, further addresses and URLs,
 /// other dates, related names or other instant messages; they are left out.
@@ -47,8 +48,9 @@ enum LDIFExporter {
     ]
 
     /// The LDIF text of `entries`: the people in order, then their groups in order of first
-    /// appearance, each record followed by a blank line.
-    static func ldif(_ entries: [Entry]) -> String {
+    /// appearance, each record followed by a blank line. A group's `keptFields` (by group name)
+    /// are written as attributes of its record, after its `cn`.
+    static func ldif(_ entries: [Entry], keptFields: [String: [KeptField]] = [:]) -> String {
         var output = ""
         var groups: [String] = []
         var members: [String: [String]] = [:]
@@ -64,6 +66,7 @@ enum LDIFExporter {
             var lines = [line("dn", "cn=" + escapedDNValue(name)), line("objectclass", "top")]
             lines.append(line("objectclass", "groupOfNames"))
             lines.append(line("cn", name))
+            lines += (keptFields[name] ?? []).map(keptLine)
             for dn in members[name] ?? [] { lines.append(line("member", dn)) }
             output += lines.joined() + "\n"
         }
@@ -197,9 +200,13 @@ enum LDIFExporter {
 
     /// The fields kept from an LDIF import, as their attributes.
     private static func keptLines(of person: Person) -> [String] {
-        KeptField.fields(of: person, format: LDIFContactReader.format).compactMap { field in
-            isAttributeName(field.name) ? line(field.name, field.value) : nil
-        }
+        KeptField.fields(of: person, format: LDIFContactReader.format).map(keptLine)
+    }
+
+    /// The line of a field kept from an LDIF import, as its attribute; empty when its name
+    /// cannot be an attribute name.
+    private static func keptLine(_ field: KeptField) -> String {
+        isAttributeName(field.name) ? line(field.name, field.value) : ""
     }
 
     /// Whether `name` can be written as an attribute name (letters, digits, `-`, `;`).

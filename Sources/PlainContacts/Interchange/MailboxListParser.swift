@@ -11,12 +11,15 @@ struct Mailbox: Sendable, Equatable {
 
 /// Parses an address list as mail headers and mutt aliases write them (RFC 5322, leniently as
 /// mutt does): `Name <addr>`, `"Quoted, Name" <addr>`, `addr (Comment Name)`, a bare `addr`,
-/// `<addr>`, groups `list: a@x, b@y;` (flattened), and RFC 2047 encoded words
-/// (`=?UTF-8?Q?Zo=C3=AB?=`, `=?ISO-8859-1?B?...?=`) in names.
+/// `<addr>`, groups `list: a@x, b@y;` (flattened, their display names given apart), and
+/// RFC 2047 encoded words (`=?UTF-8?Q?Zo=C3=AB?=`, `=?ISO-8859-1?B?...?=`) in names.
 ///
 /// ```swift
 /// MailboxListParser.parse(#""Bell, Katie" <katie@example.org>, lee@example.org (Lee Jordan)"#)
 /// // [Mailbox(name: "Bell, Katie", address: "katie@example.org"), Mailbox(name: "Lee Jordan", …)]
+/// var groupNames: [String] = []
+/// MailboxListParser.parse("quidditch: katie@example.org;", groupNames: &groupNames)
+/// // groupNames == ["quidditch"]
 /// ```
 enum MailboxListParser {
     /// What has been read of the mailbox being parsed.
@@ -44,6 +47,14 @@ enum MailboxListParser {
     /// (unbalanced quotes, brackets or parentheses, words without an address, an address with
     /// spaces).
     static func parse(_ text: String) -> [Mailbox]? {
+        var groupNames: [String] = []
+        return parse(text, groupNames: &groupNames)
+    }
+
+    /// The mailboxes of `text`, groups flattened, as ``parse(_:)`` reads them; the display
+    /// names of its groups (`quidditch` of `quidditch: a@x, b@y;`), decoded, are appended to
+    /// `groupNames`.
+    static func parse(_ text: String, groupNames: inout [String]) -> [Mailbox]? {
         var mailboxes: [Mailbox] = []
         var pending = Pending()
         var characters = Substring(text)
@@ -74,7 +85,10 @@ enum MailboxListParser {
             case ",":
                 guard finish() else { return nil }
             case ":" where pending.angle == nil && !pending.atom.contains("@"):
-                // A group's name: `list: a@x, b@y;`; the name is dropped, the members kept.
+                // A group's name: `list: a@x, b@y;`; the name is given apart, the members kept.
+                pending.endAtom()
+                let name = CardBuilder.trimmed(EncodedWords.decode(pending.words.joined(separator: " ")))
+                if !name.isEmpty { groupNames.append(name) }
                 pending = Pending()
             case ";":
                 guard finish() else { return nil }

@@ -9,7 +9,9 @@
 ///   abook do; the address an unlabelled email.
 /// - An alias of several addresses, or of an RFC 5322 group, is a group named by the key, each
 ///   address one person in it. A bare word without `@` that is the key of another alias stands
-///   for that alias's addresses, as mutt expands it.
+///   for that alias's addresses, as mutt expands it. The display name of an RFC 5322 group
+///   (`quidditch` of `alias club quidditch: a@x, b@y;`) is kept with the group as
+///   `X-IMPORTED-FIELD;X-FORMAT=mutt;X-NAME="display-name":quidditch`.
 /// - `-group NAME` puts the alias's people in the group NAME too.
 /// - A comment after a one-address alias (`alias kb Katie <k@x.example>  # met at the club`) is
 ///   the alias's comment, which NeoMutt shows in its alias menu: it becomes the person's note.
@@ -22,6 +24,9 @@
 /// let converted = try MuttAliasReader.convert("alias kb Katie Bell <k@x.example>\n", log: &log)
 /// ```
 enum MuttAliasReader {
+    /// The format name of kept fields.
+    static let format = "mutt"
+
     /// One `alias` command.
     private struct Alias {
         /// The alias key.
@@ -36,6 +41,8 @@ enum MuttAliasReader {
         var line: Int
         /// The text of the `#` comment after it, if any.
         var comment: String?
+        /// The display names of its RFC 5322 groups (`quidditch` of `quidditch: a@x;`).
+        var displayNames: [String] = []
     }
 
     /// One person to write, gathered from every alias naming its address.
@@ -175,13 +182,16 @@ enum MuttAliasReader {
             key = nextWord(&rest)
         }
         let list = CardBuilder.trimmed(String(rest))
-        guard !key.isEmpty, !list.isEmpty, let mailboxes = MailboxListParser.parse(list), !mailboxes.isEmpty else {
+        var displayNames: [String] = []
+        guard !key.isEmpty, !list.isEmpty, let mailboxes = MailboxListParser.parse(list, groupNames: &displayNames),
+            !mailboxes.isEmpty
+        else {
             return nil
         }
         let isGroupSyntax = list.contains(":") && list.hasSuffix(";")
         return Alias(
             key: key, groups: groups, mailboxes: mailboxes, isList: mailboxes.count > 1 || isGroupSyntax, line: line,
-            comment: comment)
+            comment: comment, displayNames: displayNames)
     }
 
     /// Expands aliases that name other aliases, each alias once however often it is named.
@@ -232,10 +242,16 @@ enum MuttAliasReader {
         var expander = Expander(byKey: Dictionary(aliases.map { ($0.key, $0) }, uniquingKeysWith: { $1 }))
         var drafts: [Draft] = []
         var draftIndex: [String: Int] = [:]
-        var groups: [(name: String, line: Int)] = []
-        var groupNames: Set<String> = []
-        func addGroup(_ name: String, line: Int) {
-            if groupNames.insert(name).inserted { groups.append((name, line)) }
+        var groups: [(name: String, line: Int, kept: [KeptField])] = []
+        var groupIndex: [String: Int] = [:]
+        func addGroup(_ name: String, line: Int, displayNames: [String] = []) {
+            let kept = displayNames.filter { $0 != name }.map { KeptField(format: format, name: "display-name", value: $0) }
+            if let index = groupIndex[name] {
+                groups[index].kept += kept.filter { !groups[index].kept.contains($0) }
+            } else {
+                groupIndex[name] = groups.count
+                groups.append((name, line, kept))
+            }
         }
         for alias in aliases {
             guard let mailboxes = expander.expanded(alias) else {
@@ -247,8 +263,9 @@ enum MuttAliasReader {
             }
             let isList = alias.isList || alias.mailboxes.contains(where: \.isBareWord)
             var memberOf = alias.groups
-            if isList { memberOf.insert(alias.key, at: 0) }
+            if isList { addGroup(alias.key, line: alias.line, displayNames: alias.displayNames) }
             for name in memberOf { addGroup(name, line: alias.line) }
+            if isList { memberOf.insert(alias.key, at: 0) }
             for mailbox in mailboxes {
                 let id = mailbox.address.lowercased()
                 let index: Int
@@ -279,7 +296,7 @@ enum MuttAliasReader {
             builder.addText("NOTE", draft.notes.joined(separator: "\n"), line: draft.line)
             builder.end()
         }
-        for group in groups { builder.addGroupCard(name: group.name, line: group.line) }
+        for group in groups { builder.addGroupCard(name: group.name, line: group.line, keeping: group.kept) }
         return builder.finish(warnings: [])
     }
 }

@@ -37,6 +37,9 @@ package struct ImportedGroup {
     /// The UIDs of the members as written, such as `urn:uuid:…` (`MEMBER` or
     /// `X-ADDRESSBOOKSERVER-MEMBER`).
     var memberUIDs: [String]
+    /// The card's `X-IMPORTED-FIELD` lines as written: what an import of another format kept
+    /// of a list (see ``KeptField``), stored with the group.
+    var keptLines: [String] = []
     /// The 1-based line of the card's `BEGIN:VCARD`.
     var line: Int
     /// What the mapping recovered from (lenient mapping only), each a warning naming its line.

@@ -27,6 +27,8 @@ final class VCardBookImport {
 
     /// The state of each changed person before the import, to put back on failure.
     private var originalStates: [ObjectIdentifier: (person: Person, state: PersonState)] = [:]
+    /// The state of each changed group before the import, to put back on failure.
+    private var originalGroupStates: [ObjectIdentifier: (group: Group, state: GroupState)] = [:]
     private var added: [Person] = []
     private var addedIDs: Set<ObjectIdentifier> = []
     private var updated: [Person] = []
@@ -243,7 +245,21 @@ final class VCardBookImport {
 
     private func apply(_ imported: ImportedGroup) throws {
         let group = try group(named: imported.name, uid: imported.uid)
+        keep(imported.keptLines, in: group)
         groupMembers.append((group, imported.memberUIDs))
+    }
+
+    /// Adds the kept lines of a group card that the group does not hold yet, so that importing
+    /// the same list again changes nothing.
+    private func keep(_ lines: [String], in group: Group) {
+        let held = VCardRecordFields.lines(of: group.state)
+        let added = lines.filter { !held.contains($0) }
+        guard !added.isEmpty else { return }
+        let id = ObjectIdentifier(group)
+        if originalGroupStates[id] == nil { originalGroupStates[id] = (group, group.state) }
+        var state = group.state
+        state.unknownFields[VCardRecordFields.linesKey] = .array((held + added).map(JSONValue.string))
+        group.state = state
     }
 
     /// Adds the memberships of the saved people to the saved groups.
@@ -264,6 +280,7 @@ final class VCardBookImport {
     /// Puts the book back as it was before the import.
     private func rollBack() {
         for (person, state) in originalStates.values { person.state = state }
+        for (group, state) in originalGroupStates.values { group.state = state }
         book.discardAdditions()
     }
 }

@@ -89,9 +89,10 @@ package enum VCardImporter {
             .filter { $0.name == "MEMBER" || $0.name == "X-ADDRESSBOOKSERVER-MEMBER" }
             .map { trimmed($0.text) }
             .filter { !$0.isEmpty }
+        let kept = card.properties.filter { $0.name == KeptField.propertyName }.map(VCardWriter.contentLine)
         return ImportedGroup(
-            name: name, uid: (uid?.isEmpty ?? true) ? nil : uid, memberUIDs: members, line: card.startLine,
-            warnings: warnings)
+            name: name, uid: (uid?.isEmpty ?? true) ? nil : uid, memberUIDs: members, keptLines: kept,
+            line: card.startLine, warnings: warnings)
     }
 
     /// The text without spaces and tabs at both ends.

@@ -15,7 +15,8 @@ import FoundationEssentials
 /// ```
 ///
 /// A group created from a group card keeps the card's UID under the same `"uid"` key of the
-/// group record.
+/// group record, and the fields an import of another format kept for it
+/// (`X-IMPORTED-FIELD;X-FORMAT=ldif;X-NAME="description":Monthly readers`) under `"vcard"`.
 package enum VCardRecordFields {
     /// The record key holding the card's UID.
     package static let uidKey = "uid"
@@ -39,6 +40,13 @@ package enum VCardRecordFields {
 
     /// The stored content lines in order; entries that are not strings are ignored.
     package static func lines(of state: PersonState) -> [String] {
+        guard case .array(let items)? = state.unknownFields[linesKey] else { return [] }
+        return items.compactMap(\.string)
+    }
+
+    /// A group's stored content lines in order: the lines of its card the store has no place
+    /// for, such as the `X-IMPORTED-FIELD` lines an import keeps.
+    package static func lines(of state: GroupState) -> [String] {
         guard case .array(let items)? = state.unknownFields[linesKey] else { return [] }
         return items.compactMap(\.string)
     }

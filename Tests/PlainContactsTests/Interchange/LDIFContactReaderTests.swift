@@ -113,6 +113,28 @@ import Testing
         #expect(book.groups(named: "Book Club").count == 1)
     }
 
+    @Test func aListsDescriptionIsKeptWithItsGroup() throws {
+        let store = try TemporaryStore()
+        let book = try Fixtures.importIntoFreshBook(
+            Fixtures.convert(fixture: "thunderbird-lists.ldif", format: .ldif), store: store)
+        let club = try #require(book.groups(named: "Book Club").first)
+        #expect(
+            VCardRecordFields.lines(of: club.state) == [#"X-IMPORTED-FIELD;X-FORMAT=ldif;X-NAME="description":Monthly readers"#])
+        #expect(KeptField.fields(of: club, format: "ldif").map(\.value) == ["Monthly readers"])
+        let empty = try #require(book.groups(named: "Nobody Yet").first)
+        #expect(VCardRecordFields.lines(of: empty.state).isEmpty)
+    }
+
+    @Test func importingAListTwiceKeepsItsDescriptionOnce() throws {
+        let store = try TemporaryStore()
+        let converted = try Fixtures.convert(fixture: "thunderbird-lists.ldif", format: .ldif)
+        let book = try Fixtures.importIntoFreshBook(converted, store: store)
+        _ = try book.importVCards(
+            from: Data(converted.vCardText), source: "converted.vcf", options: VCardImportOptions(onMatch: .merge))
+        let club = try #require(book.groups(named: "Book Club").first)
+        #expect(VCardRecordFields.lines(of: club.state).count == 1)
+    }
+
     @Test func thunderbirdFieldsMapToLabelsDatesAndKeptFields() throws {
         let store = try TemporaryStore()
         let book = try Fixtures.importIntoFreshBook(

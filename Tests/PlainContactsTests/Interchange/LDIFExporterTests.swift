@@ -116,6 +116,14 @@ import Testing
         #expect(text.contains("\nbirthyear: 1984\n"))
     }
 
+    @Test func aListsKeptDescriptionIsWrittenBackOnItsGroupRecord() throws {
+        let store = try TemporaryStore()
+        let book = try Fixtures.importIntoFreshBook(
+            Fixtures.convert(fixture: "thunderbird-lists.ldif", format: .ldif), store: store)
+        let text = try book.exportLDIF(book.allPeople())
+        #expect(text.contains("\ncn: Book Club\ndescription: Monthly readers\nmember"))
+    }
+
     @Test func aPersonOfAnotherBookIsRefused() throws {
         let store = try TemporaryStore()
         let book = try makeBook(store)

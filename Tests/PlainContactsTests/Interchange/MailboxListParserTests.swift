@@ -26,6 +26,13 @@ import Testing
         #expect(parsed("undisclosed-recipients:;") == [])
     }
 
+    @Test func groupDisplayNamesAreGivenApart() {
+        var names: [String] = []
+        let text = #""Group 1 (Test)": keld@dkuug.example;, quidditch: k@x.example, o@x.example;, w@aevum.example"#
+        #expect(MailboxListParser.parse(text, groupNames: &names)?.count == 4)
+        #expect(names == ["Group 1 (Test)", "quidditch"])
+    }
+
     @Test func aSourceRouteIsDropped() {
         #expect(parsed("<@relay.example:k@x.example>") == ["|k@x.example"])
     }

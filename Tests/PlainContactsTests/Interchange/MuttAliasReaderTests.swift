@@ -73,6 +73,22 @@ import Testing
         #expect(oliver.nickname == nil)
     }
 
+    @Test func aGroupsDisplayNameIsKeptWithTheGroupOfTheAlias() throws {
+        let (_, book) = try importedFixture()
+        let club = try #require(book.groups(named: "club").first)
+        #expect(
+            VCardRecordFields.lines(of: club.state) == [#"X-IMPORTED-FIELD;X-FORMAT=mutt;X-NAME="display-name":quidditch"#])
+        #expect(book.groups(named: "quidditch").isEmpty)
+        let team = try #require(book.groups(named: "team").first)
+        #expect(VCardRecordFields.lines(of: team.state).isEmpty)
+    }
+
+    @Test func aDisplayNameThatIsTheKeyIsNotKeptTwice() throws {
+        let (_, book) = try imported("alias club club: k@x.example, o@x.example;\n")
+        let club = try #require(book.groups(named: "club").first)
+        #expect(VCardRecordFields.lines(of: club.state).isEmpty)
+    }
+
     @Test func continuedLinesAreJoined() throws {
         let converted = try convert("alias team a@x.example, \\\n  b@x.example\n")
         #expect(converted.cardCount == 3)

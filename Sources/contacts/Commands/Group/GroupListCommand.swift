@@ -20,6 +20,9 @@ enum GroupListCommand: Command {
                     "memberCount": .number(JSONNumber(group.members().count)),
                 ]
                 if let name = group.name { fields["name"] = .string(name) }
+                // What an import had no place for, as `show --json` lists a person's.
+                let kept = VCardRecordFields.lines(of: group.state)
+                if !kept.isEmpty { fields["keptLines"] = .array(kept.map(JSONValue.string)) }
                 return .object(fields)
             }))
         } else {
