@@ -37,6 +37,18 @@ struct ProcessMemory: Encodable {
         return field("VmHWM", in: status)
     }
 
+    /// The largest resident high-water mark of a process and its children, in kilobytes: a
+    /// supervised `contacts serve` answers in a child (its worker), which holds the cards.
+    static func highWaterMark(ofProcessAndChildren pid: Int32) -> Int? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var children: [Int32] = []
+        for task in tasks {
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            children += text.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        return ([pid] + children).compactMap(highWaterMark(ofProcess:)).max()
+    }
+
     /// The number of kilobytes on a `Name:   1234 kB` line.
     private static func field(_ name: String, in status: String) -> Int? {
         for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {

@@ -389,7 +389,7 @@ final class ServingStore {
 
     /// The server's resident high-water mark so far, in kilobytes (0 when unknown).
     var peakKilobytes: Int {
-        ProcessMemory.highWaterMark(ofProcess: process.processIdentifier) ?? 0
+        ProcessMemory.highWaterMark(ofProcessAndChildren: process.processIdentifier) ?? 0
     }
 
     /// Stops the server with SIGTERM and waits for it.

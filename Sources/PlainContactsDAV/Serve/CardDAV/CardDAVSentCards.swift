@@ -128,7 +128,9 @@ final class CardDAVSentCards: Sendable {
         try kept.withLock { kept in
             do {
                 try DeviceFiles.makePrivateFolders(folder)
-                try DurableFile.write(data, to: url(of: record))
+                // Not synced: a card lost to a crash is the store's card again, which the client
+                // fetches once; a `PUT` does not wait for the disk twice.
+                try DurableFile.write(data, to: url(of: record), durability: .cache)
                 kept[record] = entry
             } catch {
                 kept[record] = nil
