@@ -26,20 +26,12 @@ enum FidelityRun {
     /// - Throws: ``UsageError`` when `folder` is not a folder; ``ContactsError/Code/io`` when
     ///   a file cannot be read or a temporary store cannot be made.
     static func summary(of folder: URL) throws -> FidelitySummary {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw UsageError("--fidelity needs a folder; \(folder.path) is none")
-        }
+        let files = try vCardFiles(under: folder)
         let workspace = try Workspace(keep: false)
         defer { workspace.finish() }
         var summary = FidelitySummary(folder: folder.path)
-        for (index, file) in try vCardFiles(under: folder).enumerated() {
-            let data: Data
-            do {
-                data = try Data(contentsOf: file.url)
-            } catch {
-                throw ContactsError(.io, "cannot read the file", path: file.url.path, underlying: error)
-            }
+        for (index, file) in files.enumerated() {
+            let data = try BenchFolder.read(file.url)
             let stores = (workspace.path("store-\(index)"), workspace.path("round-trip-\(index)"))
             try measure(file, cards: FidelityCard.cards(in: data), stores: stores, into: &summary)
             workspace.remove(stores.0)
@@ -50,23 +42,14 @@ enum FidelityRun {
 
     /// The files under `folder` (recursively) named `.vcf` or `.vcard` or holding a card,
     /// sorted by their path relative to `folder`.
+    ///
+    /// - Throws: the errors of ``BenchFolder/files(under:option:where:)``.
     static func vCardFiles(under folder: URL) throws -> [(url: URL, name: String)] {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
-        else { throw ContactsError(.io, "cannot list the folder", path: folder.path) }
-        let root = folder.standardizedFileURL.path
-        var files: [(url: URL, name: String)] = []
-        for case let url as URL in enumerator {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let named = ["vcf", "vcard"].contains(url.pathExtension.lowercased())
-            let holdsCard = { () -> Bool in
-                guard let data = try? Data(contentsOf: url) else { return false }
-                return !FidelityCard.cards(in: data).isEmpty
-            }
-            guard named || holdsCard() else { continue }
-            let path = url.standardizedFileURL.path
-            files.append((url, path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path))
+        try BenchFolder.files(under: folder, option: "--fidelity") { url in
+            if ["vcf", "vcard"].contains(url.pathExtension.lowercased()) { return true }
+            guard let data = try? Data(contentsOf: url) else { return false }
+            return !FidelityCard.cards(in: data).isEmpty
         }
-        return files.sorted { $0.name < $1.name }
     }
 
     private static func measure(

@@ -30,21 +30,13 @@ enum ImportFidelityRun {
     /// - Throws: ``UsageError`` when `folder` is not a folder; ``ContactsError/Code/io`` when
     ///   a file cannot be read or a temporary store cannot be made.
     static func summary(of folder: URL) throws -> ImportFidelitySummary {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw UsageError("--import-fidelity needs a folder; \(folder.path) is none")
-        }
+        let files = try BenchFolder.files(under: folder, option: "--import-fidelity")
         let workspace = try Workspace(keep: false)
         defer { workspace.finish() }
         // The folder as given, so that the figures name no machine's own path.
         var summary = ImportFidelitySummary(folder: folder.relativePath)
-        for (index, file) in try files(under: folder).enumerated() {
-            let data: Data
-            do {
-                data = try Data(contentsOf: file.url)
-            } catch {
-                throw ContactsError(.io, "cannot read the file", path: file.url.path, underlying: error)
-            }
+        for (index, file) in files.enumerated() {
+            let data = try BenchFolder.read(file.url)
             let text = SourceText.decode(data)
             guard let format = ImportSourceFormat.of(name: file.name, text: text) else {
                 summary.skipped.append(file.name)
@@ -58,20 +50,6 @@ enum ImportFidelityRun {
             workspace.remove(store)
         }
         return summary
-    }
-
-    /// The regular files under `folder` (recursively), sorted by their path relative to it.
-    static func files(under folder: URL) throws -> [(url: URL, name: String)] {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
-        else { throw ContactsError(.io, "cannot list the folder", path: folder.path) }
-        let root = folder.standardizedFileURL.path
-        var files: [(url: URL, name: String)] = []
-        for case let url as URL in enumerator {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let path = url.standardizedFileURL.path
-            files.append((url, path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path))
-        }
-        return files.sorted { $0.name < $1.name }
     }
 
     /// Imports `data` into a new store at `store` as `contacts import` does, every record a new

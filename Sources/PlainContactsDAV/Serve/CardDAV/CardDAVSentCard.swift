@@ -16,7 +16,7 @@ import PlainContacts
 /// store made.
 ///
 /// ```swift
-/// let sent = CardDAVSentCard(data: request.body, card: card)
+/// let sent = try CardDAVService.readCard(request.body, name: "k.vcf")
 /// sent.isKept(by: record, layout: layout, ownCard: made)   // true: serve the body as sent
 /// ```
 struct CardDAVSentCard {
@@ -27,11 +27,15 @@ struct CardDAVSentCard {
     /// Whether the card names its `UID`.
     var hasUID: Bool
 
-    /// A card sent, read with `CardMapping.read`.
-    init(data: Data, card: CardMapping.Card) {
+    /// The card as the vCard reader reads it.
+    var vCard: VCard
+
+    /// A card sent: its bytes, the one card they hold, and what the mapping reads it as.
+    init(data: Data, vCard: VCard, card: CardMapping.Card) {
         self.data = data
+        self.vCard = vCard
         self.card = card
-        hasUID = ((try? VCardReader.parse(data, source: "")) ?? []).first?.properties.contains { $0.name == "UID" } ?? false
+        hasUID = vCard.properties.contains { $0.name == "UID" }
     }
 
     /// Whether the record's files now say what the card says.

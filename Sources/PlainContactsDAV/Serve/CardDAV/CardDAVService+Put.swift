@@ -38,7 +38,8 @@ extension CardDAVService {
         guard request.body.count <= Self.maximumCardSize else {
             throw CardDAVFailure(status: 403, condition: "card:max-resource-size")
         }
-        let card = try Self.readCard(request.body, name: name)
+        let sent = try Self.readCard(request.body, name: name)
+        let card = sent.card
         let uid = card.matchKey
         var created = false
         let written = try collection.write(name: name, uid: uid) { current in
@@ -57,13 +58,13 @@ extension CardDAVService {
             let record: CardDAVEntry.Record
             switch card {
             case .person(let state, _, _): record = try save(state, over: current, in: book)
-            case .group(let groupCard, _): record = try save(groupCard, sent: request.body, over: current, in: book, of: collection)
+            case .group(let groupCard, _): record = try save(groupCard, sent: sent.vCard, over: current, in: book, of: collection)
             }
             afterWrite?(
                 CardDAVWrite(
                     method: "PUT", record: record, user: user, userAgent: request.header("User-Agent"), book: served.name,
                     storeURL: served.layout.root))
-            return CardDAVCollection.Written(record: record, sent: CardDAVSentCard(data: request.body, card: card))
+            return CardDAVCollection.Written(record: record, sent: sent)
         }
         guard let written else { throw CardDAVFailure(status: 500) }
         var response = HTTPServerResponse(status: created ? 201 : 204)
@@ -77,12 +78,11 @@ extension CardDAVService {
     ///
     /// - Throws: a 400 failure with `CARDDAV:valid-address-data` unless the body is exactly
     ///   one well-formed vCard.
-    static func readCard(_ body: Data, name: String) throws -> CardMapping.Card {
+    static func readCard(_ body: Data, name: String) throws -> CardDAVSentCard {
         do {
-            guard try VCardReader.parse(body, source: name, strict: true).count == 1 else {
-                throw CardDAVFailure(status: 400, condition: "card:valid-address-data")
-            }
-            return try CardMapping.read(body, href: name, strict: true)
+            let cards = try VCardReader.parse(body, source: name, strict: true)
+            guard cards.count == 1 else { throw CardDAVFailure(status: 400, condition: "card:valid-address-data") }
+            return CardDAVSentCard(data: body, vCard: cards[0], card: try CardMapping.read(body, href: name, strict: true))
         } catch let failure as CardDAVFailure {
             throw failure
         } catch {
@@ -93,9 +93,6 @@ extension CardDAVService {
     /// Saves a person's card: over the person of the current card, or as a new person.
     private func save(_ theirs: PersonState, over current: CardDAVEntry?, in book: AddressBook) throws -> CardDAVEntry.Record {
         if let current {
-            guard current.record.kind == .person else {
-                throw CardDAVFailure(status: 403, text: "a group's card cannot become a person's; remove it first")
-            }
             if let person = try book.person(forKey: current.record.key) {
                 // The store's version is the base: what the card says wins, what it cannot
                 // carry (identifiers, merged keys, other record fields) is kept.
@@ -120,13 +117,10 @@ extension CardDAVService {
     /// new group is saved before its members join it (a group must be saved to have members), so
     /// a new group with members takes two saves.
     private func save(
-        _ card: GroupCard, sent: Data, over current: CardDAVEntry?, in book: AddressBook, of collection: CardDAVCollection
+        _ card: GroupCard, sent: VCard, over current: CardDAVEntry?, in book: AddressBook, of collection: CardDAVCollection
     ) throws -> CardDAVEntry.Record {
         let group: Group
         if let current {
-            guard current.record.kind == .group else {
-                throw CardDAVFailure(status: 403, text: "a person's card cannot become a group's; remove it first")
-            }
             guard let existing = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 412) }
             group = existing
             card.applyFields(to: group)
@@ -137,11 +131,9 @@ extension CardDAVService {
             try book.save()
         }
         try card.setMembers(of: group, in: book) { uid in collection.personKey(ofUID: uid) }
-        if let sentCard = try? VCardReader.parse(sent, source: "").first {
-            var state = group.state
-            GroupCard.keepSent(sentCard, in: &state)
-            if state != group.state { group.state = state }
-        }
+        var state = group.state
+        GroupCard.keepSent(sent, in: &state)
+        if state != group.state { group.state = state }
         try book.save()
         guard let key = group.key else { throw CardDAVFailure(status: 500) }
         return CardDAVEntry.Record(kind: .group, key: key)
