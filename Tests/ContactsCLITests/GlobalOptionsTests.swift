@@ -9,6 +9,20 @@ import Testing
         #expect(result.stdout == "contacts 0.1.0\n")
     }
 
+    /// The network and XML libraries are the sync's and the server's; a store command starts
+    /// without them (the dynamic loader lists every library it loads under `LD_DEBUG=libs`).
+    @Test(arguments: [["--version"], ["list"]])
+    func storeCommandsLoadNoNetworkLibrary(_ arguments: [String]) throws {
+        let sandbox = try CLISandbox()
+        _ = try sandbox.run(["init"])
+        let result = try sandbox.run(arguments, environment: ["LD_DEBUG": "libs"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("libFoundation"), "the loader's list is missing")
+        for library in ["libFoundationNetworking", "libFoundationXML", "libcurl", "libxml2"] {
+            #expect(!result.stderr.contains(library), "\(library) loaded by contacts \(arguments.joined(separator: " "))")
+        }
+    }
+
     @Test func helpListsTheImplementedCommandsOnStandardOutput() throws {
         let sandbox = try CLISandbox()
         for arguments in [["--help"], ["help"], ["-h"]] {

@@ -1,18 +1,20 @@
 import Glibc
 
-/// libcurl's easy interface, loaded at run time from the `libcurl.so.4` that FoundationNetworking
-/// itself links on Linux, so that using it adds no dependency.
+/// libcurl's easy interface, loaded at run time from the system's `libcurl.so.4` (the library
+/// FoundationNetworking links on Linux), when a sync sends its first request.
 ///
-/// `curl_easy_perform` waits for the server in `poll`, in the kernel; URLSession on Linux drives
-/// the same library from a dispatch loop that keeps about 0.85 of a core busy for as long as a
-/// server takes to answer (see ``CurlTransport``).
+/// Loading it then, rather than linking FoundationNetworking, keeps the network libraries out
+/// of every store command: `contacts list` starts as fast as a program that links Foundation
+/// alone. `curl_easy_perform` waits for the server in `poll`, in the kernel; URLSession on Linux
+/// drives the same library from a dispatch loop that keeps about 0.85 of a core busy for as long
+/// as a server takes to answer (see ``CurlTransport``).
 ///
 /// `curl_easy_setopt` and `curl_easy_getinfo` are variadic in C. They are called here through
 /// one fixed signature per argument kind (a `long`, a pointer, an `off_t`), each passed where the
 /// platform's calling convention passes a variadic argument of that kind on Linux.
 ///
 /// ```swift
-/// guard let curl = CurlLibrary.shared else { return URLSessionTransport() }
+/// guard let curl = CurlLibrary.shared else { return MissingCurlTransport() }
 /// let handle = curl.easyInit()
 /// ```
 struct CurlLibrary: @unchecked Sendable {
@@ -34,7 +36,7 @@ struct CurlLibrary: @unchecked Sendable {
     let listAppend: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
     let listFree: @convention(c) (OpaquePointer?) -> Void
 
-    /// The library, or `nil` where it cannot be loaded (then URLSession is used).
+    /// The library, or `nil` where it cannot be loaded (then a sync fails, naming it).
     static let shared: CurlLibrary? = CurlLibrary()
 
     private init?() {

@@ -12,7 +12,7 @@ import Synchronization
 /// open connection) and gives it back, so that requests sent at once from several threads each
 /// have their own. Redirects are handed back, never followed; nothing is retried and no
 /// credentials are added (``HTTPClient`` does those); TLS certificates are checked against the
-/// system's authorities, as by URLSession.
+/// system's authorities.
 ///
 /// What a server sends is bounded by ``HTTPResponseLimits``: libcurl's callbacks count each
 /// header line and each piece of the body as it arrives, and the one that passes a bound is
@@ -20,14 +20,20 @@ import Synchronization
 /// `Content-Length` above the body's bound aborts it at that header line.
 ///
 /// ```swift
-/// let transport = CurlTransport.standard()   // URLSessionTransport where libcurl is missing
+/// let transport = CurlTransport.standard()   // MissingCurlTransport where libcurl is missing
 /// let response = try transport.send(HTTPRequest(method: "PROPFIND", url: url, headers: ["Depth": "0"]))
 /// ```
 final class CurlTransport: HTTPTransport {
-    /// The transport to use: this one, or ``URLSessionTransport`` where libcurl cannot be loaded.
+    /// The transport to use: this one, or ``MissingCurlTransport`` where libcurl cannot be loaded.
     static func standard() -> any HTTPTransport {
-        CurlLibrary.shared.map { CurlTransport(curl: $0) } ?? URLSessionTransport()
+        CurlLibrary.shared.map { CurlTransport(curl: $0) } ?? MissingCurlTransport()
     }
+
+    /// How long a request may wait for the connection or the server's next bytes: a CardDAV
+    /// server answers a PROPFIND of thousands of cards well within this.
+    static let requestTimeout = 60
+    /// How long one whole exchange may take, for a multiget of a large batch on a slow link.
+    static let resourceTimeout = 300
 
     /// At most this many idle handles are kept; more are closed when given back.
     static let idleHandles = 8
@@ -47,8 +53,8 @@ final class CurlTransport: HTTPTransport {
         for box in idle.withLock({ $0 }) { curl.easyCleanup(box.handle) }
     }
 
-    /// Sends a request and waits for its response: at most ``URLSessionTransport/requestTimeout``
-    /// for the connection or for the server's next bytes, ``URLSessionTransport/resourceTimeout``
+    /// Sends a request and waits for its response: at most ``requestTimeout``
+    /// for the connection or for the server's next bytes, ``resourceTimeout``
     /// for the whole exchange; at most ``limits`` of its answer.
     ///
     /// - Throws: ``HTTPTransportError`` when no response came, or
@@ -102,10 +108,10 @@ final class CurlTransport: HTTPTransport {
                     _ = curl.setPointer(handle, CurlLibrary.Option.httpHeader, UnsafeRawPointer(headerList))
                     _ = curl.setPointer(handle, CurlLibrary.Option.acceptEncoding, "")
                     _ = curl.setLong(handle, CurlLibrary.Option.followLocation, 0)
-                    _ = curl.setLong(handle, CurlLibrary.Option.connectTimeout, Int(URLSessionTransport.requestTimeout))
+                    _ = curl.setLong(handle, CurlLibrary.Option.connectTimeout, Self.requestTimeout)
                     _ = curl.setLong(handle, CurlLibrary.Option.lowSpeedLimit, 1)
-                    _ = curl.setLong(handle, CurlLibrary.Option.lowSpeedTime, Int(URLSessionTransport.requestTimeout))
-                    _ = curl.setLong(handle, CurlLibrary.Option.timeout, Int(URLSessionTransport.resourceTimeout))
+                    _ = curl.setLong(handle, CurlLibrary.Option.lowSpeedTime, Self.requestTimeout)
+                    _ = curl.setLong(handle, CurlLibrary.Option.timeout, Self.resourceTimeout)
                     _ = curl.setPointer(handle, CurlLibrary.Option.errorBuffer, errorBuffer.baseAddress)
                     _ = curl.setPointer(handle, CurlLibrary.Option.writeFunction, unsafeBitCast(Self.receiveBody, to: UnsafeRawPointer.self))
                     _ = curl.setPointer(handle, CurlLibrary.Option.writeData, context)

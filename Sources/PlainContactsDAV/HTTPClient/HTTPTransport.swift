@@ -3,7 +3,7 @@ import Foundation
 /// Carries one request to a server and brings back its response, without following redirects,
 /// retrying or authenticating: ``HTTPClient`` does those.
 ///
-/// ``CurlTransport`` is the real one, and ``URLSessionTransport`` where libcurl cannot be loaded;
+/// ``CurlTransport`` is the real one, and ``MissingCurlTransport`` where libcurl cannot be loaded;
 /// tests use a fake that answers from a queue.
 ///
 /// ```swift

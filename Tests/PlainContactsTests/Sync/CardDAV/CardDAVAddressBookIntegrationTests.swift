@@ -100,7 +100,7 @@ import Testing
         let book = try CardDAVAddressBook(
             url: server.addressBookURL,
             client: HTTPClient(
-                transport: URLSessionTransport(), credentials: RemoteCredentials(user: server.user, password: server.password),
+                transport: CurlTransport.standard(), credentials: RemoteCredentials(user: server.user, password: server.password),
                 wait: { _ in }))
         let card = try book.createCard(named: "a.vcf", data: Self.card("a", name: "A"))
         server.kill()

@@ -4,17 +4,16 @@ import Testing
 @testable import PlainContacts
 @testable import PlainContactsDAV
 
-/// Both transports hold a server's answer to ``HTTPResponseLimits``, against a scripted server
+/// The transport holds a server's answer to ``HTTPResponseLimits``, against a scripted server
 /// on 127.0.0.1 that sends what no real server does: a body without end, a `Content-Length`
 /// over the bound never followed by its body, a header block without end.
 @Suite struct HTTPResponseLimitsTests {
     enum Kind: String, CaseIterable, Sendable {
-        case curl, urlSession
+        case curl
 
         func make(_ limits: HTTPResponseLimits) throws -> any HTTPTransport {
             switch self {
             case .curl: CurlTransport(curl: try #require(CurlLibrary.shared), limits: limits)
-            case .urlSession: URLSessionTransport(limits: limits)
             }
         }
     }
@@ -87,17 +86,6 @@ import Testing
             try Kind.curl.make(Self.limits).send(HTTPRequest(method: "GET", url: server.url("/")))
         }
         #expect(error.kind == .responseTooLarge)
-        #expect(Self.streamEnded(server))
-        #expect(server.bytesStreamed < Self.streamedAfterHangingUp)
-    }
-
-    /// FoundationNetworking reads the header block itself: its libcurl gives up on one past
-    /// 300 KiB, and the task fails.
-    @Test func anEndlessHeaderBlockFailsTheURLSessionTask() throws {
-        let server = try ScriptedHTTPServer { _ in .endlessHeaders(status: 200) }
-        #expect(throws: HTTPTransportError.self) {
-            try Kind.urlSession.make(Self.limits).send(HTTPRequest(method: "GET", url: server.url("/")))
-        }
         #expect(Self.streamEnded(server))
         #expect(server.bytesStreamed < Self.streamedAfterHangingUp)
     }

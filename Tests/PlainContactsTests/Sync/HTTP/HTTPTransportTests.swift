@@ -5,16 +5,15 @@ import Testing
 @testable import PlainContacts
 @testable import PlainContactsDAV
 
-/// Both transports, ``CurlTransport`` and ``URLSessionTransport``, against real servers started
-/// on 127.0.0.1: each must hand the same answers to ``HTTPClient``.
+/// The transport, ``CurlTransport``, against real servers started on 127.0.0.1: it must hand
+/// their answers to ``HTTPClient`` as they came.
 @Suite struct HTTPTransportTests {
     enum Kind: String, CaseIterable, Sendable {
-        case curl, urlSession
+        case curl
 
         func make() throws -> any HTTPTransport {
             switch self {
             case .curl: CurlTransport(curl: try #require(CurlLibrary.shared))
-            case .urlSession: URLSessionTransport()
             }
         }
     }
