@@ -39,8 +39,7 @@ extension StoreFuzzer {
         switch target {
         case .personFile:
             let decoded = try PersonRecordCoder.decode(data, path: path)
-            let person = Person()
-            person.state = decoded.state
+            let person = Person(state: decoded.state)
             var phones = person.phones
             phones.add("555-0199")
             person.phones = phones
@@ -103,8 +102,7 @@ extension StoreFuzzer {
         ]
         input = mutator.mutate(Data(samples[mutator.below(samples.count)].utf8))
         let text = String(decoding: input, as: UTF8.self)
-        let person = Person()
-        person.state = try PersonRecordCoder.decode(Data(Self.personSeed.utf8), path: "seed.json").state
+        let person = Person(state: try PersonRecordCoder.decode(Data(Self.personSeed.utf8), path: "seed.json").state)
         try person.apply([try PropertyEdit(key: key, text: text)])
         return nil
     }

@@ -25,8 +25,8 @@ public final class Group {
     /// The file key, fixed by the first save.
     package var key: RecordKey?
 
-    /// The record's contents.
-    package var state: GroupState {
+    /// The record's contents. Set only inside the store (see ``Person/state``).
+    package internal(set) var state: GroupState {
         didSet { book?.noteTouched(self) }
     }
 

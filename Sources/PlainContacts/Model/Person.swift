@@ -31,8 +31,9 @@ public final class Person {
     /// The file key, fixed by the first save and never changed afterwards.
     package var key: RecordKey?
 
-    /// The record's contents.
-    package var state: PersonState {
+    /// The record's contents. Set only inside the store: other layers change a person through
+    /// its properties or a named operation such as ``AddressBook/applyCard(_:to:merging:placement:)``.
+    package internal(set) var state: PersonState {
         didSet { book?.noteTouched(self) }
     }
 
@@ -48,6 +49,13 @@ public final class Person {
     /// Creates an empty person that belongs to no address book (`ABPersonCreate`).
     public init() {
         state = PersonState()
+    }
+
+    /// A person read from a record file, in no book: what a card is made from.
+    package init(state: PersonState, key: RecordKey? = nil, recordID: RecordID = .invalid) {
+        self.key = key
+        self.recordID = recordID
+        self.state = state
     }
 
     init(key: RecordKey, recordID: RecordID, state: PersonState, book: AddressBook) {

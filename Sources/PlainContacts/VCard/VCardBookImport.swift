@@ -209,7 +209,7 @@ final class VCardBookImport {
             originalStates[id] = (target, target.state)
         }
         let hadUID = VCardRecordFields.uid(of: target.state) != nil
-        try VCardMerge.merge(imported.person, into: target)
+        _ = try book.applyCard(imported.person.state, to: target, merging: .unite)
         if !hadUID, let uid = imported.uid {
             let key = VCardRecordFields.matchKey(uid)
             if peopleByUID[key] == nil { peopleByUID[key] = target }

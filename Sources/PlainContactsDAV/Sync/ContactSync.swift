@@ -19,7 +19,7 @@ package struct ContactSync {
     /// How a sync behaves.
     package struct Options {
         /// Which side wins a property changed differently on both; `nil` leaves conflicts.
-        package var prefer: SyncDecision.Preference?
+        package var prefer: MergePreference?
         /// Carry out a sync that removes more than half of a side (see
         /// ``SyncDecision/removesTooMuch(_:localCount:remoteCount:)``).
         package var force = false

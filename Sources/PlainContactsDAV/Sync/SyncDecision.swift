@@ -1,3 +1,5 @@
+import PlainContacts
+
 /// What one sync does with one contact, decided from how the store's record and the server's
 /// card changed since the last sync: the three-way comparison at the heart of `contacts sync`.
 ///
@@ -25,11 +27,6 @@ package enum SyncDecision {
         case removed
     }
 
-    /// Which side wins a conflict, as `--prefer local|remote` says.
-    package enum Preference: String, Hashable, Sendable, CaseIterable {
-        case local, remote
-    }
-
     /// What to do with one contact.
     enum Action: Hashable, Sendable {
         /// Nothing changed on either side: nothing is read or written.
@@ -44,7 +41,7 @@ package enum SyncDecision {
         /// for the first time (a first sync of a store and an account that share cards).
         /// Properties set differently on both sides are a conflict, left as they are on both
         /// sides and reported, unless a preference settles them.
-        case merge(base: Bool, prefer: Preference?)
+        case merge(base: Bool, prefer: MergePreference?)
         /// Remove the card from the server (`If-Match`).
         case deleteRemote
         /// Remove the record from the store.
@@ -67,7 +64,7 @@ package enum SyncDecision {
     /// The action for a contact, from its status after the last sync (or `nil`) and each side's
     /// version now (`nil` when that side has no such contact).
     static func action(
-        status: SyncStatus?, localFingerprint: String?, remoteETag: String?, prefer: Preference? = nil
+        status: SyncStatus?, localFingerprint: String?, remoteETag: String?, prefer: MergePreference? = nil
     ) -> Action {
         guard let status else {
             switch (localFingerprint, remoteETag) {
@@ -93,7 +90,7 @@ package enum SyncDecision {
     /// A removal on one side removes on the other, unless the other changed it meanwhile (then
     /// it is kept and reported). A preference only settles what would otherwise stay a
     /// conflict: both sides changed.
-    static func action(local: Change, remote: Change, prefer: Preference? = nil) -> Action {
+    static func action(local: Change, remote: Change, prefer: MergePreference? = nil) -> Action {
         switch (local, remote) {
         case (.unchanged, .unchanged): .nothing
         case (.changed, .unchanged): .upload

@@ -12,7 +12,7 @@ enum SyncGroupMerge {
     /// The merged group, or `nil` when the name changed differently on both sides and no
     /// preference settles it. Without a base, the members and lines of both sides are kept.
     static func merge(
-        base: GroupCard?, ours: GroupCard, theirs: GroupCard, prefer: SyncDecision.Preference?
+        base: GroupCard?, ours: GroupCard, theirs: GroupCard, prefer: MergePreference?
     ) -> GroupCard? {
         var merged = theirs
         if ours.name != theirs.name {

@@ -127,36 +127,26 @@ extension SyncRun {
         }
         switch card {
         case .person(let theirs, _, _):
-            if let person = people[uid] {
-                // The store's version did not change since the last sync: it is the base.
-                var merged = try CardMerge.merge(
-                    base: person.state, ours: person.state, theirs: theirs, prefer: .remote, key: person.key,
-                    image: person.imageData)
-                if !CardMerge.sameContent(merged.merged, person.state) {
-                    // Dated by the card's REV, when it has one: every clone taking the card
-                    // writes the same bytes.
-                    if let revision = theirs.values[.modificationDate] { merged.merged.values[.modificationDate] = revision }
-                    person.state = merged.merged
-                    report.local.changed += 1
-                }
-            } else {
-                let person = Person()
-                person.state = theirs
-                try book.add(person, placement: card.placement)
-                people[uid] = person
+            // The store's version did not change since the last sync: the card wins. Dated by
+            // the card's REV, when it has one: every clone taking the card writes the same bytes.
+            let applied = try book.applyCard(
+                theirs, to: people[uid], merging: .cardWins(datedByCard: true), placement: card.placement)
+            switch applied.change {
+            case .added:
+                people[uid] = applied.person
                 report.local.added += 1
+            case .changed: report.local.changed += 1
+            case .unchanged, .conflicted: break
             }
         case .group(let groupCard, _):
-            if let group = groups[uid] {
-                let before = cardForm(of: group)
-                apply(groupCard, to: group)
-                if before != groupCard { report.local.changed += 1 }
-            } else {
-                let group = Group(name: groupCard.name)
-                try book.add(group, placement: card.placement)
+            let before = groups[uid].map(cardForm(of:))
+            let group = try book.applyGroupCard(groupCard, to: groups[uid], placement: card.placement)
+            pendingMembers.append((group, groupCard))
+            if before == nil {
                 groups[uid] = group
-                apply(groupCard, to: group)
                 report.local.added += 1
+            } else if before != groupCard {
+                report.local.changed += 1
             }
         }
         outcomes[uid] = .synced(kind: card.kind, href: entry.href, etag: entry.etag)
@@ -181,7 +171,7 @@ extension SyncRun {
 
     /// Merges both sides' versions property by property; a clean merge goes to whichever side
     /// lacks it, a conflict is reported and leaves both sides as they are.
-    mutating func merge(_ uid: String, withBase: Bool, prefer: SyncDecision.Preference?, retrying: Bool = true) throws {
+    mutating func merge(_ uid: String, withBase: Bool, prefer: MergePreference?, retrying: Bool = true) throws {
         guard let entry = remoteEntries[uid], let card = entry.card else {
             outcomes[uid] = .keep
             return
@@ -190,23 +180,17 @@ extension SyncRun {
         switch card {
         case .person(let theirs, _, _):
             guard let person = people[uid] else { return try download(uid) }
-            var outcome = try CardMerge.merge(
-                base: withBase ? bases.person(uid) : nil, ours: person.state, theirs: theirs, prefer: prefer,
-                key: person.key, image: person.imageData)
-            if !withBase, !outcome.conflicts.isEmpty || !CardMerge.sameContent(outcome.merged, person.state),
-                let base = historicalBase(of: person, equalTo: outcome.theirs)
-            {
-                outcome = try CardMerge.merge(
-                    base: base, ours: person.state, theirs: theirs, prefer: prefer, key: person.key, image: person.imageData)
+            let applied = try book.applyCard(
+                theirs, to: person,
+                merging: .threeWay(base: withBase ? bases.person(uid) : nil, prefer: prefer, history: options.history))
+            switch applied.change {
+            case .conflicted(let properties): return leaveConflict(uid, recordID: person.recordID, properties: properties)
+            case .changed: report.local.changed += 1
+            case .added, .unchanged: break
             }
-            guard outcome.conflicts.isEmpty else {
-                return leaveConflict(uid, recordID: person.recordID, properties: outcome.conflicts)
-            }
-            if !CardMerge.sameContent(outcome.merged, person.state) {
-                person.state = outcome.merged
-                report.local.changed += 1
-            }
-            merged = CardMerge.sameContent(outcome.merged, outcome.theirs) ? .same : .differs(CardMapping.data(for: person, imageData: try person.imageData()))
+            merged =
+                CardMerge.sameContent(person.state, applied.card)
+                ? .same : .differs(CardMapping.data(for: person, imageData: try person.imageData()))
         case .group(let theirs, _):
             guard let group = groups[uid] else { return try download(uid) }
             let ours = cardForm(of: group)
@@ -214,7 +198,8 @@ extension SyncRun {
             else {
                 return leaveConflict(uid, recordID: group.recordID, properties: ["name"])
             }
-            apply(result, to: group)
+            try book.applyGroupCard(result, to: group)
+            pendingMembers.append((group, result))
             if result != ours { report.local.changed += 1 }
             merged = result == theirs ? .same : .differs(result.serialized(key: group.key, id: group.recordID))
         }
@@ -238,17 +223,6 @@ extension SyncRun {
 
     /// The newest earlier version of a person's record file that says what the server's card
     /// says: the version that was synced, on the clone the file came from.
-    private func historicalBase(of person: Person, equalTo card: PersonState) -> PersonState? {
-        guard let history = options.history, let key = person.key else { return nil }
-        let path = StoreLayout.personPath(key)
-        for data in history(key) {
-            guard var version = try? PersonRecordCoder.decode(data, path: path).state else { continue }
-            if VCardRecordFields.uid(of: card) == nil { VCardRecordFields.removeDerivedUID(from: &version, key: key) }
-            if CardMerge.sameContent(version, card) { return version }
-        }
-        return nil
-    }
-
     private enum MergedVersion {
         case same
         case differs(Data)

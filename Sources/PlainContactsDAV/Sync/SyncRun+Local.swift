@@ -69,13 +69,6 @@ extension SyncRun {
         return GroupCard(group: group.state, key: group.key, memberUIDs: memberKeys.compactMap(people.uid(ofKey:)))
     }
 
-    /// Puts a group card's name, form and kept lines into a group; its members are set after
-    /// the save that gives new people their keys (see ``applyPendingMembers()``).
-    mutating func apply(_ card: GroupCard, to group: Group) {
-        card.applyFields(to: group)
-        pendingMembers.append((group, card))
-    }
-
     /// Sets the members of the groups read from cards: people of the store by UID; members
     /// it has no person for are kept as lines of the group's card.
     mutating func applyPendingMembers() throws {

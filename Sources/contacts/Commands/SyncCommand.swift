@@ -11,11 +11,11 @@ enum SyncCommand: Command {
 
     /// The options of `sync`.
     struct Options: OptionGroup {
-        let prefer = Option<SyncDecision.Preference>(
+        let prefer = Option<MergePreference>(
             "prefer", "local|remote", help: "Settle properties changed differently on both sides with this side's value.",
             completion: .words(["local", "remote"])
         ) { text throws(CLIError) in
-            guard let preference = SyncDecision.Preference(rawValue: text) else {
+            guard let preference = MergePreference(rawValue: text) else {
                 throw CLIError.usage("--prefer is local or remote")
             }
             return preference

@@ -18,7 +18,7 @@ import Testing
 
     @discardableResult
     private func sync(
-        prefer: SyncDecision.Preference? = nil, force: Bool = false, dryRun: Bool = false, server: InMemoryAddressBook? = nil,
+        prefer: MergePreference? = nil, force: Bool = false, dryRun: Bool = false, server: InMemoryAddressBook? = nil,
         storeURL: URL? = nil
     ) throws -> SyncReport {
         let book = try AddressBook(url: storeURL ?? store.storeURL)

@@ -57,8 +57,8 @@ import Testing
         }
     }
 
-    @Test(arguments: SyncDecision.Preference.allCases)
-    func aPreferenceOnlySettlesWhatBothSidesChanged(_ prefer: SyncDecision.Preference) {
+    @Test(arguments: MergePreference.allCases)
+    func aPreferenceOnlySettlesWhatBothSidesChanged(_ prefer: MergePreference) {
         for (local, remote, expected) in Self.table {
             let action = SyncDecision.action(local: local, remote: remote, prefer: prefer)
             if case .merge = expected {

@@ -165,10 +165,7 @@ struct CardDAVCardMaker: Sendable {
             return Made(
                 data: card.data, uid: uid, etag: card.etag, signatures: [Self.trusted(signature)], modified: signature.modified)
         }
-        let person = Person()
-        person.key = key
-        person.recordID = file.decoded.id
-        person.state = file.decoded.state
+        let person = Person(state: file.decoded.state, key: key, recordID: file.decoded.id)
         let data = CardMapping.data(for: person, imageData: image, version: version, carryingKey: false)
         return Made(data: data, uid: uid, etag: etag, signatures: [Self.trusted(signature)], modified: signature.modified)
     }

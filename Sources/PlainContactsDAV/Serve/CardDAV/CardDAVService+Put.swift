@@ -90,25 +90,12 @@ extension CardDAVService {
         }
     }
 
-    /// Saves a person's card: over the person of the current card, or as a new person.
+    /// Saves a person's card: over the person of the current card (the store's version is the
+    /// base: what the card says wins, what it cannot carry is kept), or as a new person.
     private func save(_ theirs: PersonState, over current: CardDAVEntry?, in book: AddressBook) throws -> CardDAVEntry.Record {
-        if let current {
-            if let person = try book.person(forKey: current.record.key) {
-                // The store's version is the base: what the card says wins, what it cannot
-                // carry (identifiers, merged keys, other record fields) is kept.
-                let merged = try CardMerge.merge(
-                    base: person.state, ours: person.state, theirs: theirs, prefer: .remote, key: person.key,
-                    image: person.imageData)
-                if !CardMerge.sameContent(merged.merged, person.state) { person.state = merged.merged }
-                try book.save()
-                return current.record
-            }
-        }
-        let person = Person()
-        person.state = theirs
-        try book.add(person)
-        try book.save()
-        guard let key = person.key else { throw CardDAVFailure(status: 500) }
+        let person = try current.flatMap { try book.person(forKey: $0.record.key) }
+        let applied = try book.saveCard(theirs, to: person, merging: .cardWins(datedByCard: false))
+        guard let key = applied.person.key else { throw CardDAVFailure(status: 500) }
         return CardDAVEntry.Record(kind: .person, key: key)
     }
 
@@ -119,21 +106,14 @@ extension CardDAVService {
     private func save(
         _ card: GroupCard, sent: VCard, over current: CardDAVEntry?, in book: AddressBook, of collection: CardDAVCollection
     ) throws -> CardDAVEntry.Record {
-        let group: Group
+        var existing: Group?
         if let current {
-            guard let existing = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 412) }
-            group = existing
-            card.applyFields(to: group)
-        } else {
-            group = Group(name: card.name)
-            try book.add(group)
-            card.applyFields(to: group)
-            try book.save()
+            guard let group = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 412) }
+            existing = group
         }
+        let group = try book.applyGroupCard(card, to: existing, keepingSent: sent)
+        if existing == nil { try book.save() }
         try card.setMembers(of: group, in: book) { uid in collection.personKey(ofUID: uid) }
-        var state = group.state
-        GroupCard.keepSent(sent, in: &state)
-        if state != group.state { group.state = state }
         try book.save()
         guard let key = group.key else { throw CardDAVFailure(status: 500) }
         return CardDAVEntry.Record(kind: .group, key: key)

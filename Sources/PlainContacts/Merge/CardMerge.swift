@@ -1,5 +1,4 @@
 import FoundationEssentials
-import PlainContacts
 
 /// Merges a server's version of a person with the store's, property by property, with the
 /// store's own three-way merge (``RecordMerger``).
@@ -13,18 +12,21 @@ import PlainContacts
 /// over get identifiers no version has used. Fields the card cannot carry (merged record keys, keys of newer versions of the
 /// store) are taken from the reference, and an image equal to the reference's keeps its file.
 ///
+/// The book applies a card through ``AddressBook/applyCard(_:to:merging:)``, which merges with
+/// this and sets the record; the sync reads ``sameContent(_:_:)`` to compare versions.
+///
 /// ```swift
 /// let outcome = CardMerge.merge(base: base, ours: person.state, theirs: card, image: person.imageData)
 /// if outcome.conflicts.isEmpty { person.state = outcome.merged }
 /// ```
-enum CardMerge {
+package enum CardMerge {
     /// A merged person and the property keys that conflicted (empty when the merge is clean).
-    struct Outcome {
-        var merged: PersonState
-        var conflicts: [String]
+    package struct Outcome {
+        package var merged: PersonState
+        package var conflicts: [String]
         /// The server's version as merged: renumbered after the reference, with the store's
         /// image when it is the same picture. What the card says, in the store's terms.
-        var theirs = PersonState()
+        package var theirs = PersonState()
     }
 
     /// The record fields that come from the card and are merged like properties.
@@ -41,8 +43,8 @@ enum CardMerge {
     /// UID: the store's record keeps having none, rather than gaining a derived one.
     ///
     /// - Parameter image: the bytes of the store's image, read only when the card has one.
-    static func merge(
-        base: PersonState?, ours: PersonState, theirs: PersonState, prefer: SyncDecision.Preference? = nil,
+    package static func merge(
+        base: PersonState?, ours: PersonState, theirs: PersonState, prefer: MergePreference? = nil,
         key: RecordKey? = nil, image: () throws -> Data?
     ) rethrows -> Outcome {
         var theirs = theirs
@@ -85,7 +87,7 @@ enum CardMerge {
 
     /// Whether two versions of a person say the same, leaving out the bookkeeping a card does
     /// not carry (see ``RecordContent``).
-    static func sameContent(_ a: PersonState, _ b: PersonState) -> Bool {
+    package static func sameContent(_ a: PersonState, _ b: PersonState) -> Bool {
         RecordContent.same(a, b)
     }
 
