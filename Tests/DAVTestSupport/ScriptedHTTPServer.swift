@@ -66,6 +66,8 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var recordedRequests: [Request] = []
     private var streamedBytes = 0
+    /// How many endless answers are being sent.
+    private var streamsUnderway = 0
     private var stopped = false
 
     /// Starts listening and answering on a thread of its own.
@@ -112,6 +114,20 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
     /// The body bytes sent so far by endless answers (one that announced a length sends none).
     public var bytesStreamed: Int {
         lock.withLock { streamedBytes }
+    }
+
+    /// Waits until no endless answer is being sent, at most `timeout`; returns whether none was.
+    ///
+    /// An endless answer ends as soon as the client hangs up, and otherwise once the client has
+    /// taken no bytes for 30 s or the answer has reached ``maximumStreamedBytes`` or
+    /// ``maximumStreamTime``.
+    public func waitUntilStreamsEnd(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while lock.withLock({ streamsUnderway }) > 0 {
+            guard ContinuousClock.now < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
     }
 
     /// Stops accepting connections; connections open go on until their client closes them.
@@ -193,6 +209,8 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
         func framed(_ data: Data) -> Data {
             chunked ? Data((String(data.count, radix: 16) + "\r\n").utf8) + data + Data("\r\n".utf8) : data
         }
+        lock.withLock { streamsUnderway += 1 }
+        defer { lock.withLock { streamsUnderway -= 1 } }
         var piece = Data()
         while piece.count < Self.streamPiece { piece += repeating }
         let framedPiece = framed(piece)

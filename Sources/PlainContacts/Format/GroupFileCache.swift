@@ -30,8 +30,20 @@ package final class GroupFileCache: Sendable {
     private let kept = Mutex<[RecordKey: Kept]>([:])
     /// How many times a group was read from its files.
     private let readCount = Atomic<Int>(0)
+    /// The current time, in nanoseconds since 1970 as file times are: a group read is kept
+    /// when its files last changed more than ``FileSignature/racyWindow`` before it.
+    private let now: @Sendable () -> Int64
 
-    package init() {}
+    /// An empty cache that judges files by the current time.
+    package convenience init() {
+        self.init(now: { PersonCatalog.now() })
+    }
+
+    /// A cache that judges files by the time `now` tells, so that a test can open a store as if
+    /// its files had last changed long before rather than wait for ``FileSignature/racyWindow``.
+    init(now: @escaping @Sendable () -> Int64) {
+        self.now = now
+    }
 
     /// The group of `key` in the store of `reader`: the kept one while its files keep their
     /// signatures, else read (and kept when its files are old enough to be trusted).
@@ -44,8 +56,9 @@ package final class GroupFileCache: Sendable {
         if let kept = kept.withLock({ $0[key] }), kept.signatures == signatures { return kept.file }
         let file = try reader.readGroup(key: key)
         readCount.add(1, ordering: .relaxed)
+        let time = now()
         kept.withLock { kept in
-            if let file, signatures.allSatisfy({ $0?.isSettled ?? true }) {
+            if let file, signatures.allSatisfy({ $0?.isSettled(at: time) ?? true }) {
                 kept[key] = Kept(signatures: signatures, file: file)
             } else {
                 kept[key] = nil

@@ -54,8 +54,12 @@ package struct FileSignature: Hashable, Sendable {
     /// Whether the file last changed more than ``racyWindow`` before now, so that the
     /// signature, taken now, tells every later change.
     package var isSettled: Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - latest >= Self.racyWindow
+        isSettled(at: PersonCatalog.now())
+    }
+
+    /// Whether the file last changed more than ``racyWindow`` before `now`, in nanoseconds
+    /// since 1970 as the file's times are.
+    func isSettled(at now: Int64) -> Bool {
+        now - latest >= Self.racyWindow
     }
 }

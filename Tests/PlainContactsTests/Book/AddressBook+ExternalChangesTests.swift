@@ -9,12 +9,15 @@ import Testing
     final class Inbox: Sendable {
         let changes = Mutex<[StoreChange]>([])
 
-        /// Waits (without holding a test thread) until a change arrives or the time is up.
-        func wait(seconds: Double) async -> [StoreChange] {
+        /// Waits (without holding a test thread) until the changes so far satisfy `condition`
+        /// (by default, until one arrives) or the time is up.
+        func wait(
+            seconds: Double, until condition: ([StoreChange]) -> Bool = { !$0.isEmpty }
+        ) async -> [StoreChange] {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 let current = changes.withLock { $0 }
-                if !current.isEmpty { return current }
+                if condition(current) { return current }
                 try? await Task.sleep(for: .milliseconds(20))
             }
             return changes.withLock { $0 }
@@ -45,7 +48,14 @@ import Testing
         }
         try book.add(makePerson("Katie", "Bell"))
         try book.save()
-        #expect(await inbox.wait(seconds: 1).isEmpty)
+        // Another book's save afterwards is reported once the own save has been looked at:
+        // it is all that is reported.
+        let other = try store.openBook()
+        let oliver = makePerson("Oliver", "Wood")
+        try other.add(oliver)
+        try other.save()
+        let changes = await inbox.wait(seconds: 5) { $0.contains { $0.addedPeople.contains(oliver.recordID) } }
+        #expect(changes == [StoreChange(addedPeople: [oliver.recordID])])
     }
 
     @Test func anUnregisteredCallbackIsNotCalled() async throws {

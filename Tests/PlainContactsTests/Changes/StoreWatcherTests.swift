@@ -70,9 +70,33 @@ private final class WatchedStore: Sendable {
         }
     }
 
-    /// Lets time pass to see that nothing is delivered.
-    func quietPeriod() async {
-        try? await Task.sleep(for: .seconds(1))
+    /// Saves `text` to `relative` under the eyes of a watcher of its own, started just before,
+    /// and waits until that one has delivered it; returns whether it did. The other watcher
+    /// waits for a longer quiet (500 ms) than the watchers under test (150 ms), by more than a
+    /// poll interval, so that one of them still running would have delivered the save before:
+    /// a watcher that has not delivered it by then is not going to.
+    func saveSeenByAnotherWatcher(_ text: String, to relative: String, polling: Bool) async throws -> Bool {
+        let seen = Mutex(false)
+        let witness = try StoreWatcher(
+            storeURL: root, queue: DispatchQueue(label: "StoreWatcherTests.witness"), coalescing: .milliseconds(500),
+            pollInterval: .milliseconds(200), forcePolling: polling
+        ) { _ in
+            seen.withLock { $0 = true }
+        }
+        defer { witness.stop() }
+        try save(text, to: relative)
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        while !seen.withLock({ $0 }) && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return seen.withLock { $0 }
+    }
+
+    /// The store folder's path, as a watcher takes it.
+    var rootPath: String {
+        var path = root.standardizedFileURL.path(percentEncoded: false)
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path
     }
 
     func path(_ relative: String) -> String {
@@ -199,7 +223,7 @@ struct StoreWatcherTests {
         #expect(change == StoreChange(settingsChanged: true))
     }
 
-    @Test(.tags(.slow), .slowTestsEnabled, arguments: [false, true])
+    @Test(arguments: [false, true])
     func burstOfFiftyWritesIsCoalescedIntoFewDeliveries(polling: Bool) async throws {
         let store = try WatchedStore()
         let watcher = try store.watch(polling: polling)
@@ -212,8 +236,11 @@ struct StoreWatcherTests {
 
         let change = await store.waitForChanges { $0.addedPeople.count == ids.count }
         #expect(change == StoreChange(addedPeople: Set(ids)))
-        await store.quietPeriod()
-        #expect(store.deliveries.count <= 3)
+        // A save after the burst is delivered once the watcher has delivered all it had of it.
+        let later = RecordID(51)
+        try store.save(WatchedStore.person(later.rawValue), to: "people/p51-abc234.json")
+        _ = await store.waitForChanges { $0.addedPeople.contains(later) }
+        #expect(store.deliveries.filter { $0 != StoreChange(addedPeople: [later]) }.count <= 3)
     }
 
     @Test(arguments: [false, true])
@@ -296,7 +323,7 @@ struct StoreWatcherTests {
         #expect(change == StoreChange(addedPeople: [RecordID(16)]))
     }
 
-    @Test(.tags(.slow), .slowTestsEnabled, arguments: [false, true])
+    @Test(arguments: [false, true])
     func writesInThePrivateFolderAreNeverReported(polling: Bool) async throws {
         let store = try WatchedStore()
         let watcher = try store.watch(polling: polling)
@@ -305,28 +332,35 @@ struct StoreWatcherTests {
         try store.write("lock", to: ".contacts/lock")
         try store.write(WatchedStore.person(17), to: ".contacts/staging/person.json")
         try store.write("cache", to: ".contacts/cache")
-        await store.quietPeriod()
-        #expect(store.deliveries.isEmpty)
 
+        // A save afterwards is delivered once the watcher has looked at the private writes:
+        // it is all that is delivered.
         try store.save(WatchedStore.person(18), to: "people/jo-9vb3xd.json")
-        let change = await store.waitForChanges { !$0.isEmpty }
+        let change = await store.waitForChanges { $0.addedPeople.contains(RecordID(18)) }
         #expect(change == StoreChange(addedPeople: [RecordID(18)]))
     }
 
+    /// Driven on the watcher's engine at instants the test gives, so that the folder's quiet
+    /// period passes without being waited for.
     @Test
-    func changesWaitForTheCommitJournalToGo() async throws {
+    func changesWaitForTheCommitJournalToGo() throws {
         let store = try WatchedStore()
-        // A patience far longer than any delay a busy test run could add to the quiet period.
-        let watcher = try store.watch(polling: false, patience: .seconds(3_600))
-        defer { watcher.stop() }
+        let start = ContinuousClock.now
+        var engine = WatcherEngine(
+            rootPath: store.rootPath, coalescing: .milliseconds(150), pollInterval: .milliseconds(200),
+            forcePolling: false, patience: .seconds(3_600), now: start)
+        defer { engine.close() }
+        try #require(!engine.isPolling)
 
         try store.write("commit", to: ".contacts/journal")
         try store.save(WatchedStore.person(19), to: "people/kim-4hs8pa.json")
-        await store.quietPeriod()
-        #expect(store.deliveries.isEmpty)
+        engine.readInotifyEvents(at: start)
+        // A second on, the folder has long been quiet, but the journal holds the change back.
+        let quiet = start.advanced(by: .seconds(1))
+        #expect(engine.changeIfDue(at: quiet) { _, _ in false } == nil)
 
         try store.remove(".contacts/journal")
-        let change = await store.waitForChanges { !$0.isEmpty }
+        let change = engine.changeIfDue(at: quiet.advanced(by: .seconds(1))) { _, _ in false }
         #expect(change == StoreChange(addedPeople: [RecordID(19)]))
     }
 
@@ -369,15 +403,14 @@ struct StoreWatcherTests {
         #expect(second == StoreChange(addedPeople: [RecordID(29)], changedPeople: [RecordID(29)]))
     }
 
-    @Test(.tags(.slow), .slowTestsEnabled, arguments: [false, true])
+    @Test(arguments: [false, true])
     func nothingIsDeliveredAfterStop(polling: Bool) async throws {
         let store = try WatchedStore()
         let watcher = try store.watch(polling: polling)
 
         watcher.stop()
         watcher.stop()
-        try store.save(WatchedStore.person(24), to: "people/lu-3cv4bn.json")
-        await store.quietPeriod()
+        #expect(try await store.saveSeenByAnotherWatcher(WatchedStore.person(24), to: "people/lu-3cv4bn.json", polling: polling))
 
         #expect(store.deliveries.isEmpty)
     }
@@ -392,8 +425,7 @@ struct StoreWatcherTests {
         }
         #expect(released == nil)
 
-        try store.save(WatchedStore.person(25), to: "people/max-5ty6ui.json")
-        await store.quietPeriod()
+        #expect(try await store.saveSeenByAnotherWatcher(WatchedStore.person(25), to: "people/max-5ty6ui.json", polling: false))
         #expect(store.deliveries.isEmpty)
     }
 
@@ -437,8 +469,7 @@ struct StoreWatcherTests {
         while calls.withLock({ $0 }) == 0 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        try store.save(WatchedStore.person(28), to: "people/pia-1jk2lz.json")
-        await store.quietPeriod()
+        #expect(try await store.saveSeenByAnotherWatcher(WatchedStore.person(28), to: "people/pia-1jk2lz.json", polling: false))
 
         #expect(calls.withLock { $0 } == 1)
         holder.withLock { $0 = nil }

@@ -1,13 +1,29 @@
-import Foundation
+import Synchronization
 import Testing
 
 @testable import PlainContacts
+
+/// A clock in the units of file times (nanoseconds since 1970) that a test sets ahead, to open
+/// a store as if its files had last changed long before.
+private final class FileTimeClock: Sendable {
+    private let ahead = Atomic<Int64>(0)
+
+    /// The current time, plus the time set ahead.
+    func now() -> Int64 {
+        PersonCatalog.now() + ahead.load(ordering: .relaxed)
+    }
+
+    /// Sets the clock `nanoseconds` ahead of the current time (0: back to it).
+    func setAhead(by nanoseconds: Int64) {
+        ahead.store(nanoseconds, ordering: .relaxed)
+    }
+}
 
 /// A program that opens a store again and again reads again only the groups whose files
 /// changed, and never trusts a file changed too recently to tell.
 @Suite struct GroupFileCacheTests {
     /// A store with the groups Family (Katie in it) and Work, and a cache to open it with.
-    private func store() throws -> (TemporaryStore, AddressBookOptions, GroupFileCache) {
+    private func store(clock: FileTimeClock = FileTimeClock()) throws -> (TemporaryStore, AddressBookOptions, GroupFileCache) {
         let store = try TemporaryStore()
         let book = try store.makeBook()
         let katie = makePerson("Katie", "Bell")
@@ -19,7 +35,7 @@ import Testing
         try book.save()
         try book.addMember(katie, to: family)
         try book.save()
-        let cache = GroupFileCache()
+        let cache = GroupFileCache(now: { clock.now() })
         var options = AddressBookOptions()
         options.groupFileCache = cache
         return (store, options, cache)
@@ -30,10 +46,12 @@ import Testing
         return book.members(of: group).compactMap(\.firstName).sorted()
     }
 
-    @Test(.tags(.slow), .slowTestsEnabled) func onlyGroupsWhoseFilesChangedAreReadAgain() throws {
-        let (store, options, cache) = try store()
-        // Files become trustworthy once they last changed more than the racy window ago.
-        Thread.sleep(forTimeInterval: Double(FileSignature.racyWindow) / 1e9 + 0.2)
+    @Test func onlyGroupsWhoseFilesChangedAreReadAgain() throws {
+        let clock = FileTimeClock()
+        let (store, options, cache) = try store(clock: clock)
+        // Files become trustworthy once they last changed more than the racy window ago: the
+        // first openings are as if that long after the store was written.
+        clock.setAhead(by: FileSignature.racyWindow + 200_000_000)
         _ = try AddressBook(url: store.storeURL, options: options)
         #expect(cache.reads == 2)
         #expect(cache.count == 2)
@@ -42,7 +60,9 @@ import Testing
         #expect(cache.reads == 2)
         #expect(try memberNames(of: "Family", in: reopened) == ["Katie"])
 
-        // Another program adds Oliver to Family: only Family is read again, and seen.
+        // Another program adds Oliver to Family just before the next opening: only Family is
+        // read again, and seen.
+        clock.setAhead(by: 0)
         let other = try store.openBook()
         let oliver = makePerson("Oliver", "Wood")
         try other.add(oliver)

@@ -283,13 +283,15 @@ import Testing
         limits.idleTimeout = .seconds(10)
         let server = try HTTPTestServer(limits: limits, handler: CountingEchoHandler().echo)
         defer { server.stop() }
-        let silent = try HTTPTestClient(port: server.port)
         let talking = try HTTPTestClient(port: server.port)
         try talking.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(try talking.readResponse().status == 200)
+        // Opened once the talking connection waits idle, the silent one is closed a
+        // first-request timeout later than that wait began.
+        #expect(server.waitForIdleConnections(1))
+        let silent = try HTTPTestClient(port: server.port)
         #expect(silent.waitForClose(timeout: .seconds(2)))
         // The connection that sent a request is still open after the first-request timeout.
-        usleep(400_000)
         try talking.send("GET /again HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(try talking.readResponse().status == 200)
     }
