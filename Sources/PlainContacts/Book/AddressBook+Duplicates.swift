@@ -110,10 +110,10 @@ extension AddressBook {
 
     /// The key of a saved person of this book.
     private func savedKey(of person: Person) throws -> RecordKey {
-        if let owner = person.book, owner !== self {
+        if let owner = person.owner, owner !== self {
             throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
         }
-        guard person.book === self, let key = person.key, people.holds(person), person.recordID.isValid else {
+        guard person.owner === self, let key = person.key, people.holds(person), person.recordID.isValid else {
             throw ContactsError(.personNotSaved, "only saved people of this address book can be merged; save first")
         }
         return key

@@ -5,7 +5,7 @@ extension AddressBook {
     /// - Throws: ``ContactsError/Code/recordInAnotherBook`` for a person of another book.
     func requireOwnPeople(_ people: [Person]) throws {
         for person in people {
-            if let owner = person.book, owner !== self {
+            if let owner = person.owner, owner !== self {
                 throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
             }
         }

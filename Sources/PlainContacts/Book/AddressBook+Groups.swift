@@ -28,7 +28,7 @@ extension AddressBook {
     /// - Throws: ``ContactsError/Code/recordInAnotherBook`` when the group belongs to another book.
     public func add(_ group: Group) throws {
         try checkWritable()
-        if let owner = group.book, owner !== self {
+        if let owner = group.owner, owner !== self {
             throw ContactsError(.recordInAnotherBook, "the group belongs to another address book")
         }
         if case .restored(let key) = groups.add(group, to: self) {
@@ -42,7 +42,7 @@ extension AddressBook {
     /// - Throws: as ``add(_:)``.
     package func add(_ group: Group, placement: RecordPlacement) throws {
         try checkWritable()
-        if let owner = group.book, owner !== self {
+        if let owner = group.owner, owner !== self {
             throw ContactsError(.recordInAnotherBook, "the group belongs to another address book")
         }
         _ = groups.add(group, to: self, placement: placement)
@@ -53,7 +53,7 @@ extension AddressBook {
     /// - Throws: ``ContactsError/Code/recordInAnotherBook`` when the group is not in this book.
     public func remove(_ group: Group) throws {
         try checkWritable()
-        guard group.book === self else {
+        guard group.owner === self else {
             throw ContactsError(.recordInAnotherBook, "the group is not in this address book")
         }
         if case .removed(let key) = groups.remove(group) {
@@ -79,7 +79,7 @@ extension AddressBook {
         guard let groupKey = group.key, groups.holds(group) else {
             throw ContactsError(.groupNotSaved, "save the group to this address book before adding members")
         }
-        guard person.book === self || person.book == nil else {
+        guard person.owner === self || person.owner == nil else {
             throw ContactsError(.recordInAnotherBook, "the person belongs to another address book")
         }
         guard let personKey = person.key, people.holds(person), person.recordID.isValid else {

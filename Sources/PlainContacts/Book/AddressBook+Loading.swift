@@ -21,7 +21,7 @@ extension AddressBook {
             loaded.groups.map { .init(key: $0.key, id: $0.id, created: $0.state.creationDate) })
         for file in loaded.groups {
             let id = groupIDs[file.key] ?? file.id
-            let group = Group(key: file.key, recordID: id, state: file.state, book: self)
+            let group = Group(key: file.key, recordID: id, state: file.state, owner: self)
             groups.load(
                 group,
                 snapshot: SavedGroup(
@@ -106,7 +106,7 @@ extension AddressBook {
             return nil
         }
         let id = renumbered[key] ?? file.decoded.id
-        let person = Person(key: key, recordID: id, state: file.decoded.state, book: self)
+        let person = Person(key: key, recordID: id, state: file.decoded.state, owner: self)
         people.load(person, snapshot: SavedPerson(id: file.decoded.id, state: file.decoded.state, fingerprint: file.fingerprint))
         return person
     }

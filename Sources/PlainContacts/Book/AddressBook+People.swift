@@ -52,7 +52,7 @@ extension AddressBook {
     ///   book.
     public func add(_ person: Person) throws {
         try checkWritable()
-        if let owner = person.book, owner !== self {
+        if let owner = person.owner, owner !== self {
             throw ContactsError(.recordInAnotherBook, "the person belongs to another address book; copy its values instead")
         }
         if case .restored(let key) = people.add(person, to: self) {
@@ -66,7 +66,7 @@ extension AddressBook {
     /// - Throws: as ``add(_:)``.
     package func add(_ person: Person, placement: RecordPlacement) throws {
         try checkWritable()
-        if let owner = person.book, owner !== self {
+        if let owner = person.owner, owner !== self {
             throw ContactsError(.recordInAnotherBook, "the person belongs to another address book; copy its values instead")
         }
         _ = people.add(person, to: self, placement: placement)
@@ -78,7 +78,7 @@ extension AddressBook {
     /// - Throws: ``ContactsError/Code/recordInAnotherBook`` when the person is not in this book.
     public func remove(_ person: Person) throws {
         try checkWritable()
-        guard person.book === self else {
+        guard person.owner === self else {
             throw ContactsError(.recordInAnotherBook, "the person is not in this address book")
         }
         if case .removed(let key) = people.remove(person) {

@@ -2,7 +2,7 @@
 extension AddressBook {
     /// A long-term reference to a saved person, or `nil` for a person never saved.
     public func reference(to person: Person) -> PersonReference? {
-        guard person.book === self, let key = person.key, person.recordID.isValid else { return nil }
+        guard person.owner === self, let key = person.key, person.recordID.isValid else { return nil }
         return PersonReference(recordID: person.recordID, nameHash: person.state.nameHash, key: key.rawValue)
     }
 

@@ -116,7 +116,7 @@ extension AddressBook {
         }
         let exported = Set(people.compactMap(\.key))
         for group in groups {
-            if let owner = group.book, owner !== self {
+            if let owner = group.owner, owner !== self {
                 throw ContactsError(.recordInAnotherBook, "the group belongs to another address book")
             }
             let members = group.key.flatMap { memberships.members(of: $0) } ?? []

@@ -8,9 +8,11 @@ protocol BookRecord: AnyObject {
     /// The record ID, ``RecordID/invalid`` until the record is first saved.
     var recordID: RecordID { get set }
     /// The book the record was added to, if any.
-    var book: AddressBook? { get set }
+    var owner: (any RecordOwner)? { get set }
 }
 
 extension Person: BookRecord {}
 
 extension Group: BookRecord {}
+
+extension AddressBook: RecordOwner {}

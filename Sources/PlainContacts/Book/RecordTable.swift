@@ -85,9 +85,9 @@ struct RecordTable<Record: BookRecord, Snapshot> {
 
     /// Forgets every record, detaching them from their book (`ABAddressBookRevert`).
     mutating func detachAll() {
-        for record in byKey.values { record.book = nil }
-        for record in added { record.book = nil }
-        for record in removed.values { record.book = nil }
+        for record in byKey.values { record.owner = nil }
+        for record in added { record.owner = nil }
+        for record in removed.values { record.owner = nil }
         self = RecordTable()
     }
 
@@ -102,8 +102,8 @@ struct RecordTable<Record: BookRecord, Snapshot> {
             touched.insert(key)
             return .restored(key)
         }
-        if record.book === book { return .alreadyPresent }
-        record.book = book
+        if record.owner === book { return .alreadyPresent }
+        record.owner = book
         added.append(record)
         return .added
     }
@@ -125,7 +125,7 @@ struct RecordTable<Record: BookRecord, Snapshot> {
         if let index = added.firstIndex(where: { $0 === record }) {
             added.remove(at: index)
             placements[ObjectIdentifier(record)] = nil
-            record.book = nil
+            record.owner = nil
             return .discardedAddition
         }
         guard let key = record.key, byKey[key] === record else { return .notPresent }
@@ -142,7 +142,7 @@ struct RecordTable<Record: BookRecord, Snapshot> {
 
     /// Forgets the records added since the last save, detaching them from their book.
     mutating func discardAdditions() {
-        for record in added { record.book = nil }
+        for record in added { record.owner = nil }
         added = []
         placements = [:]
     }
@@ -160,7 +160,7 @@ struct RecordTable<Record: BookRecord, Snapshot> {
 
     /// Takes the deletion of a removed record's file by a save.
     mutating func didDelete(_ key: RecordKey) {
-        removed[key]?.book = nil
+        removed[key]?.owner = nil
         removed[key] = nil
         saved[key] = nil
     }

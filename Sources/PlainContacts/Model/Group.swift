@@ -27,11 +27,11 @@ public final class Group {
 
     /// The record's contents. Set only inside the store (see ``Person/state``).
     package internal(set) var state: GroupState {
-        didSet { book?.noteTouched(self) }
+        didSet { owner?.noteTouched(self) }
     }
 
     /// The book this group was added to, if any.
-    weak var book: AddressBook?
+    weak var owner: (any RecordOwner)?
 
     /// Creates a group that belongs to no address book (`ABGroupCreate`).
     public init(name: String? = nil) {
@@ -39,11 +39,11 @@ public final class Group {
         state.name = name
     }
 
-    init(key: RecordKey, recordID: RecordID, state: GroupState, book: AddressBook) {
+    init(key: RecordKey, recordID: RecordID, state: GroupState, owner: any RecordOwner) {
         self.key = key
         self.recordID = recordID
         self.state = state
-        self.book = book
+        self.owner = owner
     }
 
     /// The group's name (`kABGroupNameProperty`).
@@ -92,12 +92,12 @@ public final class Group {
     /// A member whose file cannot be read is left out and reported by
     /// ``AddressBook/lastLoadError``.
     public func members() -> [Person] {
-        book?.members(of: self) ?? []
+        owner?.members(of: self) ?? []
     }
 
     /// The group's members sorted by name (`ABGroupCopyArrayOfAllMembersWithSortOrdering`).
     public func members(sortedBy ordering: SortOrdering) -> [Person] {
-        book?.sorted(members(), by: ordering) ?? []
+        owner?.sorted(members(), by: ordering) ?? []
     }
 
     /// Adds a saved person to this saved group (`ABGroupAddMember`); takes effect on save.
@@ -106,19 +106,19 @@ public final class Group {
     ///   ``ContactsError/Code/personNotSaved`` when the person was never saved to this group's
     ///   store; ``ContactsError/Code/recordInAnotherBook`` when they belong to different books.
     public func addMember(_ person: Person) throws {
-        guard let book, key != nil, recordID.isValid else {
+        guard let owner, key != nil, recordID.isValid else {
             throw ContactsError(.groupNotSaved, "save the group before adding members to it")
         }
-        try book.addMember(person, to: self)
+        try owner.addMember(person, to: self)
     }
 
     /// Removes a person from this group (`ABGroupRemoveMember`); takes effect on save.
     ///
     /// - Throws: ``ContactsError/Code/groupNotSaved`` when the group was never saved.
     public func removeMember(_ person: Person) throws {
-        guard let book, key != nil else {
+        guard let owner, key != nil else {
             throw ContactsError(.groupNotSaved, "the group was never saved, so it has no members")
         }
-        book.removeMember(person, from: self)
+        owner.removeMember(person, from: self)
     }
 }

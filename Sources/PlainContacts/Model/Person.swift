@@ -34,12 +34,12 @@ public final class Person {
     /// The record's contents. Set only inside the store: other layers change a person through
     /// its properties or a named operation such as ``AddressBook/applyCard(_:to:merging:placement:)``.
     package internal(set) var state: PersonState {
-        didSet { book?.noteTouched(self) }
+        didSet { owner?.noteTouched(self) }
     }
 
     /// The book this person was added to, if any.
-    weak var book: AddressBook? {
-        didSet { if let book { imageSource = book.imageSource } }
+    weak var owner: (any RecordOwner)? {
+        didSet { if let owner { imageSource = owner.imageSource } }
     }
 
     /// Where a saved image's bytes are read from: the store the person was loaded from or saved
@@ -58,12 +58,12 @@ public final class Person {
         self.state = state
     }
 
-    init(key: RecordKey, recordID: RecordID, state: PersonState, book: AddressBook) {
+    init(key: RecordKey, recordID: RecordID, state: PersonState, owner: any RecordOwner) {
         self.key = key
         self.recordID = recordID
         self.state = state
-        self.book = book
-        self.imageSource = book.imageSource
+        self.owner = owner
+        self.imageSource = owner.imageSource
     }
 
     /// The value of a property, or `nil` when it is not set (`ABRecordCopyValue`).
@@ -116,7 +116,7 @@ public final class Person {
     /// The name shown for this person, in the book's composite-name format when the person
     /// belongs to a book, else first-name-first (`ABRecordCopyCompositeName`).
     public var compositeName: String? {
-        CompositeName.make(state.nameParts, format: book?.compositeNameFormat ?? .firstNameFirst)
+        CompositeName.make(state.nameParts, format: owner?.compositeNameFormat ?? .firstNameFirst)
     }
 }
 

@@ -294,7 +294,7 @@ import Testing
             options: VCardImportOptions(onMatch: .skip)
         ) { match in
             asked.append((match.matchedBy, match.existingRecordID, match.existingName, match.cardName, match.line))
-            #expect(match.card.book == nil)
+            #expect(match.card.owner == nil)
             #expect(match.existing === existing)
             return answers.removeFirst()
         }

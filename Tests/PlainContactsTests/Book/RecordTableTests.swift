@@ -6,7 +6,7 @@ import Testing
     /// A saved person as a table would load it: key, ID and snapshot.
     private func loaded(_ name: String, id: Int32, into table: inout RecordTable<Person, AddressBook.SavedPerson>, book: AddressBook) throws -> Person {
         let key = try #require(RecordKey(rawValue: name))
-        let person = Person(key: key, recordID: RecordID(id), state: PersonState(), book: book)
+        let person = Person(key: key, recordID: RecordID(id), state: PersonState(), owner: book)
         table.load(person, snapshot: AddressBook.SavedPerson(id: RecordID(id), state: PersonState()))
         return person
     }
@@ -50,12 +50,12 @@ import Testing
         var table = RecordTable<Person, AddressBook.SavedPerson>()
         let newcomer = Person()
         #expect(table.add(newcomer, to: book) == .added)
-        #expect(newcomer.book === book)
+        #expect(newcomer.owner === book)
         #expect(table.add(newcomer, to: book) == .alreadyPresent)
         #expect(table.added.count == 1)
 
         #expect(table.remove(newcomer) == .discardedAddition)
-        #expect(newcomer.book == nil)
+        #expect(newcomer.owner == nil)
         #expect(table.added.isEmpty)
     }
 
@@ -85,7 +85,7 @@ import Testing
         _ = table.remove(katie)
         table.didDelete(key)
 
-        #expect(katie.book == nil)
+        #expect(katie.owner == nil)
         #expect(table.saved[key] == nil)
         #expect(!table.isRemoved(key))
         #expect(!table.hasAdditionsOrRemovals)
@@ -114,7 +114,7 @@ import Testing
         _ = table.remove(katie)
         table.discardAdditions()
 
-        #expect(newcomer.book == nil)
+        #expect(newcomer.owner == nil)
         #expect(table.added.isEmpty)
         #expect(table.isRemoved(try #require(katie.key)))
     }
