@@ -36,7 +36,7 @@ package final class GroupFileCache: Sendable {
 
     /// An empty cache that judges files by the current time.
     package convenience init() {
-        self.init(now: { PersonCatalog.now() })
+        self.init(now: { FileSignature.now() })
     }
 
     /// A cache that judges files by the time `now` tells, so that a test can open a store as if

@@ -201,11 +201,9 @@ struct PersonCatalog: Sendable {
         return .changed(key, signature, wasKnown: true)
     }
 
-    /// The current time in nanoseconds since 1970.
+    /// The current time in nanoseconds since 1970, as file signatures count it.
     static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        FileSignature.now()
     }
 
     /// The entry names of an open folder.

@@ -54,12 +54,21 @@ package struct FileSignature: Hashable, Sendable {
     /// Whether the file last changed more than ``racyWindow`` before now, so that the
     /// signature, taken now, tells every later change.
     package var isSettled: Bool {
-        isSettled(at: PersonCatalog.now())
+        isSettled(at: Self.now())
     }
 
     /// Whether the file last changed more than ``racyWindow`` before `now`, in nanoseconds
     /// since 1970 as the file's times are.
     func isSettled(at now: Int64) -> Bool {
         now - latest >= Self.racyWindow
+    }
+}
+
+extension FileSignature {
+    /// The current time in nanoseconds since 1970, the unit of a signature's times.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }
