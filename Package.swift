@@ -27,8 +27,9 @@ let package = Package(
         // Commits files and can be killed at chosen points; the crash tests drive it (and the
         // command-line tests, to measure a command's peak memory).
         .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz"]),
-        // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests.
-        .target(name: "DAVTestSupport", path: "Tests/DAVTestSupport"),
+        // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests, and holds
+        // the helpers more than one test target uses (a temporary store, the fixtures' folder).
+        .target(name: "DAVTestSupport", dependencies: ["PlainContacts"], path: "Tests/DAVTestSupport"),
         .testTarget(
             name: "PlainContactsTests",
             dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],

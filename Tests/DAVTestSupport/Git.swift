@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 
-/// Runs git with a fixed identity in `folder`, failing the test when git fails.
-func git(_ arguments: [String], in folder: URL) throws {
+/// Runs git with a fixed identity in `folder`.
+///
+/// - Throws: ``TestSupportError`` when git fails.
+public func git(_ arguments: [String], in folder: URL) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments
@@ -11,5 +12,5 @@ func git(_ arguments: [String], in folder: URL) throws {
     process.standardError = FileHandle.nullDevice
     try process.run()
     process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "git \(arguments.joined(separator: " ")) failed")
+    guard process.terminationStatus == 0 else { throw TestSupportError("git \(arguments.joined(separator: " ")) failed") }
 }
