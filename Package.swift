@@ -30,10 +30,15 @@ let package = Package(
         // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests, and holds
         // the helpers more than one test target uses (a temporary store, the fixtures' folder).
         .target(name: "DAVTestSupport", dependencies: ["PlainContacts"], path: "Tests/DAVTestSupport"),
+        // The store's tests; Fixtures holds the vCards and exports that every test target reads.
         .testTarget(
             name: "PlainContactsTests",
             dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],
             exclude: ["Fixtures"]),
+        // The tests of PlainContactsDAV (WebDAV, HTTP, the CardDAV client and server).
+        .testTarget(
+            name: "PlainContactsDAVTests",
+            dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"]),
         // End-to-end tests that run the built `contacts` binary; Clients holds the scripts that
         // drive desktop CardDAV clients (Evolution-Data-Server, SyncEvolution).
         .testTarget(name: "ContactsCLITests", dependencies: ["contacts", "plaincontacts-crash-helper", "DAVTestSupport"], exclude: ["Clients"]),
