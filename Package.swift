@@ -33,12 +33,14 @@ let package = Package(
         // The store's tests; Fixtures holds the vCards and exports that every test target reads.
         .testTarget(
             name: "PlainContactsTests",
-            dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],
+            dependencies: ["PlainContacts", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],
             exclude: ["Fixtures"]),
         // The tests of PlainContactsDAV (WebDAV, HTTP, the CardDAV client and server).
         .testTarget(
             name: "PlainContactsDAVTests",
             dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"]),
+        // The tests of the fuzzers, each running a few thousand cases of what it fuzzes.
+        .testTarget(name: "PlainContactsFuzzTests", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "DAVTestSupport"]),
         // End-to-end tests that run the built `contacts` binary; Clients holds the scripts that
         // drive desktop CardDAV clients (Evolution-Data-Server, SyncEvolution).
         .testTarget(name: "ContactsCLITests", dependencies: ["contacts", "plaincontacts-crash-helper", "DAVTestSupport"], exclude: ["Clients"]),

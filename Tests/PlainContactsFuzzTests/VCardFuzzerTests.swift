@@ -11,10 +11,7 @@ import Testing
 /// `contacts-bench --fuzz-vcard N`.
 @Suite(.tags(.fuzz)) struct VCardFuzzerTests {
     /// The fixture cards under `Fixtures/vcards`, read recursively.
-    static let corpusFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Internal
-        .deletingLastPathComponent()  // PlainContactsTests
-        .appending(path: "Fixtures/vcards", directoryHint: .isDirectory)
+    static let corpusFolder = TestFixtures.folder.appending(path: "vcards", directoryHint: .isDirectory)
 
     /// 3,000 cases in three runs of their own seeds, which the suite runs side by side.
     @Test(.tags(.slow), .slowTestsEnabled, arguments: [20_261_125, 20_261_126, 20_261_127] as [UInt64])
