@@ -21,7 +21,7 @@ import Testing
 /// 127.0.0.1 only.)
 @Suite(.serialized) struct ThunderbirdClientTests {
     /// The driver script.
-    static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Clients/thunderbird.py")
+    static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "thunderbird.py")
 
     static let program = "/usr/bin/thunderbird"
 

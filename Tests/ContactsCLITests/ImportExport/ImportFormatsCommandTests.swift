@@ -1,3 +1,4 @@
+import DAVTestSupport
 import Foundation
 import Testing
 
@@ -137,8 +138,7 @@ extension CLISandbox {
     @Test func ldifAbookAndMuttFilesImportTogetherWithTheirGroups() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "PlainContactsTests/Fixtures/exports")
+        let fixtures = TestFixtures.folder.appending(path: "exports")
         let files = ["thunderbird-lists.ldif", "abook-0.6.addressbook", "neomutt.aliases"]
             .map { fixtures.appending(path: $0).path(percentEncoded: false) }
         let result = try sandbox.run(["import", "--json"] + files)

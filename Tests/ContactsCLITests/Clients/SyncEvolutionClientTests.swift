@@ -6,7 +6,7 @@ import Testing
 /// line by `Clients/syncevolution.sh` in a private home: a slow sync first, two-way syncs then.
 @Suite(.serialized) struct SyncEvolutionClientTests {
     /// The driver script.
-    static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Clients/syncevolution.sh")
+    static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "syncevolution.sh")
 
     static let program = "/usr/bin/syncevolution"
 

@@ -1,9 +1,9 @@
+import DAVTestSupport
 import Foundation
 import Testing
 
-/// The vCard files the library's tests read, relative to their folder.
-private let fixtureFolder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appending(path: "PlainContactsTests/Fixtures/vcards", directoryHint: .isDirectory)
+/// The vCard files the library's tests read.
+private let fixtureFolder = TestFixtures.folder.appending(path: "vcards", directoryHint: .isDirectory)
 
 /// The `.vcf` files of the folders that hold well-formed cards. The other folders are the
 /// corpus of real exports, broken ones included, that `contacts-bench --fidelity` measures.

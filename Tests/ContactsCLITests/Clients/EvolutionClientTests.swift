@@ -9,7 +9,7 @@ import Testing
 /// (`EBook.BookClient`).
 @Suite(.serialized) struct EvolutionClientTests {
     /// The driver script.
-    static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Clients/evolution.py")
+    static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "evolution.py")
 
     /// Whether what the script needs is installed: dbus-run-session, EDS's registry and
     /// address-book factory, and Debian's python3 with the GObject bindings of EDS's libraries.
