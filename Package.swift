@@ -30,7 +30,7 @@ let package = Package(
         // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests, and holds
         // the helpers more than one test target uses (a temporary store, the fixtures' folder).
         .target(name: "DAVTestSupport", dependencies: ["PlainContacts"], path: "Tests/DAVTestSupport"),
-        // The store's tests; Fixtures holds the vCards and exports that every test target reads.
+        // The store's tests; Fixtures holds the vCards and exports, which other test targets read too.
         .testTarget(
             name: "PlainContactsTests",
             dependencies: ["PlainContacts", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],
