@@ -27,15 +27,26 @@ let package = Package(
         // Commits files and can be killed at chosen points; the crash tests drive it (and the
         // command-line tests, to measure a command's peak memory).
         .executableTarget(name: "plaincontacts-crash-helper", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz"]),
-        // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests.
-        .target(name: "DAVTestSupport", path: "Tests/DAVTestSupport"),
+        // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests, and holds
+        // the helpers more than one test target uses (a temporary store, the fixtures' folder).
+        .target(name: "DAVTestSupport", dependencies: ["PlainContacts"], path: "Tests/DAVTestSupport"),
+        // The store's tests; Fixtures holds the vCards and exports, which other test targets read too.
         .testTarget(
             name: "PlainContactsTests",
-            dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],
+            dependencies: ["PlainContacts", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],
             exclude: ["Fixtures"]),
-        // End-to-end tests that run the built `contacts` binary; Clients holds the scripts that
-        // drive desktop CardDAV clients (Evolution-Data-Server, SyncEvolution).
-        .testTarget(name: "ContactsCLITests", dependencies: ["contacts", "plaincontacts-crash-helper", "DAVTestSupport"], exclude: ["Clients"]),
+        // The tests of PlainContactsDAV (WebDAV, HTTP, the CardDAV client and server).
+        .testTarget(
+            name: "PlainContactsDAVTests",
+            dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"]),
+        // The tests of the fuzzers, each running a few thousand cases of what it fuzzes.
+        .testTarget(name: "PlainContactsFuzzTests", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "DAVTestSupport"]),
+        // End-to-end tests that run the built `contacts` binary, in folders by command group;
+        // Clients holds the tests with desktop CardDAV clients (Evolution-Data-Server,
+        // SyncEvolution, Thunderbird) beside the scripts that drive them.
+        .testTarget(
+            name: "ContactsCLITests", dependencies: ["contacts", "plaincontacts-crash-helper", "DAVTestSupport"],
+            exclude: ["Clients/evolution.py", "Clients/syncevolution.sh", "Clients/thunderbird.py"]),
         // The benchmark's pure parts, such as the fidelity comparison.
         .testTarget(name: "ContactsBenchTests", dependencies: ["contacts-bench"]),
     ]

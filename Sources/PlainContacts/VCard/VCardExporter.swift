@@ -25,7 +25,7 @@ import FoundationEssentials
 package enum VCardExporter {
     /// Properties a card holds once; a kept line of one of these is dropped when the card
     /// already has it.
-    static let singleValued: Set<String> = [
+    package static let singleValued: Set<String> = [
         "N", "FN", "UID", "KIND", "BDAY", "ANNIVERSARY", "X-ABSHOWAS",
         "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME",
     ]

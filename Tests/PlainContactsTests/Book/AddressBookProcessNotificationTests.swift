@@ -1,3 +1,4 @@
+import DAVTestSupport
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,3 +1,5 @@
+import DAVTestSupport
+import Foundation
 import Synchronization
 import Testing
 

@@ -1,3 +1,4 @@
+import DAVTestSupport
 import Foundation
 import Glibc
 import Testing

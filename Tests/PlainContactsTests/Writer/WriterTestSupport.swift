@@ -93,20 +93,3 @@ func withUmask<T>(_ mask: mode_t, _ body: () throws -> T) rethrows -> T {
 }
 
 private let umaskGuard = Mutex(())
-
-/// The `plaincontacts-crash-helper` executable, built next to the test runner.
-///
-/// The test target depends on the helper's target, so SwiftPM builds it into the same build
-/// products folder as the test runner; that folder is found from `/proc/self/exe`.
-func crashHelperExecutable() throws -> URL {
-    let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    var folder = runner.deletingLastPathComponent()
-    // On Linux the runner may sit inside a `.xctest` bundle folder.
-    if folder.pathExtension == "xctest" { folder = folder.deletingLastPathComponent() }
-    let helper = folder.appending(path: "plaincontacts-crash-helper")
-    let path = helper.path(percentEncoded: false)
-    try #require(
-        FileManager.default.isExecutableFile(atPath: path),
-        "plaincontacts-crash-helper is missing at \(path); run `swift build --build-tests` first")
-    return helper
-}
