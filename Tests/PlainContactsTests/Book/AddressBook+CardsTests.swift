@@ -1,3 +1,4 @@
+import DAVTestSupport
 import Foundation
 import Testing
 @testable import PlainContacts

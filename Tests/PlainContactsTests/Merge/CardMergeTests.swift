@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import PlainContacts
-@testable import PlainContactsDAV
 
 @Suite struct CardMergeTests {
     private func state(phones: [(String, Label?)], note: String? = nil) -> PersonState {
