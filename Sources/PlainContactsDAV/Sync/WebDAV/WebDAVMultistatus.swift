@@ -88,10 +88,3 @@ struct WebDAVMultistatus: Hashable, Sendable {
         return Int(words[1])
     }
 }
-
-extension String {
-    /// The text without white space and line breaks at both ends.
-    var trimmingWhitespaceAndNewlines: String {
-        trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-}
