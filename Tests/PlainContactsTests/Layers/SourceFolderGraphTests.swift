@@ -1,0 +1,28 @@
+import Testing
+
+extension SourceLayersTests {
+    /// The graph of folders that the layering tests check.
+    @Suite struct SourceFolderGraphTests {
+        @Test func theGraphJoinsUsesToTheFolderThatDeclares() throws {
+            let graph = SourceFolderGraph(
+                library: "Store",
+                files: [
+                    (path: "Model/Person.swift", text: "struct Person { var book: Book? }"),
+                    (path: "Model/Label.swift", text: "struct Label { let person: Person }"),
+                    (path: "Book/Book.swift", text: "final class Book { var people: [Person] }"),
+                    (path: "Book/Person+Sort.swift", text: "extension Person {}  // uses Label"),
+                    (path: "Root.swift", text: "enum Root { static let label: Label? = nil }"),
+                    (path: "Docs.docc/Snippet.swift", text: "struct Person {}"),
+                    (path: "VCard/Twice.swift", text: "struct Twice {}"),
+                    (path: "Search/Twice.swift", text: "struct Twice {}"),
+                ])
+            #expect(graph.folders == ["Model", "Book", "Store", "VCard", "Search"])
+            #expect(graph.edges.map(\.description) == ["Book → Model", "Model → Book", "Store → Model"])
+            let uses = try #require(graph.uses[SourceFolderGraph.Edge(from: "Book", to: "Model")])
+            #expect(uses.map(\.description) == ["Book/Book.swift uses Person", "Book/Person+Sort.swift uses Person"])
+            #expect(graph.usesByFile(SourceFolderGraph.Edge(from: "Store", to: "Model")) == ["Root.swift: Label"])
+            #expect(graph.namesDeclaredInSeveralFolders["Twice"] == ["VCard", "Search"])
+            #expect(graph.cycles == [["Book", "Model"]])
+        }
+    }
+}
