@@ -10,6 +10,10 @@ import Foundation
 /// type names it. Uses inside a folder are not edges, and a name declared in more than one
 /// folder counts for none (``namesDeclaredInSeveralFolders`` lists them).
 ///
+/// A file also depends on `B` when it names, after a `.`, a member that `B` adds to a type of
+/// another module (`extension String { var trimmed … }`), if no other folder declares that
+/// name.
+///
 /// ```swift
 /// let graph = try SourceFolderGraph(libraryFolder: sources.appending(path: "PlainContacts"))
 /// graph.uses[SourceFolderGraph.Edge(from: "Model", to: "Book")]?.first
@@ -30,7 +34,7 @@ struct SourceFolderGraph: Sendable {
     struct Use: Hashable, Comparable, Sendable, CustomStringConvertible {
         /// The file's path inside the library, such as `Model/Person.swift`.
         var file: String
-        /// The type that the file names.
+        /// The type, or the extended type and member (`String.trimmed`), that the file names.
         var name: String
 
         static func < (left: Use, right: Use) -> Bool { (left.file, left.name) < (right.file, right.name) }
@@ -77,6 +81,8 @@ struct SourceFolderGraph: Sendable {
         }
         let declaringFolder = declaring.compactMapValues { $0.count == 1 ? $0.first : nil }
 
+        let foreignMembers = Self.membersOfForeignTypes(in: code, folderOfFile: folderOfFile, declaredTypes: declaring)
+
         var uses: [Edge: [Use]] = [:]
         for file in code {
             let folder = folderOfFile[file.path, default: library]
@@ -84,12 +90,33 @@ struct SourceFolderGraph: Sendable {
                 guard let other = declaringFolder[name], other != folder else { continue }
                 uses[Edge(from: folder, to: other), default: []].append(Use(file: file.path, name: name))
             }
+            for member in file.code.memberNames {
+                guard let (other, type) = foreignMembers[member], other != folder else { continue }
+                uses[Edge(from: folder, to: other), default: []].append(Use(file: file.path, name: "\(type).\(member)"))
+            }
         }
 
         self.folders = Set(folderOfFile.values)
         self.declaringFolder = declaringFolder
         self.namesDeclaredInSeveralFolders = declaring.filter { $0.value.count > 1 }
         self.uses = uses.mapValues { $0.sorted() }
+    }
+
+    /// The members that one folder adds to types declared outside the library, by name, with
+    /// that folder and the type; a name that another folder declares too is left out.
+    private static func membersOfForeignTypes(
+        in code: [(path: String, code: SwiftCode)], folderOfFile: [String: String], declaredTypes: [String: Set<String>]
+    ) -> [String: (folder: String, type: String)] {
+        var foldersDeclaring: [String: Set<String>] = [:]
+        var members: [String: (folder: String, type: String)] = [:]
+        for file in code {
+            let folder = folderOfFile[file.path, default: ""]
+            for name in file.code.declaredNames { foldersDeclaring[name, default: []].insert(folder) }
+            for member in file.code.extensionMembers where declaredTypes[member.type] == nil {
+                members[member.member] = (folder, member.type)
+            }
+        }
+        return members.filter { foldersDeclaring[$0.key]?.count == 1 }
     }
 
     /// The uses behind `edge`, one line per file: `Model/Person.swift: AddressBook, RecordKey`.

@@ -24,5 +24,24 @@ extension SourceLayersTests {
             #expect(graph.namesDeclaredInSeveralFolders["Twice"] == ["VCard", "Search"])
             #expect(graph.cycles == [["Book", "Model"]])
         }
+
+        @Test func membersAddedToAnotherModulesTypeAreUses() {
+            let files = [
+                (path: "HTTP/String+Trim.swift", text: "extension String { var trimmed: String { self } }"),
+                (path: "Sync/Sync.swift", text: "struct Sync { let token = \" a \".trimmed }"),
+            ]
+            let graph = SourceFolderGraph(library: "Store", files: files)
+            #expect(graph.uses.values.joined().map(\.description) == ["Sync/Sync.swift uses String.trimmed"])
+
+            // A name another folder declares too, or a member of the library's own type, is no use.
+            let unclear = SourceFolderGraph(
+                library: "Store",
+                files: files + [
+                    (path: "Serve/Serve.swift", text: "struct Serve { let trimmed = 1 }"),
+                    (path: "Cards/Person.swift", text: "struct Person {}\nextension Person { var merged: Int { 1 } }"),
+                    (path: "Views/View.swift", text: "struct View { let a = 1.merged }"),
+                ])
+            #expect(unclear.edges.isEmpty)
+        }
     }
 }

@@ -84,6 +84,8 @@ extension LibraryLayers {
             .init("WebDAV", "HTTPServer", example: "WebDAV/WebDAVReadingPaths.swift uses HTTPServerRequest"),
             .init("WebDAV", "Serve", example: "WebDAV/WebDAVReadingPaths.swift uses CardDAVService"),
             .init("WebDAV", "Sync", example: "WebDAV/WebDAVReadingPaths.swift uses WebDAVMultistatus"),
+            .init("HTTPClient", "Sync", example: "HTTPClient/HTTPClient.swift uses String.trimmingWhitespaceAndNewlines"),
+            .init("Serve", "Sync", example: "Serve/CardDAV/CardDAVURLSpace.swift uses String.trimmingWhitespaceAndNewlines"),
         ])
 
     static let all = [store, dav]

@@ -30,6 +30,9 @@ struct SwiftCode {
     /// The keywords that declare a type.
     static let typeKeywords: Set<String> = ["struct", "class", "enum", "protocol", "actor", "typealias"]
 
+    /// The keywords that declare a member or a variable.
+    static let memberKeywords: Set<String> = ["func", "var", "let", "case"]
+
     /// The names of the types declared outside any braces (`struct`, `class`, `enum`,
     /// `protocol`, `actor`, `typealias`), in order. Nested types are left out: another folder
     /// names them through the type they are in.
@@ -56,6 +59,56 @@ struct SwiftCode {
             {
                 names.insert(word)
             }
+        }
+        return names
+    }
+
+    /// The members (`func`, `var`, `let`) declared directly in the `extension` blocks outside
+    /// any braces, with the name of the extended type (its first part, for `Outer.Inner`).
+    var extensionMembers: [(type: String, member: String)] {
+        var members: [(type: String, member: String)] = []
+        var extended: String?
+        var inBody = false
+        walk { token, previous, depth in
+            switch token {
+            case .word(let word) where depth == 0 && previous == .word("extension"):
+                extended = word
+                inBody = false
+            case .punctuation(UInt8(ascii: "{")) where depth == 1 && extended != nil:
+                inBody = true  // `depth` is the depth after the brace.
+            case .punctuation(UInt8(ascii: "}")) where depth == 0:
+                extended = nil
+                inBody = false
+            case .word(let word) where depth == 1 && inBody:
+                if let extended, case .word(let keyword)? = previous, ["func", "var", "let"].contains(keyword),
+                    Self.isIdentifier(word)
+                {
+                    members.append((extended, word))
+                }
+            default: break
+            }
+        }
+        return members
+    }
+
+    /// The names declared by `func`, `var`, `let` or `case` at any depth.
+    var declaredNames: Set<String> {
+        var names: Set<String> = []
+        walk { token, previous, _ in
+            if case .word(let word) = token, case .word(let keyword)? = previous, Self.memberKeywords.contains(keyword),
+                Self.isIdentifier(word)
+            {
+                names.insert(word)
+            }
+        }
+        return names
+    }
+
+    /// The words that follow a `.`: the members the code names.
+    var memberNames: Set<String> {
+        var names: Set<String> = []
+        walk { token, previous, _ in
+            if case .word(let word) = token, previous == .punctuation(UInt8(ascii: ".")) { names.insert(word) }
         }
         return names
     }

@@ -56,5 +56,18 @@ extension SourceLayersTests {
         @Test func namesAfterADotAreMembersNotTypes() {
             #expect(SwiftCode("let a: Outer.Inner = .Case; Person.self").capitalizedNames == ["Outer", "Person"])
         }
+
+        @Test func membersOfExtensionsAreReadWithTheExtendedType() {
+            let code = SwiftCode(
+                """
+                extension String {
+                    var trimmed: String { let inner = self; return inner }
+                    static func make() -> String { "" }
+                }
+                extension Person.Kind: Codable { func encode() {} }
+                """)
+            #expect(code.extensionMembers.map { "\($0.type).\($0.member)" } == ["String.trimmed", "String.make", "Person.encode"])
+            #expect(code.declaredNames == ["trimmed", "inner", "make", "encode"])
+        }
     }
 }
