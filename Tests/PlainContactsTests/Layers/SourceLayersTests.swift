@@ -1,0 +1,141 @@
+import Testing
+
+extension LibraryLayers {
+    /// The store, from the bottom up.
+    ///
+    /// The store does not keep to this table everywhere yet: the known violations below are
+    /// the edges its sources still make against it. The list must only shrink: remove an entry
+    /// in the change that cuts the edge (a test fails until it is removed), and never add one;
+    /// a new folder is placed in the table, not excused here.
+    static let store = LibraryLayers(
+        library: "PlainContacts",
+        layers: [
+            // The error values every other layer throws: `ContactsError` and its codes,
+            // `InterchangeError`, `SystemCallError`.
+            ["Errors"],
+            // System calls, files, hashing, timestamps and parallel loops, knowing no contacts.
+            ["Internal"],
+            // Names as text: composite names and their format, normalisation, sort keys and
+            // orderings, name and email matching. The model, the record format and the index
+            // name and sort people with it.
+            ["Search"],
+            // People, groups, record IDs, multi-values, dates and addresses.
+            ["Model"],
+            // The record format: JSON, record keys and file names, the record coders, the
+            // manifest, the store's layout and its reader.
+            ["Format"],
+            // Durable files, locks, transactions and their journal.
+            ["Writer"],
+            // What the book is built from, none using another: the index of people, the
+            // three-way merge of records, the watching of the store's folder, access consent,
+            // long-term references to people.
+            ["Index", "Merge", "Changes", "Access", "Reference"],
+            // The address book: loading, saving, listing, groups, the doctor.
+            ["Book"],
+            // vCard text, its mapping to people, and its import into a book.
+            ["VCard"],
+            // What is built on vCards and the book, none using another: the other contact file
+            // formats (CSV, LDIF, mutt, abook, Eudora), the card mapping of records that CardDAV
+            // serves and syncs, the editing of people as JSON.
+            ["Interchange", "CardMapping", "Editing"],
+            // Birthdays and anniversaries as iCalendar events, made from the card mapping.
+            ["Calendar"],
+        ],
+        knownViolations: [
+            .init("Errors", "Model", example: "Errors/SaveConflict.swift uses RecordID"),
+            .init("Model", "Format", example: "Model/Person.swift uses RecordKey"),
+            .init("Model", "Reference", example: "Model/PersonState.swift uses NameHash"),
+            .init("Model", "Book", example: "Model/Person.swift uses AddressBook"),
+            .init("Format", "Index", example: "Format/StoreReader+Links.swift uses FileSignature"),
+            .init("Format", "Reference", example: "Format/PersonRecordCoder.swift uses NameHash"),
+            .init("Index", "Reference", example: "Index/PersonSummary.swift uses NameHash"),
+            .init("Merge", "VCard", example: "Merge/RecordFileMerger.swift uses VCardRecordFields"),
+            .init("Book", "VCard", example: "Book/SavePlan.swift uses VCardRecordFields"),
+            .init("Book", "Interchange", example: "Book/AddressBook+LDIF.swift uses LDIFExporter"),
+            .init("Book", "CardMapping", example: "Book/AddressBook+VCard.swift uses GroupCard"),
+            .init("Book", "Calendar", example: "Book/AddressBook+Birthdays.swift uses BirthdayCalendar"),
+            .init("VCard", "Interchange", example: "VCard/VCardImporter.swift uses KeptField"),
+        ])
+
+    /// The network protocols on the store, from the bottom up.
+    ///
+    /// The known violations below must only shrink, as the store's must.
+    static let dav = LibraryLayers(
+        library: "PlainContactsDAV",
+        layers: [
+            // Values that every layer shares, none using another: HTTP status codes, the
+            // server's and the sync's error types, tab-separated state files.
+            ["HTTP", "Errors", "StateFiles"],
+            // The generic WebDAV core: XML reading and writing.
+            ["WebDAV"],
+            // What the client and the server stand on, none using another: the HTTP client,
+            // the HTTP server (sockets, parsing, limits, knowing no contacts), the server's
+            // accounts.
+            ["HTTPClient", "HTTPServer", "Accounts"],
+            // Merging a card with a person, shared by the sync and the server's `PUT`.
+            ["Cards"],
+            // The two ends, neither using the other: the CardDAV client (`contacts sync`) and
+            // the CardDAV server (`contacts serve`).
+            ["Sync", "Serve"],
+        ],
+        knownViolations: [
+            .init("Cards", "Sync", example: "Cards/CardMerge.swift uses SyncDecision"),
+            .init("WebDAV", "HTTPClient", example: "WebDAV/WebDAVReadingPaths.swift uses HTTPClient"),
+            .init("WebDAV", "HTTPServer", example: "WebDAV/WebDAVReadingPaths.swift uses HTTPServerRequest"),
+            .init("WebDAV", "Serve", example: "WebDAV/WebDAVReadingPaths.swift uses CardDAVService"),
+            .init("WebDAV", "Sync", example: "WebDAV/WebDAVReadingPaths.swift uses WebDAVMultistatus"),
+            .init("HTTPClient", "Sync", example: "HTTPClient/HTTPClient.swift uses String.trimmingWhitespaceAndNewlines"),
+            .init("Serve", "Sync", example: "Serve/CardDAV/CardDAVURLSpace.swift uses String.trimmingWhitespaceAndNewlines"),
+        ])
+
+    static let all = [store, dav]
+}
+
+/// The folders of each library keep to its layers, read from the sources, so that no cycle
+/// between folders can come back.
+@Suite struct SourceLayersTests {
+    @Test(arguments: LibraryLayers.all)
+    func everyFolderHasALayer(_ table: LibraryLayers) throws {
+        let folders = try table.graph().folders
+        let placed = Set(table.layers.joined())
+        for folder in folders.subtracting(placed).sorted() {
+            Issue.record("\(table.library)/\(folder) has no layer: place it in the table of SourceLayersTests.swift")
+        }
+        for folder in placed.subtracting(folders).sorted() {
+            Issue.record("the table places \(table.library)/\(folder), which holds no Swift file: remove it")
+        }
+        #expect(table.layers.joined().count == placed.count, "a folder is placed twice")
+    }
+
+    @Test(arguments: LibraryLayers.all)
+    func noFolderUsesItsOwnLayerOrAbove(_ table: LibraryLayers) throws {
+        let graph = try table.graph()
+        let known = Set(table.knownViolations.map(\.edge))
+        for edge in table.violations(in: graph) {
+            let uses = graph.usesByFile(edge).map { "  \($0)" }.joined(separator: "\n")
+            if known.contains(edge) {
+                print("\(table.library): known violation \(edge):\n\(uses)")
+                continue
+            }
+            let layers = [edge.from, edge.to].map { "\($0) is in layer \(table.layer(of: $0).map(String.init) ?? "?")" }
+            let message = "\(table.library): \(edge) goes up or sideways (\(layers.joined(separator: ", "))); "
+            Issue.record("\(message)cut these uses or move the files:\n\(uses)")
+        }
+    }
+
+    @Test(arguments: LibraryLayers.all)
+    func everyKnownViolationIsStillMade(_ table: LibraryLayers) throws {
+        let violations = Set(table.violations(in: try table.graph()))
+        for known in table.knownViolations where !violations.contains(known.edge) {
+            Issue.record("\(table.library): \(known.edge) is no longer made: remove it from the known violations")
+        }
+    }
+
+    @Test(arguments: LibraryLayers.all)
+    func everyTypeNameIsDeclaredInOneFolder(_ table: LibraryLayers) throws {
+        // A name declared in two folders hides the uses of both from the layering test.
+        for (name, folders) in try table.graph().namesDeclaredInSeveralFolders.sorted(by: { $0.key < $1.key }) {
+            Issue.record("\(table.library): \(name) is declared in \(folders.sorted().joined(separator: " and "))")
+        }
+    }
+}
