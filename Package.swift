@@ -10,13 +10,14 @@ let package = Package(
     name: "PlainContacts",
     products: [
         .library(name: "PlainContacts", targets: ["PlainContacts"]),
-        .library(name: "PlainContactsDAV", targets: ["PlainContactsDAV"]),
         .executable(name: "contacts", targets: ["contacts"]),
     ],
     targets: [
         // The store: model, format, writer, index, search, vCard and the other interchange formats.
         .target(name: "PlainContacts"),
         // WebDAV, the CardDAV client (`contacts sync`) and server (`contacts serve`) on the store.
+        // Not a product: its API is the package's own (`package`), for the command and the
+        // benchmark; a program embeds the store, and serves or syncs it by running `contacts`.
         .target(name: "PlainContactsDAV", dependencies: ["PlainContacts"]),
         // Seeded fuzzers of damaged store files, vCards and WebDAV bodies, run by the tests and the benchmark.
         .target(name: "PlainContactsFuzz", dependencies: ["PlainContacts", "PlainContactsDAV"]),
