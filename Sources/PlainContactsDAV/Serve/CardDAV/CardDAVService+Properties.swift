@@ -175,14 +175,7 @@ extension CardDAVService {
     /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110's IMF-fixdate) of a time in
     /// nanoseconds since 1970.
     static func httpDate(nanoseconds: Int64) -> String {
-        var seconds = time_t(nanoseconds / 1_000_000_000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        HTTPDate.format(time_t(nanoseconds / 1_000_000_000))
     }
 }
 

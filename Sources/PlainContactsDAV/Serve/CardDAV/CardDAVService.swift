@@ -291,11 +291,11 @@ final class CardDAVService: Sendable {
     /// - Throws: a 400 failure for another value.
     static func depth(of request: HTTPServerRequest, missing: Int?) throws -> Int? {
         guard let value = request.header("Depth") else { return missing }
-        switch HTTPSyntax.trimmed(value).lowercased() {
-        case "0": return 0
-        case "1": return 1
-        case "infinity": return nil
-        default: throw CardDAVFailure(status: 400)
+        switch WebDAVConditions.depth(value) {
+        case .zero: return 0
+        case .one: return 1
+        case .infinity: return nil
+        case nil: throw CardDAVFailure(status: 400)
         }
     }
 
@@ -304,7 +304,7 @@ final class CardDAVService: Sendable {
     /// - Throws: a 400 failure for a body that is not well-formed XML, declares a document type
     ///   (where entities would be defined) or nests too deep.
     static func xmlBody(of request: HTTPServerRequest) throws -> WebDAVElement? {
-        guard request.body.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return nil }
+        guard WebDAVConditions.hasContent(request.body) else { return nil }
         do {
             return try WebDAVXML.parse(request.body, maximumDepth: maximumXMLDepth)
         } catch {
@@ -313,34 +313,23 @@ final class CardDAVService: Sendable {
     }
 
     /// Checks `If-Match` and `If-None-Match` against a card's current ETag (`nil` when it does
-    /// not exist), as RFC 9110 section 13 orders them.
+    /// not exist), as ``WebDAVConditions/evaluate(ifMatch:ifNoneMatch:currentETag:isRead:)``
+    /// does.
     ///
     /// - Throws: a 412 failure when a condition fails; for `GET` and `HEAD`, a 304 failure when
     ///   `If-None-Match` names the current ETag.
     static func checkConditions(of request: HTTPServerRequest, current: CardDAVEntry?) throws {
-        if let ifMatch = request.header("If-Match") {
-            let tags = entityTags(ifMatch)
-            let matches = current.map { entry in tags.contains("*") || tags.contains(entry.quotedETag) } ?? false
-            guard matches else { throw CardDAVFailure(status: 412) }
+        let outcome = WebDAVConditions.evaluate(
+            ifMatch: request.header("If-Match"), ifNoneMatch: request.header("If-None-Match"),
+            currentETag: current?.quotedETag, isRead: request.method == "GET" || request.method == "HEAD")
+        switch outcome {
+        case .proceed: return
+        case .preconditionFailed: throw CardDAVFailure(status: 412)
+        case .notModified:
+            var failure = CardDAVFailure(status: 304)
+            if let current { failure.headers.append("ETag", current.quotedETag) }
+            throw failure
         }
-        if let ifNoneMatch = request.header("If-None-Match"), let current {
-            let tags = entityTags(ifNoneMatch)
-            let weakCurrent = "W/" + current.quotedETag
-            if tags.contains("*") || tags.contains(current.quotedETag) || tags.contains(weakCurrent) {
-                if request.method == "GET" || request.method == "HEAD" {
-                    var failure = CardDAVFailure(status: 304)
-                    failure.headers.append("ETag", current.quotedETag)
-                    throw failure
-                }
-                throw CardDAVFailure(status: 412)
-            }
-        }
-    }
-
-    /// The entity tags of an `If-Match` or `If-None-Match` value, as written (`"abc"`,
-    /// `W/"abc"`, `*`).
-    private static func entityTags(_ value: String) -> [String] {
-        value.split(separator: ",").map { HTTPSyntax.trimmed($0) }.filter { !$0.isEmpty }
     }
 
     /// A multistatus response.
