@@ -74,21 +74,17 @@ extension AddressBook {
             try VCardMerge.merge(Person(state: card), into: person)
             return AppliedCard(person: person, change: person.state == before ? .unchanged : .changed, card: card)
         case .cardWins(let datedByCard):
-            var outcome = try CardMerge.merge(
-                base: person.state, ours: person.state, theirs: card, prefer: .remote, key: person.key,
-                image: person.imageData)
+            var outcome = try merge(card, into: person, base: person.state, prefer: .remote)
             if datedByCard, let revision = card.values[.modificationDate] {
                 outcome.merged.values[.modificationDate] = revision
             }
             return take(outcome, into: person)
         case .threeWay(let base, let prefer, let history):
-            var outcome = try CardMerge.merge(
-                base: base, ours: person.state, theirs: card, prefer: prefer, key: person.key, image: person.imageData)
+            var outcome = try merge(card, into: person, base: base, prefer: prefer)
             if base == nil, let history, !outcome.conflicts.isEmpty || !CardMerge.sameContent(outcome.merged, person.state),
                 let earlier = earlierVersion(of: person, equalTo: outcome.theirs, in: history)
             {
-                outcome = try CardMerge.merge(
-                    base: earlier, ours: person.state, theirs: card, prefer: prefer, key: person.key, image: person.imageData)
+                outcome = try merge(card, into: person, base: earlier, prefer: prefer)
             }
             return take(outcome, into: person)
         }
@@ -108,6 +104,14 @@ extension AddressBook {
         let applied = try applyCard(card, to: person, merging: merging)
         try save()
         return applied
+    }
+
+    /// The card merged with the person's version against `base`.
+    private func merge(_ card: PersonState, into person: Person, base: PersonState?, prefer: MergePreference?) throws
+        -> CardMerge.Outcome
+    {
+        try CardMerge.merge(
+            base: base, ours: person.state, theirs: card, prefer: prefer, key: person.key, image: person.imageData)
     }
 
     private func take(_ outcome: CardMerge.Outcome, into person: Person) -> AppliedCard {

@@ -140,8 +140,7 @@ extension SyncRun {
             }
         case .group(let groupCard, _):
             let before = groups[uid].map(cardForm(of:))
-            let group = try book.applyGroupCard(groupCard, to: groups[uid], placement: card.placement)
-            pendingMembers.append((group, groupCard))
+            let group = try apply(groupCard, to: groups[uid], placement: card.placement)
             if before == nil {
                 groups[uid] = group
                 report.local.added += 1
@@ -198,8 +197,7 @@ extension SyncRun {
             else {
                 return leaveConflict(uid, recordID: group.recordID, properties: ["name"])
             }
-            try book.applyGroupCard(result, to: group)
-            pendingMembers.append((group, result))
+            try apply(result, to: group)
             if result != ours { report.local.changed += 1 }
             merged = result == theirs ? .same : .differs(result.serialized(key: group.key, id: group.recordID))
         }
@@ -221,8 +219,6 @@ extension SyncRun {
         }
     }
 
-    /// The newest earlier version of a person's record file that says what the server's card
-    /// says: the version that was synced, on the clone the file came from.
     private enum MergedVersion {
         case same
         case differs(Data)

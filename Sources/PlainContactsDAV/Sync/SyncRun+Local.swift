@@ -69,6 +69,16 @@ extension SyncRun {
         return GroupCard(group: group.state, key: group.key, memberUIDs: memberKeys.compactMap(people.uid(ofKey:)))
     }
 
+    /// Puts a group card's name, form and kept lines into a group, or into a new one; its
+    /// members are set after the save that gives new people their keys (see
+    /// ``applyPendingMembers()``).
+    @discardableResult
+    mutating func apply(_ card: GroupCard, to group: Group?, placement: RecordPlacement? = nil) throws -> Group {
+        let applied = try book.applyGroupCard(card, to: group, placement: placement)
+        pendingMembers.append((applied, card))
+        return applied
+    }
+
     /// Sets the members of the groups read from cards: people of the store by UID; members
     /// it has no person for are kept as lines of the group's card.
     mutating func applyPendingMembers() throws {

@@ -63,13 +63,6 @@ enum WebDAVConditions {
     /// The entity tags of an `If-Match` or `If-None-Match` value, as written (`"abc"`,
     /// `W/"abc"`, `*`).
     static func entityTags(_ value: String) -> [String] {
-        value.split(separator: ",").map { $0.trimmingWhitespaceAndNewlines }.filter { !$0.isEmpty }
-    }
-}
-
-extension Substring {
-    /// The text without white space and line breaks at both ends.
-    fileprivate var trimmingWhitespaceAndNewlines: String {
-        String(self).trimmingWhitespaceAndNewlines
+        value.split(separator: ",").map { String($0).trimmingWhitespaceAndNewlines }.filter { !$0.isEmpty }
     }
 }
