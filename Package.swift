@@ -31,22 +31,25 @@ let package = Package(
         // Starts real CardDAV servers (Radicale, Xandikos) for the integration tests, and holds
         // the helpers more than one test target uses (a temporary store, the fixtures' folder).
         .target(name: "DAVTestSupport", dependencies: ["PlainContacts"], path: "Tests/DAVTestSupport"),
+        // The `slow` tag and its switch, shared by the test targets that use them.
+        .target(name: "TestTags", path: "Tests/TestTags"),
         // The store's tests; Fixtures holds the vCards and exports, which other test targets read too.
         .testTarget(
             name: "PlainContactsTests",
-            dependencies: ["PlainContacts", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"],
+            dependencies: ["PlainContacts", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport", "TestTags"],
             exclude: ["Fixtures"]),
         // The tests of PlainContactsDAV (WebDAV, HTTP, the CardDAV client and server).
         .testTarget(
             name: "PlainContactsDAVTests",
-            dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport"]),
+            dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "plaincontacts-crash-helper", "DAVTestSupport", "TestTags"]),
         // The tests of the fuzzers, each running a few thousand cases of what it fuzzes.
-        .testTarget(name: "PlainContactsFuzzTests", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "DAVTestSupport"]),
+        .testTarget(
+            name: "PlainContactsFuzzTests", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "DAVTestSupport", "TestTags"]),
         // End-to-end tests that run the built `contacts` binary, in folders by command group;
         // Clients holds the tests with desktop CardDAV clients (Evolution-Data-Server,
         // SyncEvolution, Thunderbird) beside the scripts that drive them.
         .testTarget(
-            name: "ContactsCLITests", dependencies: ["contacts", "plaincontacts-crash-helper", "DAVTestSupport"],
+            name: "ContactsCLITests", dependencies: ["contacts", "plaincontacts-crash-helper", "DAVTestSupport", "TestTags"],
             exclude: ["Clients/evolution.py", "Clients/syncevolution.sh", "Clients/thunderbird.py"]),
         // The benchmark's pure parts, such as the fidelity comparison.
         .testTarget(name: "ContactsBenchTests", dependencies: ["contacts-bench"]),

@@ -5,19 +5,8 @@ import Testing
 
 @Suite("Fidelity run")
 struct FidelityRunTests {
-    /// A new folder holding `files` (relative path to text).
-    private func folder(_ files: [String: String]) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appending(path: "ContactsBenchTests-\(UUID().uuidString)")
-        for (path, text) in files {
-            let file = url.appending(path: path)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file)
-        }
-        return url
-    }
-
     @Test func findsVCardFilesByNameOrContentRecursively() throws {
-        let url = try folder([
+        let url = try temporaryFolder([
             "a.vcf": "", "b/c.VCARD": "", "b/d.ref": "BEGIN:VCARD\nEND:VCARD\n",
             "SOURCES.md": "`BEGIN:VCARD` is how a card starts\n", "e.txt": "text\n",
         ])
@@ -27,7 +16,7 @@ struct FidelityRunTests {
 
     @Test func countsTheLinesOfAnImportedCardAndItsRoundTrip() throws {
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lee;Ann;;;\r\nFN:Ann Lee\r\nTEL;TYPE=CELL:+1 555 0100\r\nEND:VCARD\r\n"
-        let url = try folder(["one.vcf": card, "empty.vcf": ""])
+        let url = try temporaryFolder(["one.vcf": card, "empty.vcf": ""])
         defer { try? FileManager.default.removeItem(at: url) }
         let summary = try FidelityRun.summary(of: url)
         #expect(summary.files == 2)

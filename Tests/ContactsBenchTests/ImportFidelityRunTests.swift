@@ -5,19 +5,8 @@ import Testing
 
 @Suite("Import fidelity run")
 struct ImportFidelityRunTests {
-    /// A new folder holding `files` (relative path to text).
-    private func folder(_ files: [String: String]) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appending(path: "ContactsBenchTests-\(UUID().uuidString)")
-        for (path, text) in files {
-            let file = url.appending(path: path)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file)
-        }
-        return url
-    }
-
     @Test func importsEachExportAndCountsWhatComesBackAndWhatIsLost() throws {
-        let url = try folder([
+        let url = try temporaryFolder([
             "csv/people.csv": "Name,Home Phone,Mobile Phone,Gender\nKatie Bell,+1 555 0100,+1 555 0101,\n",
             // A group holds a name, members and the RFC 5322 group's own name; a list's comment has no place.
             "aliases":
@@ -41,7 +30,7 @@ struct ImportFidelityRunTests {
     }
 
     @Test func countsEveryFieldOfARefusedFileAsLost() throws {
-        let url = try folder(["sheet.csv": "Shoe size,Favourite colour\n38,green\n"])
+        let url = try temporaryFolder(["sheet.csv": "Shoe size,Favourite colour\n38,green\n"])
         defer { try? FileManager.default.removeItem(at: url) }
         let summary = try ImportFidelityRun.summary(of: url)
         #expect(summary.files.first?.importedAs.hasPrefix("refused: malformedInput") == true)

@@ -1,5 +1,6 @@
 import DAVTestSupport
 import Foundation
+import TestTags
 import Testing
 @testable import PlainContacts
 @testable import PlainContactsFuzz

@@ -1,4 +1,5 @@
 import Foundation
+import TestTags
 import Testing
 
 /// Evolution's address book, as Evolution-Data-Server 3.46 (Debian 12) keeps it, syncing with

@@ -1,4 +1,5 @@
 import Foundation
+import TestTags
 import Testing
 
 /// SyncEvolution 2.0 (Debian 12) syncing a folder of vCards (its `file` backend) with

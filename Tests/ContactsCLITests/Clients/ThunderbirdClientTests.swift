@@ -1,6 +1,7 @@
 import DAVTestSupport
 import Foundation
 import Glibc
+import TestTags
 import Testing
 
 /// Thunderbird (Debian 12's 153 ESR, its own CardDAV code) syncing its address book with

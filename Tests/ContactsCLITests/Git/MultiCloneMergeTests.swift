@@ -1,4 +1,5 @@
 import Foundation
+import TestTags
 import Testing
 
 /// The acceptance test of merging clones: several real Git clones of one store make random

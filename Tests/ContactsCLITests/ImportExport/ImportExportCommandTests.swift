@@ -1,5 +1,6 @@
 import DAVTestSupport
 import Foundation
+import TestTags
 import Testing
 
 /// The vCard files the library's tests read.

@@ -2,6 +2,7 @@ import DAVTestSupport
 import Foundation
 import PlainContacts
 import PlainContactsDAV
+import TestTags
 import Testing
 
 /// The acceptance test of syncing one address book along two paths at once (issue 20): a person

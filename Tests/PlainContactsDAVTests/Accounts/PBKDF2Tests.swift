@@ -1,3 +1,4 @@
+import TestTags
 import Testing
 
 @testable import PlainContacts

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import TestTags
 import Testing
 @testable import PlainContacts
 @testable import PlainContactsDAV

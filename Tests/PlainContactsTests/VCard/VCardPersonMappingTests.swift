@@ -1,4 +1,5 @@
 import Foundation
+import TestTags
 import Testing
 @testable import PlainContacts
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestTags
 import Testing
 
 @testable import PlainContacts
