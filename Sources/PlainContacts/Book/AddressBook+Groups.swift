@@ -40,7 +40,7 @@ extension AddressBook {
     /// `placement` says, alike on every clone that makes it from the same card.
     ///
     /// - Throws: as ``add(_:)``.
-    package func add(_ group: Group, placement: RecordPlacement) throws {
+    func add(_ group: Group, placement: RecordPlacement) throws {
         try checkWritable()
         if let owner = group.owner, owner !== self {
             throw ContactsError(.recordInAnotherBook, "the group belongs to another address book")

@@ -64,7 +64,7 @@ extension AddressBook {
     /// `placement` says, alike on every clone that makes it from the same card.
     ///
     /// - Throws: as ``add(_:)``.
-    package func add(_ person: Person, placement: RecordPlacement) throws {
+    func add(_ person: Person, placement: RecordPlacement) throws {
         try checkWritable()
         if let owner = person.owner, owner !== self {
             throw ContactsError(.recordInAnotherBook, "the person belongs to another address book; copy its values instead")

@@ -5,7 +5,7 @@ import Foundation
 package struct StoreCreator {
     let layout: StoreLayout
 
-    package init(layout: StoreLayout) {
+    init(layout: StoreLayout) {
         self.layout = layout
     }
 

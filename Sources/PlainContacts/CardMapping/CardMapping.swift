@@ -70,7 +70,7 @@ package enum CardMapping {
     }
 
     /// The key property's line for a record's key and ID.
-    package static func keyLine(_ key: RecordKey?, id: RecordID) -> VCardProperty? {
+    static func keyLine(_ key: RecordKey?, id: RecordID) -> VCardProperty? {
         guard let key else { return nil }
         let parameters = id.isValid ? [VCardParameter(name: idParameter, values: [String(id.rawValue)])] : []
         return VCardProperty(name: keyProperty, parameters: parameters, text: key.rawValue)

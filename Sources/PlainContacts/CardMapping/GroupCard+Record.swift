@@ -33,7 +33,7 @@ extension GroupCard {
 
     /// Puts the card's name, UID, form and kept lines into a group; its members are set by
     /// ``setMembers(of:in:keyOfUID:)`` once the group and its new members are saved.
-    package func applyFields(to group: Group) {
+    func applyFields(to group: Group) {
         if group.name != name { group.name = name }
         var state = group.state
         // A UID the group's key gives anyway is not written on its own.

@@ -29,7 +29,7 @@ extension GroupCard {
     static let sentKey = "vcardSent"
 
     /// Keeps a card as sent in a group's state, without the file key property.
-    package static func keepSent(_ card: VCard, in state: inout GroupState) {
+    static func keepSent(_ card: VCard, in state: inout GroupState) {
         let lines = card.properties.filter { $0.name != CardMapping.keyProperty }.map(VCardWriter.contentLine)
         state.unknownFields[sentKey] = .object(["version": .string(card.version), "lines": .array(lines.map(JSONValue.string))])
     }

@@ -43,13 +43,13 @@ package struct FileSignature: Hashable, Sendable {
     }
 
     /// The later of the two times.
-    package var latest: Int64 { Swift.max(modified, changed) }
+    var latest: Int64 { Swift.max(modified, changed) }
 
     /// How long before a signature is taken its file must have last changed for the signature
     /// to be trusted: far more than a clock tick of any file system. A file changed more
     /// recently could change again in the same tick without changing its signature (an editor
     /// writing in place, keeping the size).
-    package static let racyWindow: Int64 = 2_000_000_000
+    static let racyWindow: Int64 = 2_000_000_000
 
     /// Whether the file last changed more than ``racyWindow`` before now, so that the
     /// signature, taken now, tells every later change.

@@ -37,7 +37,7 @@ package struct StoreLayout: Sendable {
     static let skeletonNames = [manifestName, gitattributesName, gitignoreName]
 
     /// Path of a person file relative to the root, as the writer takes it.
-    package static func personPath(_ key: RecordKey) -> String { "people/\(key.rawValue).json" }
+    static func personPath(_ key: RecordKey) -> String { "people/\(key.rawValue).json" }
     static func imagePath(_ fileName: String) -> String { "people/\(fileName)" }
     static func groupPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).json" }
     static func membersPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).members" }

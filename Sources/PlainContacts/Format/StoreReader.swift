@@ -17,7 +17,7 @@ package struct StoreReader: PersonImageSource {
         package var state: GroupState
         package var members: Set<RecordKey>
         package var fingerprint: Fingerprint
-        package var membersFingerprint: Fingerprint?
+        var membersFingerprint: Fingerprint?
     }
 
     /// The whole store.

@@ -22,9 +22,9 @@ import FoundationEssentials
 ///
 /// A value is named by its card property for single values (`N`, `FN`, `ORG`, `NOTE`…) and by
 /// the model property and multi-value identifier for the others (`phones/0`).
-package struct VCardOrigin: Sendable, Hashable {
+struct VCardOrigin: Sendable, Hashable {
     /// The lines one value came from.
-    package struct Source: Sendable, Hashable {
+    struct Source: Sendable, Hashable {
         /// The content lines, unfolded, in the order the card had them.
         var lines: [String]
         /// The fingerprint of the value when it was imported.
@@ -37,10 +37,10 @@ package struct VCardOrigin: Sendable, Hashable {
     /// The vCard version of the card, such as `"3.0"`.
     var version: String
     /// The lines of each value, by value name.
-    package var sources: [String: Source]
+    var sources: [String: Source]
 
     /// The origin stored in a person's state, if any; a malformed one reads as none.
-    package init?(of state: PersonState) {
+    init?(of state: PersonState) {
         guard case .object(let fields)? = state.unknownFields[Self.key], let version = fields["version"]?.string,
             case .object(let values)? = fields["values"]
         else { return nil }

@@ -19,9 +19,9 @@ import FoundationEssentials
 /// (`X-IMPORTED-FIELD;X-FORMAT=ldif;X-NAME="description":Monthly readers`) under `"vcard"`.
 package enum VCardRecordFields {
     /// The record key holding the card's UID.
-    package static let uidKey = "uid"
+    static let uidKey = "uid"
     /// The record key holding the unmapped content lines.
-    package static let linesKey = "vcard"
+    static let linesKey = "vcard"
 
     /// The stored UID, if any.
     package static func uid(of state: PersonState) -> String? {
@@ -52,7 +52,7 @@ package enum VCardRecordFields {
     }
 
     /// Stores content lines; an empty list removes the key.
-    package static func setLines(_ lines: [String], in state: inout PersonState) {
+    static func setLines(_ lines: [String], in state: inout PersonState) {
         state.unknownFields[linesKey] = lines.isEmpty ? nil : .array(lines.map(JSONValue.string))
     }
 
@@ -88,7 +88,7 @@ package enum VCardRecordFields {
     ///
     /// The same key gives the same identifier on every machine, so exporting a person without a
     /// stored UID twice gives the same `UID`.
-    package static func derivedUID(for key: RecordKey) -> String {
+    static func derivedUID(for key: RecordKey) -> String {
         var bytes = Array(SHA256.hash(key.rawValue.utf8).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80

@@ -23,7 +23,7 @@ package struct ConvertedContacts: Sendable {
     var cardCount: Int
     /// The layout the reader took when the content told it rather than a header or the
     /// format's own markers, such as "Thunderbird's columns without a header row".
-    package var layout: String?
+    var layout: String?
     /// The format read, as the import report names it: `csv`, or `csv (Thunderbird's columns
     /// without a header row)`.
     package var formatRead = ""

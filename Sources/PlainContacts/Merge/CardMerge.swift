@@ -23,10 +23,10 @@ package enum CardMerge {
     /// A merged person and the property keys that conflicted (empty when the merge is clean).
     package struct Outcome {
         package var merged: PersonState
-        package var conflicts: [String]
+        var conflicts: [String]
         /// The server's version as merged: renumbered after the reference, with the store's
         /// image when it is the same picture. What the card says, in the store's terms.
-        package var theirs = PersonState()
+        var theirs = PersonState()
     }
 
     /// The record fields that come from the card and are merged like properties.

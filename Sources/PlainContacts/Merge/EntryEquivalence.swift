@@ -12,9 +12,9 @@ import FoundationEssentials
 /// let same = EntryEquivalence.sameValue(for: .phones)
 /// same("+1 (555) 0100", "+1 555-0100")   // true
 /// ```
-package enum EntryEquivalence {
+enum EntryEquivalence {
     /// The comparison of two text values of `property`.
-    package static func sameValue(for property: PropertyID) -> @Sendable (String, String) -> Bool {
+    static func sameValue(for property: PropertyID) -> @Sendable (String, String) -> Bool {
         switch property {
         case .phones: samePhone
         case .emails: sameEmail
@@ -41,7 +41,7 @@ package enum EntryEquivalence {
     }
 
     /// Whether two entries added independently are one entry: equal labels and the same value.
-    package static func sameEntry<Value>(
+    static func sameEntry<Value>(
         _ a: MultiValue<Value>.Entry, _ b: MultiValue<Value>.Entry, sameValue: (Value, Value) -> Bool
     ) -> Bool {
         a.label == b.label && sameValue(a.value, b.value)

@@ -29,7 +29,7 @@ package enum RecordContent {
     }
 
     /// Whether two versions of a person say the same.
-    package static func same(_ a: PersonState, _ b: PersonState) -> Bool {
+    static func same(_ a: PersonState, _ b: PersonState) -> Bool {
         a == b || of(a) == of(b)
     }
 

@@ -26,7 +26,7 @@ package enum RecordMerger {
 
     /// The merged person with this side's value for every conflicting property, image and
     /// unknown key, and the sorted keys of those conflicts (empty when the merge is clean).
-    package static func mergeKeepingOurs(base: PersonState, ours: PersonState, theirs: PersonState) -> (merged: PersonState, conflicts: [String]) {
+    static func mergeKeepingOurs(base: PersonState, ours: PersonState, theirs: PersonState) -> (merged: PersonState, conflicts: [String]) {
         var merged = theirs
         var conflicts: [String] = []
         var counter = Swift.max(base.nextValueIdentifier, ours.nextValueIdentifier, theirs.nextValueIdentifier)

@@ -27,7 +27,7 @@ public struct MultiValueIdentifier: RawRepresentable, Hashable, Comparable, Send
     static let highest: Int32 = Int32.max - 1
 
     /// The identifier after `rawValue`, or `Int32.max` (none left) past ``highest``.
-    package static func successor(of rawValue: Int32) -> Int32 {
+    static func successor(of rawValue: Int32) -> Int32 {
         rawValue < Int32.max ? rawValue + 1 : Int32.max
     }
 
@@ -84,9 +84,9 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
         public var value: Value
         /// Keys found in the file beside `id`, `label` and `value` that this version does not
         /// know; kept on rewrite.
-        package var unknownFields: [String: JSONValue] = [:]
+        var unknownFields: [String: JSONValue] = [:]
 
-        package init(identifier: MultiValueIdentifier, label: Label?, value: Value,
+        init(identifier: MultiValueIdentifier, label: Label?, value: Value,
                      unknownFields: [String: JSONValue] = [:]) {
             self.identifier = identifier
             self.label = label
@@ -121,7 +121,7 @@ public struct MultiValue<Value: Sendable & Hashable>: Sendable, Hashable, Random
         for item in values { add(item.value, label: item.label) }
     }
 
-    package init(entries: [Entry], nextIdentifier: Int32) {
+    init(entries: [Entry], nextIdentifier: Int32) {
         self.entries = entries
         let highest = entries.map(\.identifier.rawValue).max() ?? -1
         self.nextIdentifier = Swift.max(nextIdentifier, MultiValueIdentifier.successor(of: highest))

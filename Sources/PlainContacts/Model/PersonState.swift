@@ -6,15 +6,15 @@ package struct PersonState: Sendable, Hashable {
     /// The set properties; an absent key means the property is not set.
     package var values: [PropertyID: PropertyValue] = [:]
     /// The identifier the next new multi-value entry of this record receives.
-    package var nextValueIdentifier: Int32 = 0
+    var nextValueIdentifier: Int32 = 0
     /// The image, if any.
     package var image: ImageState = .none
     /// Record keys of people merged into this one; references to them re-identify here.
-    package var mergedKeys: [String] = []
+    var mergedKeys: [String] = []
     /// Keys found in the file that this version does not know; kept on rewrite.
-    package var unknownFields: [String: JSONValue] = [:]
+    var unknownFields: [String: JSONValue] = [:]
 
-    package init() {}
+    init() {}
 
     func string(_ property: PropertyID) -> String? {
         if case .string(let text)? = values[property] { return text }

@@ -60,7 +60,7 @@ package enum DeviceFiles {
     /// must exist.
     ///
     /// - Throws: ``ContactsError/Code/io`` if the folder cannot be created.
-    package static func makePrivateFolder(_ folder: URL) throws {
+    static func makePrivateFolder(_ folder: URL) throws {
         let path = folder.path(percentEncoded: false)
         if mkdir(path, 0o700) == 0 {
             guard chmod(path, 0o700) == 0 else {
