@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// HMAC with SHA-256 (RFC 2104, test vectors in RFC 4231): a keyed hash that proves a message
 /// was made by someone holding the key.
 ///
@@ -7,7 +5,7 @@ import PlainContacts
 /// let tag = HMACSHA256.authenticationCode(key: Array("key".utf8), message: Array("message".utf8))
 /// tag.count  // 32
 /// ```
-enum HMACSHA256 {
+package enum HMACSHA256 {
     /// The length of SHA-256's input block in bytes, to which HMAC pads its key (RFC 2104's B).
     static let blockCount = 64
     /// The byte XORed into the key for the inner hash (RFC 2104's ipad).
@@ -24,7 +22,7 @@ enum HMACSHA256 {
     ///                                                message: Array("what do ya want for nothing?".utf8)))
     /// // "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
     /// ```
-    static func authenticationCode(key: [UInt8], message: some Sequence<UInt8>) -> [UInt8] {
+    package static func authenticationCode(key: [UInt8], message: some Sequence<UInt8>) -> [UInt8] {
         let block = paddedKey(key)
         var inner = block.map { $0 ^ innerPad }
         inner.append(contentsOf: message)

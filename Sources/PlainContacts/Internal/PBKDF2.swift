@@ -1,5 +1,3 @@
-import PlainContacts
-
 /// PBKDF2 with HMAC-SHA256 (RFC 8018, section 5.2): derives a key from a password by
 /// iterating HMAC, so that every guess of the password costs an attacker the same work.
 ///
@@ -11,7 +9,7 @@ import PlainContacts
 ///                            iterations: 1, length: 64)
 /// key.count  // 64
 /// ```
-enum PBKDF2 {
+package enum PBKDF2 {
     /// Returns `length` bytes derived from `password` and `salt` with `iterations` rounds of
     /// PBKDF2-HMAC-SHA256.
     ///
@@ -24,7 +22,7 @@ enum PBKDF2 {
     /// SHA256.hexString(key)
     /// // "120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b"
     /// ```
-    static func deriveKey(password: [UInt8], salt: [UInt8], iterations: Int, length: Int) -> [UInt8] {
+    package static func deriveKey(password: [UInt8], salt: [UInt8], iterations: Int, length: Int) -> [UInt8] {
         precondition(iterations >= 1, "PBKDF2 needs at least one iteration")
         precondition(length >= 1, "PBKDF2 derives at least one byte")
         let key = HMACSHA256.paddedKey(password)

@@ -15,11 +15,11 @@ extension SHA256 {
     /// }
     /// state.bytes  // the digest, when that block was the last one
     /// ```
-    package struct IntermediateHash: Sendable, Equatable {
+    struct IntermediateHash: Sendable, Equatable {
         /// The number of 32-bit words a compression needs in its message schedule.
-        package static let scheduleCount = 64
+        static let scheduleCount = 64
         /// The number of bytes in one block.
-        package static let blockCount = 64
+        static let blockCount = 64
 
         /// Word 0 of the state (H0 in FIPS 180-4).
         var h0: UInt32
@@ -39,12 +39,12 @@ extension SHA256 {
         var h7: UInt32
 
         /// The initial hash value H(0) of FIPS 180-4, section 5.3.3.
-        package static let initial = IntermediateHash(
+        static let initial = IntermediateHash(
             h0: 0x6a09_e667, h1: 0xbb67_ae85, h2: 0x3c6e_f372, h3: 0xa54f_f53a,
             h4: 0x510e_527f, h5: 0x9b05_688c, h6: 0x1f83_d9ab, h7: 0x5be0_cd19)
 
         /// The state as 32 big-endian bytes: the digest, once the last block is compressed.
-        package var bytes: [UInt8] {
+        var bytes: [UInt8] {
             var result: [UInt8] = []
             result.reserveCapacity(SHA256.digestCount)
             for word in [h0, h1, h2, h3, h4, h5, h6, h7] {
@@ -58,7 +58,7 @@ extension SHA256 {
 
         /// Writes the eight words into `schedule[0..<8]`, where the next block's first half
         /// goes when this state is a digest being hashed again (HMAC's outer hash, key derivation).
-        package func store(into schedule: UnsafeMutableBufferPointer<UInt32>) {
+        func store(into schedule: UnsafeMutableBufferPointer<UInt32>) {
             schedule[0] = h0
             schedule[1] = h1
             schedule[2] = h2
@@ -70,7 +70,7 @@ extension SHA256 {
         }
 
         /// XORs `other` into this state word by word (a key derivation's running `T = U1 ^ U2 ^ …`).
-        package mutating func formXOR(_ other: IntermediateHash) {
+        mutating func formXOR(_ other: IntermediateHash) {
             h0 ^= other.h0
             h1 ^= other.h1
             h2 ^= other.h2
@@ -83,7 +83,7 @@ extension SHA256 {
 
         /// Processes one block: `schedule[0..<16]` must hold its sixteen big-endian words and is
         /// left as it was; `schedule[16..<64]` is scratch space and is overwritten.
-        package mutating func compress(schedule: UnsafeMutableBufferPointer<UInt32>) {
+        mutating func compress(schedule: UnsafeMutableBufferPointer<UInt32>) {
             precondition(schedule.count >= Self.scheduleCount, "a SHA-256 message schedule has 64 words")
             for t in 16..<64 {
                 let w15 = schedule[t - 15]
@@ -145,7 +145,7 @@ extension SHA256 {
         ///
         /// Used for the few hashes per key-derivation block whose message is not a single digest
         /// (the salt with the block index).
-        package func finishing(
+        func finishing(
             _ message: [UInt8], afterPrefixCount prefixCount: Int, schedule: UnsafeMutableBufferPointer<UInt32>
         ) -> IntermediateHash {
             precondition(prefixCount % Self.blockCount == 0, "the prefix must be whole blocks")

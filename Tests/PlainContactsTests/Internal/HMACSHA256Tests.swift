@@ -1,7 +1,6 @@
 import Testing
 
 @testable import PlainContacts
-@testable import PlainContactsDAV
 
 @Suite("HMAC-SHA256")
 struct HMACSHA256Tests {

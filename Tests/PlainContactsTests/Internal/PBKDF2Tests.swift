@@ -2,7 +2,6 @@ import TestTags
 import Testing
 
 @testable import PlainContacts
-@testable import PlainContactsDAV
 
 @Suite("PBKDF2-HMAC-SHA256")
 struct PBKDF2Tests {
