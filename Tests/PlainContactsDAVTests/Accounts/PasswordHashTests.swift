@@ -1,3 +1,4 @@
+import DAVTestSupport
 import Testing
 @testable import PlainContacts
 @testable import PlainContactsDAV

@@ -1,3 +1,4 @@
+import DAVTestSupport
 import TestTags
 import Testing
 
