@@ -17,15 +17,15 @@
 /// person.firstName = name.first    // "Ada"
 /// person.lastName = name.last      // "Lovelace"
 /// ```
-package struct FormattedName: Sendable, Hashable {
-    package var prefix: String?
-    package var first: String?
-    package var middle: String?
-    package var last: String?
-    package var suffix: String?
+struct FormattedName: Sendable, Hashable {
+    var prefix: String?
+    var first: String?
+    var middle: String?
+    var last: String?
+    var suffix: String?
 
     /// Splits `text`; blank text gives a name with no parts.
-    package init(_ text: String) {
+    init(_ text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { Self.words($0) }
             .filter { !$0.isEmpty }

@@ -91,12 +91,12 @@ enum AddCommand: Command {
     static func makePerson(_ arguments: ParsedArguments<Options>, name: String) throws -> Person {
         let person = Person()
         let isOrganization = arguments[\.kind] == PersonKind.organization.rawValue
-        let written = isOrganization && arguments[\.org] == nil ? FormattedName("") : FormattedName(name)
-        person.firstName = arguments[\.first] ?? written.first
-        person.lastName = arguments[\.last] ?? written.last
-        person.middleName = arguments[\.middle] ?? written.middle
-        person.prefix = arguments[\.prefix] ?? written.prefix
-        person.suffix = arguments[\.suffix] ?? written.suffix
+        person.setName(written: isOrganization && arguments[\.org] == nil ? "" : name)
+        if let first = arguments[\.first] { person.firstName = first }
+        if let last = arguments[\.last] { person.lastName = last }
+        if let middle = arguments[\.middle] { person.middleName = middle }
+        if let prefix = arguments[\.prefix] { person.prefix = prefix }
+        if let suffix = arguments[\.suffix] { person.suffix = suffix }
         person.nickname = arguments[\.nickname]
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         person.organization = arguments[\.org] ?? (isOrganization && !trimmed.isEmpty ? trimmed : nil)
