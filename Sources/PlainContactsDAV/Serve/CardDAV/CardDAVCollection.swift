@@ -22,10 +22,10 @@ import PlainContacts
 ///
 /// A card whose bytes changed, a new record and a removed record each take the next change
 /// number; the sync token of the collection is simply its latest change number (see
-/// ``CardDAVSyncToken``).
+/// ``CardDAVSyncToken``). The server's writes to the store go through a ``CardDAVWriter``, which
+/// tells the collection what it saved (``record(_:)``).
 ///
-/// Safe to use from many threads: the state is behind a mutex, and writes to the store are
-/// serialized by ``write(name:uid:_:)``.
+/// Safe to use from many threads: the state is behind a mutex.
 ///
 /// ```swift
 /// let collection = CardDAVCollection(layout: StoreLayout(root: storeURL))
@@ -65,8 +65,6 @@ final class CardDAVCollection: Sendable {
     private let state: Mutex<State>
     /// Makes the cards a bulk change listed without making.
     private let warmer: CardDAVCardWarmer
-    /// Serializes the server's writes to the store.
-    private let writer = Mutex<Void>(())
     /// Where the collection says why it looks at every file, and what it could not keep.
     private let log: @Sendable (String) -> Void
 
@@ -251,7 +249,7 @@ final class CardDAVCollection: Sendable {
 
     // MARK: Writes
 
-    /// What one write did to the store.
+    /// What one write did to the store, as a ``CardDAVWriter`` tells it.
     struct Written {
         /// The record saved or removed.
         var record: CardDAVEntry.Record
@@ -263,27 +261,6 @@ final class CardDAVCollection: Sendable {
         init(record: CardDAVEntry.Record, sent: CardDAVSentCard? = nil) {
             self.record = record
             self.sent = sent
-        }
-    }
-
-    /// Runs one write of the store for the card at `name`, serialized with the server's other
-    /// writes: `body` is given the card as it is now (`nil` when there is none) and returns
-    /// what it saved or removed (`nil` when it changed nothing). A new record that a UID `uid`
-    /// names takes `name`. The write is then recorded (see ``record(_:)``).
-    ///
-    /// - Throws: what `body` throws (the collection is then left as the store is), and the
-    ///   errors of ``listing()``.
-    func write(
-        name: String, uid: String?, _ body: (CardDAVEntry?) throws -> Written?
-    ) throws -> (entry: CardDAVEntry, data: Data?)? {
-        try writer.withLock { _ in
-            let current = try card(named: name)
-            if let uid { reserve(name, forUID: uid) }
-            defer {
-                if let uid { release(uid: uid) }
-            }
-            guard let written = try body(current?.entry) else { return current.map { ($0.entry, $0.data) } }
-            return try record(written)
         }
     }
 
