@@ -247,6 +247,12 @@ final class CardDAVCollection: Sendable {
         state.withLock { $0.table.personKey(ofUID: uid) }
     }
 
+    /// What the store's folder watch heard since the last call, for the writer's book (see
+    /// ``CardDAVRefresher/newsForBook()``).
+    func newsForBook() -> StoreFolderWatch.News {
+        state.withLock { $0.refresher.newsForBook() }
+    }
+
     // MARK: Writes
 
     /// What one write did to the store, as a ``CardDAVWriter`` tells it.

@@ -14,6 +14,10 @@ import PlainContacts
 /// (``CardDAVCardMaker/listedPerson(_:in:folderPath:)``), and gives the names of the cards it
 /// did not make, for the ``CardDAVCardWarmer``.
 ///
+/// The watch has a second listener: the ``CardDAVWriter``'s book, which asks what the watch heard
+/// since it last asked (``newsForBook()``) before each write, to know whether others changed the
+/// store (see ``CardDAVOpenBook``).
+///
 /// ```swift
 /// var refresher = CardDAVRefresher(layout: layout, log: log)
 /// var changes = CardDAVStateChanges()
@@ -42,6 +46,8 @@ struct CardDAVRefresher {
     private(set) var fullLooks = 0
     /// Records the watch named that are still to be looked at.
     private var heard = Heard()
+    /// Records the watch named since the book last asked.
+    private var heardForBook = Heard()
     /// Where the refresher says why it looks at every file.
     private let log: @Sendable (String) -> Void
 
@@ -54,17 +60,31 @@ struct CardDAVRefresher {
         }
     }
 
-    /// Adds what the watch heard since it was last asked to what is still to be looked at.
+    /// Adds what the watch heard since it was last asked to what is still to be looked at, for
+    /// the cards and for the book.
     mutating func listen() {
         switch watch?.news() {
         case .records(let people, let groups)?:
             heard.people.formUnion(people)
             heard.groups.formUnion(groups)
+            heardForBook.people.formUnion(people)
+            heardForBook.groups.formUnion(groups)
         case .everything(let reason)?:
             heard.everything = heard.everything ?? reason
+            heardForBook.everything = heardForBook.everything ?? reason
         case nil:
             break
         }
+    }
+
+    /// What the watch heard since the last call: the records whose files changed, or
+    /// `everything` when it cannot tell (there is no watch, or it broke).
+    mutating func newsForBook() -> StoreFolderWatch.News {
+        listen()
+        defer { heardForBook = Heard() }
+        guard let watch, !watch.isBroken else { return .everything(.unreadable) }
+        if let reason = heardForBook.everything { return .everything(reason) }
+        return .records(people: heardForBook.people, groups: heardForBook.groups)
     }
 
     /// Takes a record out of what is still to be looked at: a write that reads its files just

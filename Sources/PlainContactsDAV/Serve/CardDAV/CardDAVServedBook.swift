@@ -18,8 +18,6 @@ final class CardDAVServedBook: Sendable {
     let name: ServedBookName
     /// The store.
     let layout: StoreLayout
-    /// How the store is opened for writes.
-    let options: AddressBookOptions
     /// The cards.
     let collection: CardDAVCollection
     /// Carries out the writes, one at a time.
@@ -54,11 +52,10 @@ final class CardDAVServedBook: Sendable {
             try DurableFile.removeLeftovers(of: CardDAVStateFile.url(in: layout))
         }
         var options = options
-        // Every write opens the book: only groups whose files changed are read again.
+        // When the writer's book reads the store again, only groups whose files changed are read.
         if options.groupFileCache == nil { options.groupFileCache = GroupFileCache() }
-        self.options = options
         collection = CardDAVCollection(layout: layout, log: log)
-        writer = CardDAVWriter(collection: collection, layout: layout, options: options, book: name, afterWrite: afterWrite)
+        writer = CardDAVWriter(collection: collection, layout: layout, options: options, name: name, afterWrite: afterWrite)
     }
 
     /// The book's `displayname`: "Contacts" for the store the server runs in (as it always

@@ -8,16 +8,18 @@ import PlainContacts
 
 /// Carries out the server's writes to one store, one at a time: a card put, a card deleted.
 ///
-/// Each write runs in one line, under the writer's lock: the card as it is now
-/// (``CardDAVCollection/card(named:)``), its preconditions, the checks that keep one UID per
-/// card and a card's kind, one save through the store's card operations (``AddressBook``'s
-/// `saveCard` and `applyGroupCard`, under the store's lock, as any `contacts` command), then
-/// ``CardDAVCollection/record(_:)``, which brings the card up to date, and the report of the
-/// write to `afterWrite`. The handlers parse the request before and write the response after;
-/// nothing calls back into them.
+/// The writer keeps the store's ``AddressBook``, opened once (``CardDAVOpenBook``, which reads
+/// the store again only when others changed it). Each write runs in one line, under the
+/// writer's lock: the card as it is now (``CardDAVCollection/card(named:)``), its preconditions,
+/// the checks that keep one UID per card and a card's kind, the book brought up to date, one save
+/// through the store's card operations (``AddressBook``'s `saveCard` and `applyGroupCard`, under
+/// the store's lock, as any `contacts` command), the report of the write to `afterWrite`, then
+/// ``CardDAVCollection/record(_:)``, which brings the card up to date. The handlers parse the
+/// request before and write the response after; nothing calls back into them. Reads that need
+/// the book (the birthday calendar) take the same lock (``withBook(_:)``).
 ///
 /// ```swift
-/// let writer = CardDAVWriter(collection: collection, layout: layout, options: options, book: .home)
+/// let writer = CardDAVWriter(collection: collection, layout: layout, options: options, name: .home)
 /// let put = try writer.put(sent, named: "k.vcf", preconditions: CardDAVPreconditions(request), client: client)
 /// put.created   // true: answer 201
 /// ```
@@ -51,24 +53,23 @@ final class CardDAVWriter: Sendable {
     private let collection: CardDAVCollection
     /// The store.
     private let layout: StoreLayout
-    /// How the store is opened.
-    private let options: AddressBookOptions
     /// The served book's name, which ``CardDAVWrite`` reports.
     private let bookName: ServedBookName
     /// Told of each write saved, while further writes wait.
     private let afterWrite: (@Sendable (CardDAVWrite) -> Void)?
-    /// Serializes the writes.
-    private let lock = Mutex<Void>(())
+    /// The store's book; its lock serializes the writes.
+    private let book: Mutex<CardDAVOpenBook>
 
-    /// A writer of the store at `layout`, whose cards are `collection`.
+    /// A writer of the store at `layout`, served as the book `name`, whose cards are
+    /// `collection`; the book is opened at the first write.
     init(
-        collection: CardDAVCollection, layout: StoreLayout, options: AddressBookOptions, book: ServedBookName,
+        collection: CardDAVCollection, layout: StoreLayout, options: AddressBookOptions, name: ServedBookName,
         afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil
     ) {
         self.collection = collection
         self.layout = layout
-        self.options = options
-        bookName = book
+        book = Mutex(CardDAVOpenBook(layout: layout, options: options))
+        bookName = name
         self.afterWrite = afterWrite
     }
 
@@ -87,7 +88,7 @@ final class CardDAVWriter: Sendable {
     ) throws -> Put {
         let card = sent.card
         let uid = card.matchKey
-        return try lock.withLock { _ in
+        return try book.withLock { open in
             let current = try collection.card(named: name)?.entry
             try preconditions.check(current: current)
             // A card of the other kind can never take this resource's place, whatever its UID.
@@ -97,11 +98,11 @@ final class CardDAVWriter: Sendable {
             if let other = collection.name(ofUID: uid), other != name { throw UIDTaken(name: other) }
             collection.reserve(name, forUID: uid)
             defer { collection.release(uid: uid) }
-            let book = try AddressBook(url: layout.root, options: options)
-            let record: CardDAVEntry.Record
-            switch card {
-            case .person(let state, _, _): record = try save(state, over: current, in: book)
-            case .group(let groupCard, _): record = try save(groupCard, sent: sent.vCard, over: current, in: book)
+            let record = try saving(in: &open) { book in
+                switch card {
+                case .person(let state, _, _): try save(state, over: current, in: book)
+                case .group(let groupCard, _): try save(groupCard, sent: sent.vCard, over: current, in: book)
+                }
             }
             report("PUT", record, client)
             guard let recorded = try collection.record(CardDAVCollection.Written(record: record, sent: sent)) else {
@@ -116,21 +117,50 @@ final class CardDAVWriter: Sendable {
     /// - Throws: a 404 failure when there is no such card (or its record is gone); a 412 failure
     ///   when a precondition fails; the errors of the save and of ``CardDAVCollection/record(_:)``.
     func delete(named name: String, preconditions: CardDAVPreconditions, client: Client) throws {
-        try lock.withLock { _ in
+        try book.withLock { open in
             guard let current = try collection.card(named: name)?.entry else { throw CardDAVFailure(status: 404) }
             try preconditions.check(current: current)
-            let book = try AddressBook(url: layout.root, options: options)
-            switch current.record.kind {
-            case .person:
-                guard let person = try book.person(forKey: current.record.key) else { throw CardDAVFailure(status: 404) }
-                try book.remove(person)
-            case .group:
-                guard let group = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 404) }
-                try book.remove(group)
+            try saving(in: &open) { book in
+                switch current.record.kind {
+                case .person:
+                    guard let person = try book.person(forKey: current.record.key) else { throw CardDAVFailure(status: 404) }
+                    try book.remove(person)
+                case .group:
+                    guard let group = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 404) }
+                    try book.remove(group)
+                }
+                try book.save()
             }
-            try book.save()
             report("DELETE", current.record, client)
             _ = try collection.record(CardDAVCollection.Written(record: current.record))
+        }
+    }
+
+    /// How many times the writer's book read the store: once when opened, then once each time
+    /// others had changed it.
+    var bookReads: Int {
+        book.withLock { $0.reads }
+    }
+
+    /// Runs `body` with the store's book, brought up to date, between writes: what the birthday
+    /// calendar reads.
+    ///
+    /// - Throws: what `body` throws; the errors of opening the store or reading it again.
+    func withBook<Result: Sendable>(_ body: @Sendable (AddressBook) throws -> Result) throws -> Result {
+        try book.withLock { open in try saving(in: &open, body) }
+    }
+
+    /// Runs `body` with the book brought up to date; when `body` fails, the book is read again
+    /// before its next use, so that nothing it left half done is saved later.
+    ///
+    /// - Throws: what `body` throws; the errors of opening the store or reading it again.
+    private func saving<Result>(in open: inout CardDAVOpenBook, _ body: (AddressBook) throws -> Result) throws -> Result {
+        let book = try open.current(after: collection.newsForBook())
+        do {
+            return try body(book)
+        } catch {
+            open.setAsideAfterFailure()
+            throw error
         }
     }
 
