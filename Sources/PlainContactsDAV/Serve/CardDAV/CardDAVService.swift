@@ -343,6 +343,9 @@ struct CardDAVWrite: Sendable, Hashable {
     var book = ServedBookName.home
     /// Its store.
     var storeURL: URL? = nil
+    /// The files of the store the write changed, relative to its folder, sorted (see
+    /// ``CardDAVTouchedFiles``); as the write left them while `afterWrite` runs.
+    var files: [String] = []
 }
 
 /// A request the service answers with an error status: the status, an optional WebDAV

@@ -98,13 +98,15 @@ final class CardDAVWriter: Sendable {
             if let other = collection.name(ofUID: uid), other != name { throw UIDTaken(name: other) }
             collection.reserve(name, forUID: uid)
             defer { collection.release(uid: uid) }
-            let record = try saving(in: &open) { book in
-                switch card {
-                case .person(let state, _, _): try save(state, over: current, in: book)
-                case .group(let groupCard, _): try save(groupCard, sent: sent.vCard, over: current, in: book)
+            let (record, files) = try saving(in: &open) { book in
+                try noting(current?.record, in: book) {
+                    switch card {
+                    case .person(let state, _, _): try save(state, over: current, in: book)
+                    case .group(let groupCard, _): try save(groupCard, sent: sent.vCard, over: current, in: book)
+                    }
                 }
             }
-            report("PUT", record, client)
+            report("PUT", record, files, client)
             guard let recorded = try collection.record(CardDAVCollection.Written(record: record, sent: sent)) else {
                 throw CardDAVFailure(status: 500)
             }
@@ -120,18 +122,21 @@ final class CardDAVWriter: Sendable {
         try book.withLock { open in
             guard let current = try collection.card(named: name)?.entry else { throw CardDAVFailure(status: 404) }
             try preconditions.check(current: current)
-            try saving(in: &open) { book in
-                switch current.record.kind {
-                case .person:
-                    guard let person = try book.person(forKey: current.record.key) else { throw CardDAVFailure(status: 404) }
-                    try book.remove(person)
-                case .group:
-                    guard let group = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 404) }
-                    try book.remove(group)
+            let (record, files) = try saving(in: &open) { book in
+                try noting(current.record, in: book) {
+                    switch current.record.kind {
+                    case .person:
+                        guard let person = try book.person(forKey: current.record.key) else { throw CardDAVFailure(status: 404) }
+                        try book.remove(person)
+                    case .group:
+                        guard let group = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 404) }
+                        try book.remove(group)
+                    }
+                    try book.save()
+                    return current.record
                 }
-                try book.save()
             }
-            report("DELETE", current.record, client)
+            report("DELETE", record, files, client)
             _ = try collection.record(CardDAVCollection.Written(record: current.record))
         }
     }
@@ -164,12 +169,24 @@ final class CardDAVWriter: Sendable {
         }
     }
 
-    /// Tells `afterWrite` of a write saved.
-    private func report(_ method: String, _ record: CardDAVEntry.Record, _ client: Client) {
+    /// Runs `save`, which saves `record` (`nil` for a new record) and gives the record saved,
+    /// and gives that record with the files the save changed (see ``CardDAVTouchedFiles``); none
+    /// are looked for when no one is told of writes.
+    private func noting(
+        _ record: CardDAVEntry.Record?, in book: AddressBook, _ save: () throws -> CardDAVEntry.Record
+    ) throws -> (CardDAVEntry.Record, [String]) {
+        guard afterWrite != nil else { return (try save(), []) }
+        let files = CardDAVTouchedFiles(layout: layout, before: record, in: book)
+        let saved = try save()
+        return (saved, files.changed(after: saved, in: book))
+    }
+
+    /// Tells `afterWrite` of a write saved and the files it changed.
+    private func report(_ method: String, _ record: CardDAVEntry.Record, _ files: [String], _ client: Client) {
         afterWrite?(
             CardDAVWrite(
                 method: method, record: record, user: client.user, userAgent: client.userAgent, book: bookName,
-                storeURL: layout.root))
+                storeURL: layout.root, files: files))
     }
 
     /// Saves a person's card: over the person of the current card (the store's version is the
