@@ -49,8 +49,10 @@ enum ServeCommand: Command {
         command: the server, the command line and other programs never lose each other's
         writes, and the server sees changes made by them, by git pull or by an editor. With
         --commit (or autoCommit in store.json), each change is a Git commit naming the people
-        changed and the client. One server serves a store at a time: a second contacts serve
-        on the same store is refused at start, while other commands go on writing.
+        changed and the client, made after the client has its answer, in order; a commit Git
+        refuses is logged and tried again, and stopping waits for the commits still queued.
+        One server serves a store at a time: a second contacts serve on the same store is
+        refused at start, while other commands go on writing.
 
         HOST is an IPv4 or IPv6 address ([::1]:5232) or localhost. For phones and other
         machines, put a reverse proxy with TLS (Caddy, nginx) in front; see the serving guide
