@@ -43,6 +43,10 @@ package final class ContactsServer: Sendable {
         package var book = ServedBookName.home
         /// Its store, whose repository `--commit` commits in.
         package var storeURL: URL?
+        /// The files of the store the change wrote or removed, relative to its folder, sorted:
+        /// while `afterChange` runs, further writes to the book wait, so the files are as this
+        /// change left them.
+        package var files: [String] = []
     }
 
     /// The headers a reverse proxy adds, which a server without users refuses.
@@ -67,6 +71,10 @@ package final class ContactsServer: Sendable {
     /// granted while the server runs is opened when first asked for; `bookOpened` is told of
     /// each book other than the store when it is opened, before any write to it. The command
     /// line and other programs go on writing the stores meanwhile.
+    ///
+    /// `afterChange` is told of each change a client made, in the order of the changes to each
+    /// book, while further writes to that book wait: it must return at once (`--commit` queues
+    /// the commit and takes it off the request's path).
     ///
     /// A server process started by a supervisor (``Inheritance``) serves on the listening
     /// sockets it inherited instead of binding `host` and `port`, and marks its requests in the
@@ -101,7 +109,9 @@ package final class ContactsServer: Sendable {
         if let afterChange {
             afterWrite = { write in
                 afterChange(
-                    Change(method: write.method, user: write.user, userAgent: write.userAgent, book: write.book, storeURL: write.storeURL))
+                    Change(
+                        method: write.method, user: write.user, userAgent: write.userAgent, book: write.book,
+                        storeURL: write.storeURL, files: write.files))
             }
         }
         var opened: (@Sendable (CardDAVServedBook) -> Void)?

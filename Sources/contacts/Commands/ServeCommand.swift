@@ -49,8 +49,10 @@ enum ServeCommand: Command {
         command: the server, the command line and other programs never lose each other's
         writes, and the server sees changes made by them, by git pull or by an editor. With
         --commit (or autoCommit in store.json), each change is a Git commit naming the people
-        changed and the client. One server serves a store at a time: a second contacts serve
-        on the same store is refused at start, while other commands go on writing.
+        changed and the client, made after the client has its answer, in order; a commit Git
+        refuses is logged and tried again, and stopping waits for the commits still queued.
+        One server serves a store at a time: a second contacts serve on the same store is
+        refused at start, while other commands go on writing.
 
         HOST is an IPv4 or IPv6 address ([::1]:5232) or localhost. For phones and other
         machines, put a reverse proxy with TLS (Caddy, nginx) in front; see the serving guide
@@ -122,7 +124,8 @@ enum ServeCommand: Command {
         let restarted = context.environment[ServeSupervisor.restartVariable] == "1"
         let store = context.storeURL
         let console = context.console
-        let committer = ServeCommitter(store: store, explicit: context.commitRequested)
+        let log: @Sendable (String) -> Void = { line in console.note(timestamp() + " " + line) }
+        let committer = ServeCommitter(store: store, explicit: context.commitRequested, log: log)
         let usersFile = UserCommand.usersFile(in: context)
         let trustedProxies: TrustedProxies
         do {
@@ -133,7 +136,7 @@ enum ServeCommand: Command {
         let server = try ContactsServer(
             storeURL: store, options: AddressBookOptions(lockTimeout: context.lockTimeout()),
             usersFile: usersFile, host: host, port: port, trustedProxies: trustedProxies,
-            log: { line in console.note(timestamp() + " " + line) }, afterChange: { change in committer.commit(change, console: console) },
+            log: log, afterChange: { change in committer.record(change) },
             bookOpened: { book in committer.watch(book) }, inheritance: inheritance)
         guard server.requiresAuthentication || ContactsServer.isLoopback(host) else {
             throw CLIError.usage(
@@ -149,6 +152,7 @@ enum ServeCommand: Command {
         guard !restarted else {
             server.waitUntilStopped()
             watch.cancel()
+            committer.finish()
             console.note(timestamp() + " stopped")
             return
         }
@@ -181,6 +185,7 @@ enum ServeCommand: Command {
         console.print("Control-C stops the server.")
         server.waitUntilStopped()
         watch.cancel()
+        committer.finish()
         console.note(timestamp() + " stopped")
     }
 
@@ -213,82 +218,6 @@ enum ServeCommand: Command {
         Date.now.formatted(.iso8601)
     }
 
-}
-
-/// Commits each change `contacts serve` saves in a store whose changes are committed
-/// (`--commit`, or `autoCommit` in its store.json): the files changed since the last commit it
-/// made there, with a first line naming the client.
-///
-/// The server calls it after each write while further writes to that store wait, so commits
-/// follow the writes one by one. A book's store is watched from when the server opens it.
-final class ServeCommitter: Sendable {
-    private let store: URL
-    private let explicit: Bool
-    /// The files of each committed store as last committed, by its path.
-    private let pending: Mutex<[String: AutoCommit]>
-
-    init(store: URL, explicit: Bool) {
-        self.store = store
-        self.explicit = explicit
-        pending = Mutex([:])
-        watch(store)
-    }
-
-    /// Notes the files of a store now, when its changes are to be committed.
-    func watch(_ store: URL) {
-        guard explicit || StoreRepository.autoCommitIsEnabled(inStoreAt: store) else { return }
-        let commit = AutoCommit(store: store, explicit: explicit)
-        pending.withLock { $0[store.path(percentEncoded: false)] = commit }
-    }
-
-    /// Commits what changed in the change's store since the last commit there, as the change
-    /// of `change`'s client.
-    func commit(_ change: ContactsServer.Change, console: Console) {
-        let store = change.storeURL ?? self.store
-        let key = store.path(percentEncoded: false)
-        pending.withLock { pending in
-            guard let last = pending[key] else { return }
-            do {
-                try last.commit(headline: Self.headline(change), console: console)
-            } catch {
-                console.error("the change was saved but not committed: \(error)")
-            }
-            pending[key] = AutoCommit(store: store, explicit: explicit)
-        }
-    }
-
-    /// `serve: PUT by kim with DAVx5/4.4.2`: the method, the user and the client's product
-    /// (``clientProduct(of:)``); `serve family: …` for a book other than the server's store.
-    static func headline(_ change: ContactsServer.Change) -> String {
-        var line = change.book == .home ? "serve: \(change.method)" : "serve \(change.book): \(change.method)"
-        if let user = change.user { line += " by \(user)" }
-        if let product = change.userAgent.flatMap(clientProduct), !product.isEmpty {
-            line += " with \(product.prefix(60))"
-        }
-        return line
-    }
-
-    /// The product a `User-Agent` names the client by: its first product token
-    /// (`DAVx5/4.4.2-ose`, `iOS/18.0`, `Evolution/3.46.4`), or, after Mozilla's compatibility
-    /// token, the last one outside comments, which Mozilla's applications put their name in
-    /// (`Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Thunderbird/153.7.0` gives
-    /// `Thunderbird/153.7.0`).
-    ///
-    /// ```swift
-    /// ServeCommitter.clientProduct(of: "vdirsyncer/0.19.2")  // "vdirsyncer/0.19.2"
-    /// ```
-    static func clientProduct(of userAgent: String) -> String? {
-        var products: [Substring] = []
-        var depth = 0
-        for word in userAgent.split(separator: " ") {
-            if depth == 0, !word.hasPrefix("(") { products.append(word) }
-            depth += word.filter { $0 == "(" }.count - word.filter { $0 == ")" }.count
-            depth = max(depth, 0)
-        }
-        guard let first = products.first else { return nil }
-        let compatible = first.lowercased().hasPrefix("mozilla/") && products.count > 1
-        return String(compatible ? products[products.count - 1] : first)
-    }
 }
 
 /// Runs a piece of code once however many threads ask: `contacts serve`'s "stopping" line.

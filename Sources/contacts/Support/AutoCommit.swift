@@ -105,7 +105,7 @@ struct AutoCommit: Sendable {
     }
 
     /// The entries of `git diff --name-status -z`: a status letter and a path each.
-    private static func entries(_ output: Data) -> [(status: Character, path: String)] {
+    static func entries(_ output: Data) -> [(status: Character, path: String)] {
         let fields = output.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
         var result: [(Character, String)] = []
         var index = 0

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Runs `git` in a folder and captures what it prints, for the commands that read a store's
 /// history or commit to it.
@@ -18,26 +19,44 @@ enum GitRunner {
         }
     }
 
-    /// Runs `git -C folder arguments…` and waits for it.
+    /// Runs `git -C folder arguments…` and waits for it, with `input` on its standard input
+    /// (from a temporary file only this user may read: a Git that stops reading cannot raise
+    /// `SIGPIPE` here, and no one else reads a card in it) and
+    /// `environment` added to this process's.
     ///
     /// - Throws: exit status 1 when Git is not installed or cannot be started.
-    static func run(_ arguments: [String], in folder: URL) throws(CLIError) -> Result {
+    static func run(
+        _ arguments: [String], in folder: URL, input: Data? = nil, environment added: [String: String] = [:]
+    ) throws(CLIError) -> Result {
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
         process.arguments = ["git", "-C", folder.path(percentEncoded: false)] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["GIT_PAGER"] = "cat"
+        environment.merge(added) { _, new in new }
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
-        let errorsURL = FileManager.default.temporaryDirectory.appending(path: "contacts-git-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: errorsURL) }
+        let scratch = FileManager.default.temporaryDirectory.appending(path: "contacts-git-\(UUID().uuidString)")
+        let errorsURL = scratch.appendingPathExtension("err")
+        let inputURL = scratch.appendingPathExtension("in")
+        defer {
+            try? FileManager.default.removeItem(at: errorsURL)
+            if input != nil { try? FileManager.default.removeItem(at: inputURL) }
+        }
         do {
             try Data().write(to: errorsURL)
             let errors = try FileHandle(forWritingTo: errorsURL)
             defer { try? errors.close() }
             process.standardError = errors
+            var inputFile: FileHandle?
+            if let input {
+                try writePrivately(input, to: inputURL)
+                inputFile = try FileHandle(forReadingFrom: inputURL)
+                process.standardInput = inputFile
+            }
+            defer { try? inputFile?.close() }
             try process.run()
         } catch {
             throw CLIError.failure("cannot run Git (\(error))")
@@ -49,6 +68,17 @@ enum GitRunner {
             throw CLIError.failure("Git is not installed (no `git` on PATH)")
         }
         return Result(status: process.terminationStatus, output: data, errors: errors)
+    }
+
+    /// Writes `data` to a new file that only this user may read (mode 0600 from its creation).
+    ///
+    /// - Throws: a `CocoaError` when the file cannot be created or written.
+    private static func writePrivately(_ data: Data, to url: URL) throws {
+        let descriptor = open(url.path(percentEncoded: false), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try file.write(contentsOf: data)
+        try file.close()
     }
 
     /// The most versions of a file ``history(of:in:)`` reads.

@@ -569,6 +569,73 @@ let debianVdirsyncerAvailable = FileManager.default.isExecutableFile(atPath: deb
         }
     }
 
+    /// A store in a repository, served with `--commit` through a ``HeldGit``.
+    private func heldCommitServer() throws -> (sandbox: CLISandbox, git: GitRepositories, repository: URL, held: HeldGit) {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let repository = try git.makeRepository("repo")
+        return (sandbox, git, repository, try HeldGit(sandbox: sandbox))
+    }
+
+    @Test func withCommitAHungGitKeepsNoClientWaitingAndEveryChangeIsCommittedInOrderBeforeTheServerStops() throws {
+        let (sandbox, git, repository, held) = try heldCommitServer()
+        var environment = held.environment(try git.environment)
+        environment["CONTACTS_DIR"] = git.store(repository).path(percentEncoded: false)
+        try held.hold()
+        let server = try ServeProcess(sandbox: sandbox, arguments: ["--commit"], environment: environment)
+        let connection = RawHTTPConnection(port: server.port)
+        func put(_ name: String, _ card: String, _ headers: [String: String] = [:]) throws -> Int {
+            var fields = ["Content-Type": "text/vcard", "User-Agent": "TestPhone/2.1 (test)"]
+            fields.merge(headers) { _, new in new }
+            return try connection.send("PUT", "/me/contacts/" + name, headers: fields, body: Data(card.utf8)).status
+        }
+
+        let created = try put("grace.vcf", Self.card("grace", "Grace", "Hopper"), ["If-None-Match": "*"])
+        // The first change's commit is held in Git; the next changes are answered meanwhile.
+        #expect(held.waitForHeldCommit())
+        let edited = try put("grace.vcf", Self.card("grace", "Grace", "Hopper", ["NOTE:Rear admiral"]))
+        let added = try put("ada.vcf", Self.card("ada", "Ada", "Lovelace"))
+        #expect([created, edited, added] == [Int]([201, 204, 201]))
+        #expect(held.isHolding)
+        #expect(try git.git(["log", "--format=%s"], in: repository).lines == ["Create the store"])
+
+        // A stop waits for the commits: it says so, Git is let go, and only then does it end.
+        server.signal(SIGTERM)
+        #expect(server.waitForLog(containing: "waiting for the commits of 3 changes"))
+        try held.release()
+        let stopped = try server.waitForExit()
+
+        #expect(stopped.status == 0, "\(stopped)")
+        let subjects = try git.git(["log", "--format=%s"], in: repository).lines
+        #expect(subjects == Array(repeating: "contacts: serve: PUT with TestPhone/2.1", count: 3) + ["Create the store"])
+        // Each commit holds its own change: the edit is in the second, not the first.
+        let grace = try #require(
+            try git.git(["ls-tree", "--name-only", "-r", "HEAD", "book/people"], in: repository).lines.first { $0.contains("grace") })
+        #expect(!(try git.git(["show", "HEAD~2:" + grace], in: repository).stdout.contains("Rear admiral")))
+        #expect(try git.git(["show", "HEAD~1:" + grace], in: repository).stdout.contains("Rear admiral"))
+        #expect(try git.git(["show", "--stat", "--format=%b", "HEAD"], in: repository).stdout.contains("add Ada Lovelace"))
+        #expect(try git.git(["status", "--porcelain"], in: repository).stdout.isEmpty)
+    }
+
+    @Test func withCommitACommitGitRefusedIsLoggedAndMadeOnTheNextTry() throws {
+        let (sandbox, git, repository, held) = try heldCommitServer()
+        var environment = held.environment(try git.environment)
+        environment["CONTACTS_DIR"] = git.store(repository).path(percentEncoded: false)
+        try held.failNext()
+        let server = try ServeProcess(sandbox: sandbox, arguments: ["--commit"], environment: environment)
+
+        let created = try RawHTTPConnection(port: server.port).send(
+            "PUT", "/me/contacts/grace.vcf", headers: ["Content-Type": "text/vcard", "User-Agent": "TestPhone/2.1 (test)"],
+            body: Data(Self.card("grace", "Grace", "Hopper").utf8))
+        #expect(server.waitForLog(containing: "failed, trying again"))
+        let stopped = try server.stop()
+
+        #expect(created.status == 201 && stopped.status == 0)
+        #expect(stopped.stderr.contains("the commit of \"serve: PUT with TestPhone/2.1\" failed, trying again in 1 s"))
+        #expect(try git.git(["log", "--format=%s"], in: repository).lines == ["contacts: serve: PUT with TestPhone/2.1", "Create the store"])
+        #expect(try git.git(["status", "--porcelain"], in: repository).stdout.isEmpty)
+    }
+
     // MARK: Bodies no XML parser should be handed
 
     @Test func aReadOnlyDevicesBodyThatIsNotUTF8IsAnswered400AndTheServerServesOn() throws {

@@ -71,6 +71,11 @@ final class ServeProcess {
         return try waitForExit()
     }
 
+    /// Sends a signal without waiting for the server to exit.
+    func signal(_ number: Int32) {
+        if stopped == nil { kill(pid, number) }
+    }
+
     /// Waits for the server to exit of itself, without a signal, and returns its status and output.
     @discardableResult
     func waitForExit() throws -> CLIResult {

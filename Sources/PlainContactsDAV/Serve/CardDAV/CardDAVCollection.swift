@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 import Synchronization
 import PlainContacts
 
@@ -11,28 +10,22 @@ import PlainContacts
 /// name, an ETag and the change number at which it last changed, kept in memory and brought up to
 /// date cheaply before each answer.
 ///
-/// Bringing it up to date reads again the files the store's ``StoreFolderWatch`` says changed
-/// since the last time (other than those the server itself just wrote and read back), and makes
-/// their cards again. The first time, and whenever the watch cannot tell (its queue overflowed,
-/// a folder was replaced) or where the system gives no inotify, it lists the people and groups
-/// folders instead and compares every file's signature (inode, size, times) with the one
-/// recorded when its card was made, and says so in the log. A card whose bytes changed,
-/// a new record and a removed record each take the next change number. So changes made by the
-/// server, by the CLI, by a `git pull` or by an editor are all seen, and the sync token of the
-/// collection is simply its latest change number (see ``CardDAVSyncToken``).
+/// The collection puts together four parts, each with one job, and keeps the first three behind
+/// one lock:
+/// - the listing, a ``CardDAVEntryTable``: the entries, the removals and the cards' bytes;
+/// - a ``CardDAVRefresher``, which brings the table up to date from the store's folder watch
+///   (inotify), or by looking at every file when the watch cannot tell;
+/// - a ``CardDAVStateRecorder``, which records each change in the ``CardDAVStateFile``, so that
+///   names and change numbers survive restarts;
+/// - a ``CardDAVCardWarmer``, which makes in the background the cards a bulk change listed
+///   without making.
 ///
-/// After a bulk change (an import, a pull of thousands of records) a listing takes only what
-/// it needs of each person's card, its UID and ETag, from the record file
-/// (``CardDAVCardMaker/listedPerson(_:in:folderPath:)``); the cards themselves are then made in
-/// the background, or when a client asks for them first.
+/// A card whose bytes changed, a new record and a removed record each take the next change
+/// number; the sync token of the collection is simply its latest change number (see
+/// ``CardDAVSyncToken``). The server's writes to the store go through a ``CardDAVWriter``, which
+/// tells the collection what it saved (``record(_:)``).
 ///
-/// A record keeps its resource name for its whole life: a new record takes the name a client
-/// put it under, else its UID's (``CardMapping/fileName(forUID:)``), else one derived from its
-/// key; names and change numbers are recorded in ``CardDAVStateFile`` so that they survive
-/// restarts.
-///
-/// Safe to use from many threads: the state is behind a mutex, and writes to the store are
-/// serialized by ``write(name:uid:_:)``.
+/// Safe to use from many threads: the state is behind a mutex.
 ///
 /// ```swift
 /// let collection = CardDAVCollection(layout: StoreLayout(root: storeURL))
@@ -56,98 +49,24 @@ final class CardDAVCollection: Sendable {
     /// synced since more cards than this were removed syncs afresh.
     static let defaultMaximumRemovals = 20_000
 
-    /// How many people must have changed together for their cards not to be made at once
-    /// (see ``CardDAVCardMaker/listedPerson(_:in:folderPath:)``).
-    static let bulkChange = 256
-
-    /// How many bytes of cards are kept in memory: a ten-thousand-card book without photos
-    /// takes a few megabytes; photos beyond this are read from their files when asked for.
-    static let cardCacheLimit = 64 << 20
-
     /// What the mutex guards.
     private struct State {
-        /// What is recorded in the state file.
-        var file: CardDAVStateFile
-        /// The latest change number.
-        var sequence: UInt64
-        /// The resource name of each record.
-        var names: [CardDAVEntry.Record: String] = [:]
-        /// The resource name of the card with each UID (the first, when two share one).
-        var uids: [String: String] = [:]
-        /// Names that writes in progress put new cards under, by the card's UID.
-        var pending: [String: String] = [:]
-        /// Cards' bytes by resource name, as far as ``cardCacheLimit`` allows.
-        var cards: [String: Data] = [:]
-        /// The bytes in ``cards``.
-        var cachedBytes = 0
-        /// Set when the state file failed to take a change: it is rewritten whole next time.
-        var fileIsBehind = false
-        /// What tells which files changed; `nil` where the system gives no inotify.
-        var watch: StoreFolderWatch?
-        /// Whether every file was looked at since the watch started: only then is the watch's
-        /// news all there is to look at.
-        var lookedAtEverything = false
-        /// How many times every file was looked at.
-        var fullLooks = 0
-        /// Records the watch named that are still to be looked at.
-        var heard = Heard()
-        /// Names of cards a bulk change listed without making, still to be made in the
-        /// background (see ``warmUp()``).
-        var unmade: [String] = []
-        /// Whether the background making runs.
-        var warming = false
-    }
-
-    /// What the watch told that is still to be looked at.
-    private struct Heard {
-        var people = Set<RecordKey>()
-        var groups = Set<RecordKey>()
-        /// Why every file must be looked at, when the names are not enough.
-        var everything: StoreFolderWatch.Reason?
-    }
-
-    /// What a change adds to the state file: lines of removals, and the cards whose line is
-    /// written as they are when the change is recorded (after the other lines, so that a card
-    /// removed and made again in one change ends as made), unless the whole file is rewritten.
-    private struct Changes {
-        /// The lines other than cards', one after another.
-        var lines: [UInt8] = []
-        /// How many lines in ``lines``.
-        var lineCount = 0
-        /// The names of the cards that changed.
-        var cards: [String] = []
-        /// Set when the whole file must be written (removals were forgotten).
-        var forcesRewrite = false
-
-        /// How many lines the change adds.
-        var count: Int { lineCount + cards.count }
-
-        /// Adds a line.
-        mutating func add(_ line: [UInt8]) {
-            lines += line
-            lineCount += 1
-        }
-
-        /// Adds the line of a card.
-        mutating func add(card name: String) {
-            cards.append(name)
-        }
+        /// The listing.
+        var table: CardDAVEntryTable
+        /// What brings the listing up to date.
+        var refresher: CardDAVRefresher
+        /// What records the listing's changes in the state file.
+        var recorder: CardDAVStateRecorder
     }
 
     /// Makes cards from the store's files.
     let maker: CardDAVCardMaker
-    /// The state file.
-    private let stateURL: URL
     /// The cards and what belongs with them.
     private let state: Mutex<State>
-    /// Serializes the server's writes to the store.
-    private let writer = Mutex<Void>(())
-    /// How many removals are remembered for sync tokens.
-    let maximumRemovals: Int
-    /// Where the collection says why it looks at every file.
+    /// Makes the cards a bulk change listed without making.
+    private let warmer: CardDAVCardWarmer
+    /// Where the collection says why it looks at every file, and what it could not keep.
     private let log: @Sendable (String) -> Void
-    /// Whether cards a bulk change listed without making are made in the background.
-    private let warmsUp: Bool
 
     /// The address book of a store, with what the state file recorded. The store's folders are
     /// watched from now on (see ``StoreFolderWatch``).
@@ -155,26 +74,14 @@ final class CardDAVCollection: Sendable {
         layout: StoreLayout, maximumRemovals: Int = CardDAVCollection.defaultMaximumRemovals, warmsUp: Bool = true,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
-        self.maximumRemovals = maximumRemovals
-        self.warmsUp = warmsUp
         self.log = log
-        maker = CardDAVCardMaker(layout: layout, sent: CardDAVSentCards(layout: layout))
-        stateURL = CardDAVStateFile.url(in: layout)
-        let file = CardDAVStateFile.load(from: stateURL)
-        var initial = State(file: file, sequence: file.sequence)
-        initial.watch = StoreFolderWatch(layout: layout)
-        if initial.watch == nil {
-            log("no inotify watch on \(layout.root.path(percentEncoded: false)): every listing looks at every record file")
-        }
-        for (name, entry) in file.entries {
-            initial.names[entry.record] = name
-            if initial.uids[entry.uid] == nil { initial.uids[entry.uid] = name }
-            if entry.record.kind == .person, !entry.etag.hasPrefix(CardDAVCardMaker.personETagPrefix) {
-                // Its ETag was made by an earlier card mapping: the card is looked at again.
-                initial.file.entries[name]?.signatures = []
-            }
-        }
-        state = Mutex(initial)
+        let sent = CardDAVSentCards(layout: layout)
+        maker = CardDAVCardMaker(layout: layout, sent: sent)
+        warmer = CardDAVCardWarmer(maker: maker, enabled: warmsUp)
+        let stateURL = CardDAVStateFile.url(in: layout)
+        let table = CardDAVEntryTable(file: CardDAVStateFile.load(from: stateURL), maximumRemovals: maximumRemovals, sent: sent)
+        state = Mutex(
+            State(table: table, refresher: CardDAVRefresher(layout: layout, log: log), recorder: CardDAVStateRecorder(url: stateURL)))
     }
 
     // MARK: Reading
@@ -186,9 +93,8 @@ final class CardDAVCollection: Sendable {
     func listing() throws -> Listing {
         try state.withLock { state in
             try refreshAll(&state)
-            return Listing(
-                entries: state.file.entries, removed: state.file.removed,
-                token: CardDAVSyncToken(instance: state.file.instance, sequence: state.sequence), floor: state.file.floor)
+            let file = state.table.file
+            return Listing(entries: file.entries, removed: file.removed, token: state.table.token, floor: file.floor)
         }
     }
 
@@ -198,7 +104,7 @@ final class CardDAVCollection: Sendable {
     func token() throws -> CardDAVSyncToken {
         try state.withLock { state in
             try refreshAll(&state)
-            return CardDAVSyncToken(instance: state.file.instance, sequence: state.sequence)
+            return state.table.token
         }
     }
 
@@ -209,11 +115,9 @@ final class CardDAVCollection: Sendable {
     func cards(named names: some Sequence<String>) throws -> [String: (entry: CardDAVEntry, data: Data)] {
         let wanted = Array(Set(names))
         return try state.withLock { state in
-            if wanted.contains(where: { state.file.entries[$0] == nil }) { try refreshAll(&state) }
+            if wanted.contains(where: { state.table.entry(named: $0) == nil }) { try refreshAll(&state) }
             // The files of the cards asked for are compared with their signatures all at once.
-            var known: [CardDAVEntry] = []
-            known.reserveCapacity(wanted.count)
-            for name in wanted { if let entry = state.file.entries[name] { known.append(entry) } }
+            let known = wanted.compactMap { state.table.entry(named: $0) }
             var current: [CardDAVEntry.Record: [FileSignature?]] = [:]
             for kind in [CardDAVEntry.Record.Kind.person, .group] {
                 let keys = known.filter { $0.record.kind == kind }.map(\.record.key)
@@ -222,36 +126,33 @@ final class CardDAVCollection: Sendable {
                 }
             }
             var found: [String: (entry: CardDAVEntry, data: Data)] = [:]
-            var changes = Changes()
-            var uidChanged = false
             var stale: [CardDAVEntry] = []
             for entry in known {
-                if let data = state.cards[entry.name], current[entry.record] == entry.signatures {
+                if let data = state.table.cachedCard(named: entry.name), current[entry.record] == entry.signatures {
                     found[entry.name] = (entry, data)
                 } else {
                     stale.append(entry)
                 }
             }
             // People's cards are made on all cores (a client fetching a bulk change asks for
-            // hundreds at a time); a group's needs its members' UIDs, kept in the state.
+            // hundreds at a time); a group's needs its members' UIDs, kept in the table.
             let people = stale.filter { $0.record.kind == .person }.map(\.record)
             let maker = self.maker
             let made = Parallel.map(people.count, minimumChunk: 16) { index in maker.outcome(people[index]) { _ in nil } }
             var outcomes = zip(people, made).map { ($0, $1) }
             for entry in stale where entry.record.kind == .group {
-                let outcome = maker.outcome(entry.record) { key in
-                    state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
-                }
-                outcomes.append((entry.record, outcome))
+                outcomes.append((entry.record, maker.outcome(entry.record) { key in state.table.uid(ofPersonWithKey: key) }))
             }
+            var changes = CardDAVStateChanges()
+            var uidChanged = false
             for (record, outcome) in outcomes {
-                if let data = apply(outcome, to: record, in: &state, changes: &changes, uidChanged: &uidChanged),
-                    let updated = state.names[record].flatMap({ state.file.entries[$0] })
+                if let data = state.table.apply(outcome, to: record, changes: &changes, uidChanged: &uidChanged),
+                    let updated = state.table.entry(of: record)
                 {
                     found[updated.name] = (updated, data)
                 }
             }
-            try persist(changes, in: &state)
+            try state.table.record(changes, by: &state.recorder)
             if uidChanged { try refreshAll(&state, regroup: true) }
             return found
         }
@@ -294,9 +195,7 @@ final class CardDAVCollection: Sendable {
                     entry.record.kind == .person
                     ? maker.outcome(entry.record, version: version) { _ in nil }
                     : state.withLock { state in
-                        maker.outcome(entry.record, version: version) { key in
-                            state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
-                        }
+                        maker.outcome(entry.record, version: version) { key in state.table.uid(ofPersonWithKey: key) }
                     }
                 if case .made(let made) = outcome, let data = made.data, made.signatures == entry.signatures {
                     result[name] = (entry, data)
@@ -334,28 +233,29 @@ final class CardDAVCollection: Sendable {
 
     /// How many times bringing the collection up to date looked at every record file.
     var fullLooks: Int {
-        state.withLock { $0.fullLooks }
+        state.withLock { $0.refresher.fullLooks }
     }
 
     /// The resource name of the card with a UID (``VCardRecordFields/matchKey(_:)`` form), as
     /// last brought up to date.
     func name(ofUID uid: String) -> String? {
-        state.withLock { $0.uids[uid] }
+        state.withLock { $0.table.name(ofUID: uid) }
     }
 
     /// The record key of the person with a UID, as last brought up to date.
     func personKey(ofUID uid: String) -> RecordKey? {
-        state.withLock { state in
-            guard let name = state.uids[uid], let entry = state.file.entries[name], entry.record.kind == .person else {
-                return nil
-            }
-            return entry.record.key
-        }
+        state.withLock { $0.table.personKey(ofUID: uid) }
     }
 
-    // MARK: Writing
+    /// What the store's folder watch heard since the last call, for the writer's book (see
+    /// ``CardDAVRefresher/newsForBook()``).
+    func newsForBook() -> StoreFolderWatch.News {
+        state.withLock { $0.refresher.newsForBook() }
+    }
 
-    /// What one write did to the store.
+    // MARK: Writes
+
+    /// What one write did to the store, as a ``CardDAVWriter`` tells it.
     struct Written {
         /// The record saved or removed.
         var record: CardDAVEntry.Record
@@ -370,43 +270,37 @@ final class CardDAVCollection: Sendable {
         }
     }
 
-    /// Runs one write of the store for the card at `name`, serialized with the server's other
-    /// writes: `body` is given the card as it is now (`nil` when there is none) and returns
-    /// what it saved or removed (`nil` when it changed nothing). A new record that a UID `uid`
-    /// names takes `name`. A card sent is kept as sent when the record's files, read again,
-    /// say what it says (``CardDAVSentCard/isKept(by:)``). The card is then brought up to date
-    /// and returned with the bytes a `GET` now serves (`nil` once removed; bytes `nil` when the
-    /// record's files cannot be read now).
+    /// Has a new record with a UID take `name` when its card is first made, until
+    /// ``release(uid:)``: the name a client put the card under.
+    func reserve(_ name: String, forUID uid: String) {
+        state.withLock { $0.table.reserve(name, forUID: uid) }
+    }
+
+    /// Ends what ``reserve(_:forUID:)`` asked.
+    func release(uid: String) {
+        state.withLock { $0.table.release(uid: uid) }
+    }
+
+    /// Records a write just saved: a card sent is kept as sent when the record's files, read
+    /// again, say what it says (``CardDAVSentCard/isKept(by:layout:ownCard:)``); the record's card
+    /// is then brought up to date and returned with the bytes a `GET` now serves (`nil` once
+    /// removed; bytes `nil` when the record's files cannot be read now).
     ///
-    /// - Throws: what `body` throws (the collection is then left as the store is), and the
-    ///   errors of ``listing()``.
-    func write(
-        name: String, uid: String?, _ body: (CardDAVEntry?) throws -> Written?
-    ) throws -> (entry: CardDAVEntry, data: Data?)? {
-        try writer.withLock { _ in
-            let current = try card(named: name)
-            if let uid { state.withLock { $0.pending[uid] = name } }
-            defer {
-                if let uid { state.withLock { _ = $0.pending.removeValue(forKey: uid) } }
-            }
-            guard let written = try body(current?.entry) else { return current.map { ($0.entry, $0.data) } }
-            let record = written.record
-            if let sent = written.sent { keep(sent, for: record) }
-            return try state.withLock { state in
-                var changes = Changes()
-                var uidChanged = false
-                // The record's files are read just below, after what the watch heard of this
-                // write: only a later write names it again.
-                listen(&state)
-                switch record.kind {
-                case .person: state.heard.people.remove(record.key)
-                case .group: state.heard.groups.remove(record.key)
-                }
-                let data = update(record, in: &state, changes: &changes, uidChanged: &uidChanged)
-                try persist(changes, in: &state)
-                if uidChanged { try refreshAll(&state, regroup: true) }
-                return state.names[record].flatMap { state.file.entries[$0] }.map { ($0, data) }
-            }
+    /// - Throws: the errors of ``listing()``.
+    func record(_ written: Written) throws -> (entry: CardDAVEntry, data: Data?)? {
+        let record = written.record
+        if let sent = written.sent { keep(sent, for: record) }
+        return try state.withLock { state in
+            var changes = CardDAVStateChanges()
+            var uidChanged = false
+            // The record's files are read just below, after what the watch heard of this
+            // write: only a later write names it again.
+            state.refresher.listen()
+            state.refresher.forget(record)
+            let data = state.table.update(record, maker: maker, changes: &changes, uidChanged: &uidChanged)
+            try state.table.record(changes, by: &state.recorder)
+            if uidChanged { try refreshAll(&state, regroup: true) }
+            return state.table.entry(of: record).map { ($0, data) }
         }
     }
 
@@ -414,9 +308,7 @@ final class CardDAVCollection: Sendable {
     /// card says; otherwise forgets any card kept for it before.
     private func keep(_ sent: CardDAVSentCard, for record: CardDAVEntry.Record) {
         let outcome = state.withLock { state in
-            maker.outcome(record, ownCard: true) { key in
-                state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
-            }
+            maker.outcome(record, ownCard: true) { key in state.table.uid(ofPersonWithKey: key) }
         }
         guard case .made(let own) = outcome, sent.isKept(by: record, layout: maker.layout, ownCard: own) else {
             maker.sent.forget(record)
@@ -431,310 +323,34 @@ final class CardDAVCollection: Sendable {
 
     // MARK: Bringing up to date
 
-    /// Makes again the cards of the records the watch named since the last time, or, when it
-    /// cannot tell, of every record whose files' signatures differ from those recorded; with
-    /// `regroup`, every group card is made again (a member's UID changed).
+    /// Brings the listing up to date (see ``CardDAVRefresher/refresh(_:maker:regroup:changes:uidChanged:)``),
+    /// has the cards it listed without making made in the background, and records the changes.
     private func refreshAll(_ state: inout State, regroup: Bool = false) throws {
-        var changes = Changes()
+        var changes = CardDAVStateChanges()
         var uidChanged = false
-        var changed: (people: Set<RecordKey>, groups: Set<RecordKey>)?
-        listen(&state)
-        if state.lookedAtEverything {
-            if let reason = state.heard.everything {
-                log("looking at every record file: \(reason.rawValue)")
-            } else {
-                changed = (state.heard.people, state.heard.groups)
-            }
-        }
-        state.heard = Heard()
-        if state.watch?.isBroken == true {
-            state.watch = nil
-            log("the store's change queue stopped: every listing now looks at every record file")
-        }
-        if changed == nil {
-            state.lookedAtEverything = state.watch != nil
-            state.fullLooks += 1
-        }
-        let people = try staleRecords(.person, in: &state, changes: &changes, among: changed?.people)
-        // The people's cards are looked at on all cores. After a bulk change (an import, a
-        // pull) only what the listing needs of each is taken, its UID and ETag; their cards are
-        // made when asked for.
-        let maker = self.maker
-        let made: [CardDAVCardMaker.Outcome]
-        if people.count >= Self.bulkChange {
-            made = maker.listedPeople(people)
-        } else {
-            made = Parallel.map(people.count, minimumChunk: 64) { index in
-                maker.outcome(.init(kind: .person, key: people[index])) { _ in nil }
-            }
-        }
-        if people.count >= Self.bulkChange {
-            state.file.entries.reserveCapacity(state.file.entries.count + people.count)
-            state.names.reserveCapacity(state.names.count + people.count)
-            state.uids.reserveCapacity(state.uids.count + people.count)
-        }
-        for (key, outcome) in zip(people, made) {
-            let record = CardDAVEntry.Record(kind: .person, key: key)
-            if apply(outcome, to: record, in: &state, changes: &changes, uidChanged: &uidChanged) == nil,
-                case .made = outcome, let name = state.names[record]
-            {
-                state.unmade.append(name)
-            }
-        }
-        if !state.unmade.isEmpty, !state.warming, warmsUp {
-            state.warming = true
-            // A moment later, so as not to slow the answer of the listing that started it.
-            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.warmUpDelay) { [weak self] in
-                self?.warmUp()
-            }
-        }
-        let groups = try staleRecords(
-            .group, in: &state, changes: &changes, among: regroup || uidChanged ? nil : changed?.groups, all: regroup || uidChanged)
-        for key in groups {
-            _ = update(.init(kind: .group, key: key), in: &state, changes: &changes, uidChanged: &uidChanged)
-        }
-        try persist(changes, in: &state)
+        let unmade = try state.refresher.refresh(
+            &state.table, maker: maker, regroup: regroup, changes: &changes, uidChanged: &uidChanged)
+        warmer.warm(unmade, for: self)
+        try state.table.record(changes, by: &state.recorder)
     }
+}
 
-    /// Makes, in the background, on one core and a batch at a time, the cards a bulk change
-    /// listed without making, so that clients fetching them (hundreds per multiget) find them made. A card
-    /// made is kept only while its entry still names the same files and ETag; the state lock
-    /// is taken once per batch, so requests are not kept waiting.
-    private func warmUp() {
-        let maker = self.maker
-        while true {
-            let batch: [CardDAVEntry] = state.withLock { state in
-                var batch: [CardDAVEntry] = []
-                while batch.count < Self.warmUpBatch, let name = state.unmade.popLast() {
-                    if let entry = state.file.entries[name], state.cards[name] == nil { batch.append(entry) }
-                }
-                if batch.isEmpty { state.warming = false }
-                return batch
-            }
-            if batch.isEmpty { return }
-            // On one core: the other is left to the requests (the listing that started this
-            // is still writing its answer).
-            let made = batch.map { entry in maker.outcome(entry.record) { _ in nil } }
-            state.withLock { state in
-                for (entry, outcome) in zip(batch, made) {
-                    guard case .made(let card) = outcome, let data = card.data, let current = state.file.entries[entry.name],
-                        current.record == entry.record, current.etag == card.etag, current.signatures == card.signatures,
-                        state.cards[entry.name] == nil
-                    else { continue }
-                    // The length is known in memory; the state file learns it with the card's
-                    // next change.
-                    state.file.entries[entry.name]?.length = data.count
-                    cache(data, as: entry.name, in: &state)
-                    if state.cards[entry.name] == nil {
-                        // The cache is full: the rest are made when asked for.
-                        state.unmade.removeAll()
-                        break
-                    }
-                }
+extension CardDAVCollection: CardDAVWarmedCards {
+    func entriesWithoutCards(named names: [String]) -> [CardDAVEntry] {
+        state.withLock { state in
+            names.compactMap { name in
+                state.table.cachedCard(named: name) == nil ? state.table.entry(named: name) : nil
             }
         }
     }
 
-    /// How long after a bulk listing the background making starts.
-    static let warmUpDelay: DispatchTimeInterval = .seconds(1)
-
-    /// How many cards the background making makes between two takings of the state lock.
-    static let warmUpBatch = 256
-
-    /// Adds what the watch heard since it was last asked to what is still to be looked at.
-    private func listen(_ state: inout State) {
-        switch state.watch?.news() {
-        case .records(let people, let groups)?:
-            state.heard.people.formUnion(people)
-            state.heard.groups.formUnion(groups)
-        case .everything(let reason)?:
-            state.heard.everything = state.heard.everything ?? reason
-        case nil:
-            break
-        }
-    }
-
-    /// The keys of the records of one kind whose files changed since their cards were made (or
-    /// all of them): every one of `among` when given (a file the watch named is read again
-    /// whatever its signature, which a write in the clock tick of the last read can leave as it
-    /// was), else those of every file whose signature differs; records whose files are gone are
-    /// removed on the way.
-    private func staleRecords(
-        _ kind: CardDAVEntry.Record.Kind, in state: inout State, changes: inout Changes, among: Set<RecordKey>? = nil,
-        all: Bool = false
-    ) throws -> [RecordKey] {
-        // A named record whose file is gone is removed when its card is made (it is missing).
-        if let among { return among.sorted { $0.rawValue < $1.rawValue } }
-        let keys = try maker.keys(of: kind)
-        let signatures = all ? [] : maker.signatures(of: kind, keys: keys)
-        var stale: [RecordKey] = []
-        // Records named and still there are counted: when every named record of this kind is,
-        // none is gone, and the names need not be looked at again.
-        var named = 0
-        for (index, key) in keys.enumerated() {
-            let record = CardDAVEntry.Record(kind: kind, key: key)
-            guard let name = state.names[record] else {
-                if !all { stale.append(key) }
-                continue
+    func keepMade(_ made: [(entry: CardDAVEntry, outcome: CardDAVCardMaker.Outcome)]) -> Bool {
+        state.withLock { state in
+            for (entry, outcome) in made {
+                guard case .made(let card) = outcome else { continue }
+                guard state.table.keepMade(card, for: entry) else { return false }
             }
-            named += 1
-            // By index: a lookup of the entry's value would copy it whole.
-            guard !all, let position = state.file.entries.index(forKey: name),
-                state.file.entries.values[position].signatures == signatures[index]
-            else {
-                if !all { stale.append(key) }
-                continue
-            }
-        }
-        if named < state.names.keys.count(where: { $0.kind == kind }) {
-            let present = Set(keys)
-            for (record, _) in state.names where record.kind == kind && !present.contains(record.key) {
-                remove(record, in: &state, changes: &changes)
-            }
-        }
-        return all ? keys : stale
-    }
-
-    /// Makes a record's card again and records it; gives its bytes, `nil` when the record is
-    /// gone or cannot be read.
-    private func update(
-        _ record: CardDAVEntry.Record, in state: inout State, changes: inout Changes, uidChanged: inout Bool
-    ) -> Data? {
-        let outcome = maker.outcome(record) { key in
-            state.names[.init(kind: .person, key: key)].flatMap { state.file.entries[$0]?.uid }
-        }
-        return apply(outcome, to: record, in: &state, changes: &changes, uidChanged: &uidChanged)
-    }
-
-    /// Records a card just made: a new card takes a name and the next change number, a card
-    /// whose bytes changed takes the next change number, a card whose files changed without
-    /// changing it only takes their new signatures. A record that is gone is removed; one that
-    /// cannot be read is left as it was (a file in the middle of a merge).
-    @discardableResult
-    private func apply(
-        _ outcome: CardDAVCardMaker.Outcome, to record: CardDAVEntry.Record, in state: inout State,
-        changes: inout Changes, uidChanged: inout Bool
-    ) -> Data? {
-        let made: CardDAVCardMaker.Made
-        switch outcome {
-        case .unreadable:
-            return nil
-        case .missing:
-            remove(record, in: &state, changes: &changes)
-            return nil
-        case .made(let card):
-            made = card
-        }
-        let etag = made.etag
-        var entry: CardDAVEntry
-        var sameCard = false
-        if let name = state.names[record], let old = state.file.entries[name] {
-            entry = old
-            if old.uid != made.uid {
-                if record.kind == .person { uidChanged = true }
-                if state.uids[old.uid] == name { state.uids[old.uid] = nil }
-            }
-            if old.etag != etag {
-                state.sequence += 1
-                entry.sequence = state.sequence
-            } else {
-                sameCard = true
-            }
-        } else {
-            state.sequence += 1
-            let name = newName(for: record, uid: made.uid, in: state)
-            entry = CardDAVEntry(
-                record: record, name: name, uid: made.uid, etag: etag, length: CardDAVEntry.unknownLength, modified: 0,
-                signatures: [], sequence: state.sequence)
-            state.names[record] = name
-            if state.file.removed.removeValue(forKey: name) != nil { changes.add(CardDAVStateFile.line(forgotten: name)) }
-        }
-        entry.uid = made.uid
-        entry.etag = etag
-        if let data = made.data {
-            entry.length = data.count
-        } else if !sameCard {
-            entry.length = CardDAVEntry.unknownLength
-        }
-        entry.modified = made.modified
-        entry.signatures = made.signatures
-        if entry != state.file.entries[entry.name] {
-            state.file.entries[entry.name] = entry
-            changes.add(card: entry.name)
-        }
-        if state.uids[made.uid] == nil { state.uids[made.uid] = entry.name }
-        if let data = made.data {
-            cache(data, as: entry.name, in: &state)
-        } else if !sameCard, let old = state.cards.removeValue(forKey: entry.name) {
-            // The bytes kept are those of the card before: it is made again when asked for.
-            state.cachedBytes -= old.count
-        }
-        return made.data
-    }
-
-    /// Removes a record's card: its name is remembered as removed, with the next change number.
-    private func remove(_ record: CardDAVEntry.Record, in state: inout State, changes: inout Changes) {
-        maker.sent.forget(record)
-        guard let name = state.names.removeValue(forKey: record) else { return }
-        if let entry = state.file.entries.removeValue(forKey: name), state.uids[entry.uid] == name {
-            state.uids[entry.uid] = nil
-        }
-        if let data = state.cards.removeValue(forKey: name) { state.cachedBytes -= data.count }
-        state.sequence += 1
-        state.file.removed[name] = state.sequence
-        changes.add(CardDAVStateFile.line(removed: name, sequence: state.sequence))
-        if state.file.removed.count > maximumRemovals {
-            let oldest = state.file.removed.sorted { $0.value < $1.value }.prefix(state.file.removed.count - maximumRemovals)
-            for (forgotten, sequence) in oldest {
-                state.file.removed[forgotten] = nil
-                state.file.floor = max(state.file.floor, sequence)
-            }
-            changes.forcesRewrite = true
-        }
-    }
-
-    /// The name of a new record's card: the one a write put it under, else its UID's, else one
-    /// derived from its key.
-    private func newName(for record: CardDAVEntry.Record, uid: String, in state: State) -> String {
-        if let pending = state.pending[uid], state.file.entries[pending] == nil { return pending }
-        let preferred = CardMapping.fileName(forUID: uid)
-        if state.file.entries[preferred] == nil { return preferred }
-        let digest = SHA256.hexString(SHA256.hash("\(record.kind.rawValue)/\(record.key.rawValue)".utf8).prefix(16))
-        var candidate = digest + ".vcf"
-        var counter = 1
-        while state.file.entries[candidate] != nil {
-            counter += 1
-            candidate = "\(digest)-\(counter).vcf"
-        }
-        return candidate
-    }
-
-    /// Keeps a card's bytes in memory while the cache has room.
-    private func cache(_ data: Data, as name: String, in state: inout State) {
-        if let old = state.cards.removeValue(forKey: name) { state.cachedBytes -= old.count }
-        guard state.cachedBytes + data.count <= Self.cardCacheLimit else { return }
-        state.cards[name] = data
-        state.cachedBytes += data.count
-    }
-
-    /// Records changes in the state file. When that fails, the next change rewrites it whole,
-    /// and the error is thrown: no token is given for a state the file does not hold.
-    private func persist(_ changes: Changes, in state: inout State) throws {
-        guard changes.count > 0 || changes.forcesRewrite || state.fileIsBehind else { return }
-        do {
-            if changes.forcesRewrite || state.fileIsBehind { state.file.lineCount = 0 }
-            let file = state.file
-            try state.file.save(lineCount: changes.count, to: stateURL) {
-                var lines = changes.lines
-                for name in changes.cards {
-                    if let entry = file.entries[name] { CardDAVStateFile.appendLine(for: entry, to: &lines) }
-                }
-                return lines
-            }
-            state.fileIsBehind = false
-        } catch {
-            state.fileIsBehind = true
-            throw error
+            return true
         }
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 import PlainContacts
 
 /// One store that `contacts serve` serves as an address book: its name, its cards
-/// (``CardDAVCollection``) and, for a server, the lock that keeps other servers off it.
+/// (``CardDAVCollection``), the ``CardDAVWriter`` that carries out its writes and, for a server,
+/// the lock that keeps other servers off it.
 ///
 /// ```swift
 /// let family = try CardDAVServedBook(name: try ServedBookName("family"), storeURL: folder, exclusive: true)
@@ -17,15 +18,17 @@ final class CardDAVServedBook: Sendable {
     let name: ServedBookName
     /// The store.
     let layout: StoreLayout
-    /// How the store is opened for writes.
-    let options: AddressBookOptions
     /// The cards.
     let collection: CardDAVCollection
+    /// Carries out the writes, one at a time.
+    let writer: CardDAVWriter
     /// The lock that keeps other servers off the store while the book is served, when it was
     /// opened `exclusive`.
     let serverLock: CardDAVServerLock?
 
     /// Opens the store in a folder as a book.
+    ///
+    /// `afterWrite` is told of each write the book's ``writer`` saved.
     ///
     /// An `exclusive` book, what a server opens, takes the store's ``CardDAVServerLock``
     /// before it reads the state file and holds it for its whole life, so that no other server
@@ -38,7 +41,7 @@ final class CardDAVServedBook: Sendable {
     ///   errors of creating the lock file and of removing a leftover temporary file.
     init(
         name: ServedBookName, storeURL: URL, options: AddressBookOptions = AddressBookOptions(), exclusive: Bool = false,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         try AddressBook.requireStore(at: storeURL)
         self.name = name
@@ -49,10 +52,10 @@ final class CardDAVServedBook: Sendable {
             try DurableFile.removeLeftovers(of: CardDAVStateFile.url(in: layout))
         }
         var options = options
-        // Every write opens the book: only groups whose files changed are read again.
+        // When the writer's book reads the store again, only groups whose files changed are read.
         if options.groupFileCache == nil { options.groupFileCache = GroupFileCache() }
-        self.options = options
         collection = CardDAVCollection(layout: layout, log: log)
+        writer = CardDAVWriter(collection: collection, layout: layout, options: options, name: name, afterWrite: afterWrite)
     }
 
     /// The book's `displayname`: "Contacts" for the store the server runs in (as it always

@@ -16,6 +16,9 @@ extension CardDAVService {
     /// everyone in the store and a strong ETag (the SHA-256 digest of its bytes), 304 when
     /// `If-None-Match` names it; `OPTIONS` with the methods; anything else 405.
     ///
+    /// The calendar is made from the served book's ``AddressBook``, which the writer keeps up to
+    /// date (see ``CardDAVWriter/withBook(_:)``).
+    ///
     /// - Throws: a 405 failure for another method; the errors of opening the store.
     func birthdayCalendar(_ request: HTTPServerRequest, book served: CardDAVServedBook) throws -> HTTPServerResponse {
         switch request.method {
@@ -26,8 +29,7 @@ extension CardDAVService {
         default:
             throw CardDAVFailure.notOnBirthdayCalendar
         }
-        let book = try AddressBook(url: served.layout.root, options: served.options)
-        let body = Data(try book.birthdayCalendar().utf8)
+        let body = Data(try served.writer.withBook { book in try book.birthdayCalendar() }.utf8)
         let etag = "\"" + SHA256.hexDigest(body) + "\""
         if let ifNoneMatch = request.header("If-None-Match") {
             let tags = ifNoneMatch.split(separator: ",").map { HTTPSyntax.trimmed($0) }

@@ -54,7 +54,7 @@ final class CardDAVService: Sendable {
     private let others: Mutex<[ServedBookName: CardDAVServedBook]>
     /// Where the other books are, asked when one is opened (the users file names them).
     private let folders: @Sendable () throws -> [ServedBookName: URL]
-    /// Whether books are opened ``CardDAVServedBook/init(name:storeURL:options:exclusive:log:)``
+    /// Whether books are opened ``CardDAVServedBook/init(name:storeURL:options:exclusive:afterWrite:log:)``
     /// `exclusive`.
     private let exclusive: Bool
     /// How every store is opened for writes.
@@ -63,9 +63,9 @@ final class CardDAVService: Sendable {
     private let log: @Sendable (String) -> Void
     /// Told of each book other than ``home`` when it is opened, before any write to it.
     private let opened: (@Sendable (CardDAVServedBook) -> Void)?
-    /// Called after each write the service saved to a store, while further writes to it wait:
-    /// where `--commit` records the change in Git.
-    let afterWrite: (@Sendable (CardDAVWrite) -> Void)?
+    /// Told of each write the service saved to a store, while further writes to it wait (see
+    /// ``CardDAVWriter``): where `--commit` records the change in Git.
+    private let afterWrite: (@Sendable (CardDAVWrite) -> Void)?
 
     /// A service for the store in a folder, and the other books `folders` names.
     ///
@@ -83,7 +83,8 @@ final class CardDAVService: Sendable {
         afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil, opened: (@Sendable (CardDAVServedBook) -> Void)? = nil,
         exclusive: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
-        home = try CardDAVServedBook(name: .home, storeURL: storeURL, options: options, exclusive: exclusive, log: log)
+        home = try CardDAVServedBook(
+            name: .home, storeURL: storeURL, options: options, exclusive: exclusive, afterWrite: afterWrite, log: log)
         self.opened = opened
         others = Mutex([:])
         self.folders = folders
@@ -130,7 +131,8 @@ final class CardDAVService: Sendable {
     private func open(_ name: ServedBookName, at folder: URL) throws -> CardDAVServedBook {
         try others.withLock { open in
             if let book = open[name] { return book }
-            let book = try CardDAVServedBook(name: name, storeURL: folder, options: options, exclusive: exclusive, log: log)
+            let book = try CardDAVServedBook(
+                name: name, storeURL: folder, options: options, exclusive: exclusive, afterWrite: afterWrite, log: log)
             opened?(book)
             open[name] = book
             return book
@@ -313,23 +315,12 @@ final class CardDAVService: Sendable {
     }
 
     /// Checks `If-Match` and `If-None-Match` against a card's current ETag (`nil` when it does
-    /// not exist), as ``WebDAVConditions/evaluate(ifMatch:ifNoneMatch:currentETag:isRead:)``
-    /// does.
+    /// not exist), as ``CardDAVPreconditions/check(current:isRead:)`` does.
     ///
     /// - Throws: a 412 failure when a condition fails; for `GET` and `HEAD`, a 304 failure when
     ///   `If-None-Match` names the current ETag.
     static func checkConditions(of request: HTTPServerRequest, current: CardDAVEntry?) throws {
-        let outcome = WebDAVConditions.evaluate(
-            ifMatch: request.header("If-Match"), ifNoneMatch: request.header("If-None-Match"),
-            currentETag: current?.quotedETag, isRead: request.method == "GET" || request.method == "HEAD")
-        switch outcome {
-        case .proceed: return
-        case .preconditionFailed: throw CardDAVFailure(status: 412)
-        case .notModified:
-            var failure = CardDAVFailure(status: 304)
-            if let current { failure.headers.append("ETag", current.quotedETag) }
-            throw failure
-        }
+        try CardDAVPreconditions(request).check(current: current, isRead: request.method == "GET" || request.method == "HEAD")
     }
 
     /// A multistatus response.
@@ -338,7 +329,7 @@ final class CardDAVService: Sendable {
     }
 }
 
-/// A write the service saved to the store, as ``CardDAVService/afterWrite`` is told of it.
+/// A write the service saved to the store, as the `afterWrite` of ``CardDAVService`` is told of it.
 struct CardDAVWrite: Sendable, Hashable {
     /// `PUT` or `DELETE`.
     var method: String
@@ -352,6 +343,9 @@ struct CardDAVWrite: Sendable, Hashable {
     var book = ServedBookName.home
     /// Its store.
     var storeURL: URL? = nil
+    /// The files of the store the write changed, relative to its folder, sorted (see
+    /// ``CardDAVTouchedFiles``); as the write left them while `afterWrite` runs.
+    var files: [String] = []
 }
 
 /// A request the service answers with an error status: the status, an optional WebDAV

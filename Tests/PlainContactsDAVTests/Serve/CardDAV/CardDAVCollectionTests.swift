@@ -271,10 +271,10 @@ import Testing
         try book.save()
     }
 
-    /// A store given a bulk change (a few more people than ``CardDAVCollection/bulkChange``),
+    /// A store given a bulk change (a few more people than ``CardDAVRefresher.bulkChange``),
     /// and the first listing of it.
     private func bulkListed() throws -> (server: CardDAVTestStore, count: Int, listing: CardDAVCollection.Listing) {
-        let count = CardDAVCollection.bulkChange + 44
+        let count = CardDAVRefresher.bulkChange + 44
         let server = try CardDAVTestStore()
         try addMany(count, to: server)
         return (server, count, try server.service.collection.listing())

@@ -95,7 +95,7 @@ import Testing
         // More people than a listing makes cards for, and a server without its state file: every
         // record is listed anew, the sent card's ETag from the listing of its record file alone.
         let book = try server.store.openBook()
-        for index in 0..<(CardDAVCollection.bulkChange + 10) { try book.add(makePerson("Bulk", "\(index)")) }
+        for index in 0..<(CardDAVRefresher.bulkChange + 10) { try book.add(makePerson("Bulk", "\(index)")) }
         try book.save()
         try FileManager.default.removeItem(at: CardDAVStateFile.url(in: StoreLayout(root: server.store.storeURL)))
         try server.restart()

@@ -1,0 +1,220 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import PlainContacts
+
+/// Carries out the server's writes to one store, one at a time: a card put, a card deleted.
+///
+/// The writer keeps the store's ``AddressBook``, opened once (``CardDAVOpenBook``, which reads
+/// the store again only when others changed it). Each write runs in one line, under the
+/// writer's lock: the card as it is now (``CardDAVCollection/card(named:)``), its preconditions,
+/// the checks that keep one UID per card and a card's kind, the book brought up to date, one save
+/// through the store's card operations (``AddressBook``'s `saveCard` and `applyGroupCard`, under
+/// the store's lock, as any `contacts` command), the report of the write to `afterWrite`, then
+/// ``CardDAVCollection/record(_:)``, which brings the card up to date. The handlers parse the
+/// request before and write the response after; nothing calls back into them. Reads that need
+/// the book (the birthday calendar) take the same lock (``withBook(_:)``).
+///
+/// ```swift
+/// let writer = CardDAVWriter(collection: collection, layout: layout, options: options, name: .home)
+/// let put = try writer.put(sent, named: "k.vcf", preconditions: CardDAVPreconditions(request), client: client)
+/// put.created   // true: answer 201
+/// ```
+final class CardDAVWriter: Sendable {
+    /// Who asked for a write: what ``CardDAVWrite`` reports of the request.
+    struct Client: Sendable, Hashable {
+        /// The authenticated user, `nil` without users.
+        var user: String?
+        /// The client's `User-Agent`, if it sent one.
+        var userAgent: String?
+    }
+
+    /// What a `PUT` did.
+    struct Put: Sendable {
+        /// Whether the card is new.
+        var created: Bool
+        /// The card's entry now.
+        var entry: CardDAVEntry
+        /// The bytes a `GET` now serves; `nil` when the record's files cannot be read now.
+        var data: Data?
+    }
+
+    /// The UID of a card put is another card's, named here: a 409 with
+    /// `CARDDAV:no-uid-conflict` naming it.
+    struct UIDTaken: Error, Sendable, Hashable {
+        /// The resource name of the card that has the UID.
+        var name: String
+    }
+
+    /// The cards, told of each write.
+    private let collection: CardDAVCollection
+    /// The store.
+    private let layout: StoreLayout
+    /// The served book's name, which ``CardDAVWrite`` reports.
+    private let bookName: ServedBookName
+    /// Told of each write saved, while further writes wait.
+    private let afterWrite: (@Sendable (CardDAVWrite) -> Void)?
+    /// The store's book; its lock serializes the writes.
+    private let book: Mutex<CardDAVOpenBook>
+
+    /// A writer of the store at `layout`, served as the book `name`, whose cards are
+    /// `collection`; the book is opened at the first write.
+    init(
+        collection: CardDAVCollection, layout: StoreLayout, options: AddressBookOptions, name: ServedBookName,
+        afterWrite: (@Sendable (CardDAVWrite) -> Void)? = nil
+    ) {
+        self.collection = collection
+        self.layout = layout
+        book = Mutex(CardDAVOpenBook(layout: layout, options: options))
+        bookName = name
+        self.afterWrite = afterWrite
+    }
+
+    /// Creates or replaces the card at `name` with a card a client sent, on `preconditions`.
+    ///
+    /// A card of the other kind (a person's over a group's or back) is refused, and so is a UID
+    /// another card has. Over an existing person the card wins property by property while what
+    /// it cannot carry is kept (``CardMerging/cardWins(datedByCard:)``); a new record with the
+    /// card's UID takes `name`.
+    ///
+    /// - Throws: a 412 failure when a precondition fails; a 403 failure for a card of the other
+    ///   kind; ``UIDTaken`` when another card has the UID; the errors of the save and of
+    ///   ``CardDAVCollection/record(_:)``.
+    func put(
+        _ sent: CardDAVSentCard, named name: String, preconditions: CardDAVPreconditions, client: Client
+    ) throws -> Put {
+        let card = sent.card
+        let uid = card.matchKey
+        return try book.withLock { open in
+            let current = try collection.card(named: name)?.entry
+            try preconditions.check(current: current)
+            // A card of the other kind can never take this resource's place, whatever its UID.
+            if let current, current.record.kind.rawValue != card.kind.rawValue {
+                throw CardDAVFailure(status: 403, text: "a card cannot change from a person's to a group's or back; remove it first")
+            }
+            if let other = collection.name(ofUID: uid), other != name { throw UIDTaken(name: other) }
+            collection.reserve(name, forUID: uid)
+            defer { collection.release(uid: uid) }
+            let (record, files) = try saving(in: &open) { book in
+                try noting(current?.record, in: book) {
+                    switch card {
+                    case .person(let state, _, _): try save(state, over: current, in: book)
+                    case .group(let groupCard, _): try save(groupCard, sent: sent.vCard, over: current, in: book)
+                    }
+                }
+            }
+            report("PUT", record, files, client)
+            guard let recorded = try collection.record(CardDAVCollection.Written(record: record, sent: sent)) else {
+                throw CardDAVFailure(status: 500)
+            }
+            return Put(created: current == nil, entry: recorded.entry, data: recorded.data)
+        }
+    }
+
+    /// Removes the person or group of the card at `name`, on `preconditions`.
+    ///
+    /// - Throws: a 404 failure when there is no such card (or its record is gone); a 412 failure
+    ///   when a precondition fails; the errors of the save and of ``CardDAVCollection/record(_:)``.
+    func delete(named name: String, preconditions: CardDAVPreconditions, client: Client) throws {
+        try book.withLock { open in
+            guard let current = try collection.card(named: name)?.entry else { throw CardDAVFailure(status: 404) }
+            try preconditions.check(current: current)
+            let (record, files) = try saving(in: &open) { book in
+                try noting(current.record, in: book) {
+                    switch current.record.kind {
+                    case .person:
+                        guard let person = try book.person(forKey: current.record.key) else { throw CardDAVFailure(status: 404) }
+                        try book.remove(person)
+                    case .group:
+                        guard let group = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 404) }
+                        try book.remove(group)
+                    }
+                    try book.save()
+                    return current.record
+                }
+            }
+            report("DELETE", record, files, client)
+            _ = try collection.record(CardDAVCollection.Written(record: current.record))
+        }
+    }
+
+    /// How many times the writer's book read the store: once when opened, then once each time
+    /// others had changed it.
+    var bookReads: Int {
+        book.withLock { $0.reads }
+    }
+
+    /// Runs `body` with the store's book, brought up to date, between writes: what the birthday
+    /// calendar reads.
+    ///
+    /// - Throws: what `body` throws; the errors of opening the store or reading it again.
+    func withBook<Result: Sendable>(_ body: @Sendable (AddressBook) throws -> Result) throws -> Result {
+        try book.withLock { open in try saving(in: &open, body) }
+    }
+
+    /// Runs `body` with the book brought up to date; when `body` fails, the book is read again
+    /// before its next use, so that nothing it left half done is saved later.
+    ///
+    /// - Throws: what `body` throws; the errors of opening the store or reading it again.
+    private func saving<Result>(in open: inout CardDAVOpenBook, _ body: (AddressBook) throws -> Result) throws -> Result {
+        let book = try open.current(after: collection.newsForBook())
+        do {
+            return try body(book)
+        } catch {
+            open.setAsideAfterFailure()
+            throw error
+        }
+    }
+
+    /// Runs `save`, which saves `record` (`nil` for a new record) and gives the record saved,
+    /// and gives that record with the files the save changed (see ``CardDAVTouchedFiles``); none
+    /// are looked for when no one is told of writes.
+    private func noting(
+        _ record: CardDAVEntry.Record?, in book: AddressBook, _ save: () throws -> CardDAVEntry.Record
+    ) throws -> (CardDAVEntry.Record, [String]) {
+        guard afterWrite != nil else { return (try save(), []) }
+        let files = CardDAVTouchedFiles(layout: layout, before: record, in: book)
+        let saved = try save()
+        return (saved, files.changed(after: saved, in: book))
+    }
+
+    /// Tells `afterWrite` of a write saved and the files it changed.
+    private func report(_ method: String, _ record: CardDAVEntry.Record, _ files: [String], _ client: Client) {
+        afterWrite?(
+            CardDAVWrite(
+                method: method, record: record, user: client.user, userAgent: client.userAgent, book: bookName,
+                storeURL: layout.root, files: files))
+    }
+
+    /// Saves a person's card: over the person of the current card (the store's version is the
+    /// base: what the card says wins, what it cannot carry is kept), or as a new person.
+    private func save(_ theirs: PersonState, over current: CardDAVEntry?, in book: AddressBook) throws -> CardDAVEntry.Record {
+        let person = try current.flatMap { try book.person(forKey: $0.record.key) }
+        let applied = try book.saveCard(theirs, to: person, merging: .cardWins(datedByCard: false))
+        guard let key = applied.person.key else { throw CardDAVFailure(status: 500) }
+        return CardDAVEntry.Record(kind: .person, key: key)
+    }
+
+    /// Saves a group's card: over the group of the current card, or as a new group, keeping the
+    /// card as `sent` (see ``GroupCard/keepSent(_:in:)``) so that it is read back as sent. A
+    /// new group is saved before its members join it (a group must be saved to have members), so
+    /// a new group with members takes two saves.
+    private func save(_ card: GroupCard, sent: VCard, over current: CardDAVEntry?, in book: AddressBook) throws
+        -> CardDAVEntry.Record
+    {
+        var existing: Group?
+        if let current {
+            guard let group = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 412) }
+            existing = group
+        }
+        let group = try book.applyGroupCard(card, to: existing, keepingSent: sent)
+        if existing == nil { try book.save() }
+        try card.setMembers(of: group, in: book) { uid in collection.personKey(ofUID: uid) }
+        try book.save()
+        guard let key = group.key else { throw CardDAVFailure(status: 500) }
+        return CardDAVEntry.Record(kind: .group, key: key)
+    }
+}
