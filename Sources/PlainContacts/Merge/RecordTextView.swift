@@ -4,7 +4,8 @@ import FoundationEssentials
 /// diff then says `job title: Pilot` instead of showing JSON.
 ///
 /// A person file becomes its composite name as a heading, then one `label: value` line per
-/// property in ``PropertyID/personProperties`` order, one line per multi-value entry
+/// property in ``PropertyID/personProperties`` order, labelled with its
+/// ``PropertyID/localizedName``, one line per multi-value entry
 /// (`phone (mobile): 555-0100`), then the image, merged keys and unknown keys
 /// (`key: <json>`). A group file becomes `Group: <name>` and its details; a membership file
 /// its member keys; the manifest its settings. Text that cannot be read (such as a file with
@@ -33,16 +34,6 @@ package enum RecordTextView {
         return lines.map { $0 + "\n" }.joined()
     }
 
-    private static let names: [PropertyID: String] = [
-        .prefix: "prefix", .firstName: "first name", .middleName: "middle name", .lastName: "last name",
-        .suffix: "suffix", .formattedName: "formatted name", .nickname: "nickname", .firstNamePhonetic: "phonetic first name",
-        .middleNamePhonetic: "phonetic middle name", .lastNamePhonetic: "phonetic last name",
-        .organization: "organization", .department: "department", .jobTitle: "job title", .kind: "kind",
-        .birthday: "birthday", .phones: "phone", .emails: "email", .urls: "URL", .addresses: "address",
-        .dates: "date", .relatedNames: "related name", .instantMessages: "instant message",
-        .socialProfiles: "social profile", .note: "note", .creationDate: "created", .modificationDate: "modified",
-    ]
-
     private static func personLines(_ data: Data, path: String) -> [String]? {
         guard let decoded = try? PersonRecordCoder.decode(data, path: path) else { return nil }
         let state = decoded.state
@@ -50,8 +41,7 @@ package enum RecordTextView {
         lines.append("id: \(decoded.id)")
         for property in PropertyID.personProperties {
             guard let value = state.values[property] else { continue }
-            let name = names[property] ?? property.key
-            lines += valueLines(value, name: name)
+            lines += valueLines(value, name: property.localizedName)
         }
         if case .stored(let fileName) = state.image { lines.append("image: \(fileName)") }
         if !state.mergedKeys.isEmpty { lines.append("merged: \(state.mergedKeys.sorted().joined(separator: ", "))") }

@@ -6,7 +6,8 @@
 /// `kABPersonPhoneProperty`, `kABGroupNameProperty`…).
 ///
 /// ```swift
-/// print(PropertyID.phones.type)   // multiString
+/// print(PropertyID.phones.type)              // multiString
+/// print(PropertyID.jobTitle.localizedName)   // job title
 /// let value = person.value(for: .organization)
 /// ```
 public struct PropertyID: Hashable, Sendable, CustomStringConvertible {
@@ -18,10 +19,20 @@ public struct PropertyID: Hashable, Sendable, CustomStringConvertible {
     public let recordType: RecordType
     /// Whether the store maintains the value itself (creation and modification dates).
     public let isReadOnly: Bool
+    /// The property's name for people to read, in lower case as a label within a sentence or
+    /// a list: `job title`, `phonetic first name`, `phone`. The readable view of a record file
+    /// (`contacts textconv`) and `contacts show` label values with it.
+    ///
+    /// The AddressBook equivalent is `ABPersonCopyLocalizedPropertyName`; the name is English.
+    public let localizedName: String
 
-    private init(_ key: String, _ type: PropertyType, _ recordType: RecordType = .person, readOnly: Bool = false) {
+    private init(
+        _ key: String, _ type: PropertyType, _ localizedName: String, _ recordType: RecordType = .person,
+        readOnly: Bool = false
+    ) {
         self.key = key
         self.type = type
+        self.localizedName = localizedName
         self.recordType = recordType
         self.isReadOnly = readOnly
     }
@@ -39,62 +50,62 @@ public struct PropertyID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `kABPersonFirstNameProperty`.
-    public static let firstName = PropertyID("firstName", .string)
+    public static let firstName = PropertyID("firstName", .string, "first name")
     /// `kABPersonLastNameProperty`.
-    public static let lastName = PropertyID("lastName", .string)
+    public static let lastName = PropertyID("lastName", .string, "last name")
     /// `kABPersonMiddleNameProperty`.
-    public static let middleName = PropertyID("middleName", .string)
+    public static let middleName = PropertyID("middleName", .string, "middle name")
     /// `kABPersonPrefixProperty`.
-    public static let prefix = PropertyID("prefix", .string)
+    public static let prefix = PropertyID("prefix", .string, "prefix")
     /// `kABPersonSuffixProperty`.
-    public static let suffix = PropertyID("suffix", .string)
+    public static let suffix = PropertyID("suffix", .string, "suffix")
     /// The name as the person's card writes it (vCard `FN`), kept only when it differs from the
     /// composite name the other name properties give, such as "Forrest Gump" beside the prefix
     /// "Mr." or "ABC Marketing" for a person at that company. AddressBook has no equivalent.
-    public static let formattedName = PropertyID("formattedName", .string)
+    public static let formattedName = PropertyID("formattedName", .string, "formatted name")
     /// `kABPersonNicknameProperty`.
-    public static let nickname = PropertyID("nickname", .string)
+    public static let nickname = PropertyID("nickname", .string, "nickname")
     /// `kABPersonFirstNamePhoneticProperty`.
-    public static let firstNamePhonetic = PropertyID("firstNamePhonetic", .string)
+    public static let firstNamePhonetic = PropertyID("firstNamePhonetic", .string, "phonetic first name")
     /// `kABPersonLastNamePhoneticProperty`.
-    public static let lastNamePhonetic = PropertyID("lastNamePhonetic", .string)
+    public static let lastNamePhonetic = PropertyID("lastNamePhonetic", .string, "phonetic last name")
     /// `kABPersonMiddleNamePhoneticProperty`.
-    public static let middleNamePhonetic = PropertyID("middleNamePhonetic", .string)
+    public static let middleNamePhonetic = PropertyID("middleNamePhonetic", .string, "phonetic middle name")
     /// `kABPersonOrganizationProperty`.
-    public static let organization = PropertyID("organization", .string)
+    public static let organization = PropertyID("organization", .string, "organization")
     /// `kABPersonDepartmentProperty`.
-    public static let department = PropertyID("department", .string)
+    public static let department = PropertyID("department", .string, "department")
     /// `kABPersonJobTitleProperty`.
-    public static let jobTitle = PropertyID("jobTitle", .string)
+    public static let jobTitle = PropertyID("jobTitle", .string, "job title")
     /// `kABPersonNoteProperty`.
-    public static let note = PropertyID("note", .string)
+    public static let note = PropertyID("note", .string, "note")
     /// `kABPersonBirthdayProperty`; the year may be absent.
-    public static let birthday = PropertyID("birthday", .date)
+    public static let birthday = PropertyID("birthday", .date, "birthday")
     /// `kABPersonKindProperty`.
-    public static let kind = PropertyID("kind", .kind)
+    public static let kind = PropertyID("kind", .kind, "kind")
     /// `kABPersonCreationDateProperty`, set by the first save.
-    public static let creationDate = PropertyID("created", .timestamp, readOnly: true)
+    public static let creationDate = PropertyID("created", .timestamp, "created", readOnly: true)
     /// `kABPersonModificationDateProperty`, set by every save that changes the record.
-    public static let modificationDate = PropertyID("modified", .timestamp, readOnly: true)
+    public static let modificationDate = PropertyID("modified", .timestamp, "modified", readOnly: true)
     /// `kABPersonPhoneProperty`.
-    public static let phones = PropertyID("phones", .multiString)
+    public static let phones = PropertyID("phones", .multiString, "phone")
     /// `kABPersonEmailProperty`.
-    public static let emails = PropertyID("emails", .multiString)
+    public static let emails = PropertyID("emails", .multiString, "email")
     /// `kABPersonURLProperty`.
-    public static let urls = PropertyID("urls", .multiString)
+    public static let urls = PropertyID("urls", .multiString, "URL")
     /// `kABPersonRelatedNamesProperty`.
-    public static let relatedNames = PropertyID("relatedNames", .multiString)
+    public static let relatedNames = PropertyID("relatedNames", .multiString, "related name")
     /// `kABPersonDateProperty` (anniversaries and other dates).
-    public static let dates = PropertyID("dates", .multiDate)
+    public static let dates = PropertyID("dates", .multiDate, "date")
     /// `kABPersonAddressProperty`.
-    public static let addresses = PropertyID("addresses", .multiAddress)
+    public static let addresses = PropertyID("addresses", .multiAddress, "address")
     /// `kABPersonInstantMessageProperty`.
-    public static let instantMessages = PropertyID("instantMessages", .multiInstantMessage)
+    public static let instantMessages = PropertyID("instantMessages", .multiInstantMessage, "instant message")
     /// `kABPersonSocialProfileProperty`.
-    public static let socialProfiles = PropertyID("socialProfiles", .multiSocialProfile)
+    public static let socialProfiles = PropertyID("socialProfiles", .multiSocialProfile, "social profile")
 
     /// `kABGroupNameProperty`.
-    public static let groupName = PropertyID("name", .string, .group)
+    public static let groupName = PropertyID("name", .string, "name", .group)
 
     /// Every person property, in the order the person view shows them.
     public static let personProperties: [PropertyID] = [
