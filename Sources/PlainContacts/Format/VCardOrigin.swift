@@ -92,20 +92,11 @@ struct VCardOrigin: Sendable, Hashable {
         }
     }
 
-    /// The properties a single-valued card property maps to, by its name.
-    private static let singleValues: [String: [PropertyID]] = [
-        "N": [.lastName, .firstName, .middleName, .prefix, .suffix],
-        "ORG": [.organization, .department],
-        "TITLE": [.jobTitle],
-        "NOTE": [.note],
-        "BDAY": [.birthday],
-        "NICKNAME": [.nickname],
-        "KIND": [.kind],
-        "X-ABSHOWAS": [.kind],
-        "X-PHONETIC-FIRST-NAME": [.firstNamePhonetic],
-        "X-PHONETIC-MIDDLE-NAME": [.middleNamePhonetic],
-        "X-PHONETIC-LAST-NAME": [.lastNamePhonetic],
-    ]
+    /// The properties a single-valued card property maps to, by its name: the text
+    /// properties' (``TextProperty/byVCardProperty``: `N`, `ORG`, `TITLE`, `NOTE`…), the
+    /// birthday and the kind.
+    private static let singleValues: [String: [PropertyID]] = TextProperty.byVCardProperty.merging(
+        ["BDAY": [.birthday], "KIND": [.kind], "X-ABSHOWAS": [.kind]]) { text, _ in text }
 
     /// Whether values of this name are tracked: single values the model maps (not `UID` or
     /// `PHOTO`) and multi-value entries.

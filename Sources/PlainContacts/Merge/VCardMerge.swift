@@ -2,8 +2,8 @@ import FoundationEssentials
 
 /// Merging an imported card into a person, as ``VCardMatchPolicy/merge`` does.
 ///
-/// - Single values on the card (name parts, phonetic names, nickname, organization,
-///   department, job title, note, birthday) replace the person's; values the card lacks stay.
+/// - Single values on the card (every text property, such as the name parts, organization or
+///   note, and the birthday) replace the person's; values the card lacks stay.
 ///   A card of kind organization makes the person one. A photo on the card replaces the image
 ///   when its bytes differ.
 /// - Multi-values are united: each card value the person does not have yet is appended with the

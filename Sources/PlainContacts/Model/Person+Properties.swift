@@ -3,9 +3,13 @@ import FoundationEssentials
 /// Typed accessors for every person property. Setting `nil`, an empty text or an empty
 /// multi-value removes the property.
 extension Person {
-    private func text(_ property: PropertyID) -> String? { state.string(property) }
+    /// The value of a text property (``PropertyType/string``), or `nil`: what the formats read
+    /// for each entry of ``TextProperty/all``.
+    func text(_ property: PropertyID) -> String? { state.string(property) }
 
-    private func setText(_ text: String?, _ property: PropertyID) {
+    /// Sets a text property; `nil` or an empty text removes it, and an unchanged text leaves the
+    /// record untouched.
+    func setText(_ text: String?, _ property: PropertyID) {
         if let text, !text.isEmpty {
             if state.values[property] != .string(text) { state.values[property] = .string(text) }
         } else {

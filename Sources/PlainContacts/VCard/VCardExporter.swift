@@ -3,12 +3,14 @@ import FoundationEssentials
 /// Turns a person into a vCard 3.0 or 4.0, the inverse of ``VCardImporter``.
 ///
 /// The card holds, in this order: `N`, `FN` (the formatted name, else the first-name-first
-/// composite name), `KIND:org`
-/// (4.0) for an organization, `NICKNAME`, `X-PHONETIC-*`, `ORG`, `TITLE`, `X-ABSHOWAS:COMPANY`
-/// (3.0) for an organization, `BDAY`, `TEL`, `EMAIL`, `ADR`, `URL`, the dates (`X-ABDATE`; in
-/// 4.0 the first anniversary as `ANNIVERSARY`), related names (`X-ABRELATEDNAMES`), `IMPP`,
-/// `X-SOCIALPROFILE`, `NOTE`, `PHOTO`, `CATEGORIES`, `UID`, then the record's kept lines
-/// verbatim, except those that would repeat a single-valued property written above.
+/// composite name), `KIND:org` (4.0) for an organization, the text properties of the name
+/// section (``TextProperty/Section/name``: `NICKNAME`, `X-PHONETIC-*`), `ORG`, those of the
+/// work section (`TITLE`), `X-ABSHOWAS:COMPANY` (3.0) for an organization, `BDAY`, `TEL`,
+/// `EMAIL`, `ADR`, `URL`, the dates (`X-ABDATE`; in 4.0 the first anniversary as
+/// `ANNIVERSARY`), related names (`X-ABRELATEDNAMES`), `IMPP`, `X-SOCIALPROFILE`, those of the
+/// notes section (`NOTE`), `PHOTO`, `CATEGORIES`, `UID`, then the record's kept lines verbatim,
+/// except those that would repeat a single-valued property written above. Within a section,
+/// text properties come in the order of ``TextProperty/all``.
 ///
 /// A label with a `TYPE` equivalent is written as `TYPE` (`TEL;TYPE=FAX,HOME`); any other label
 /// puts the value in an Apple item group with an `X-ABLabel` (`item1.TEL` and
@@ -24,11 +26,13 @@ import FoundationEssentials
 /// ```
 package enum VCardExporter {
     /// Properties a card holds once; a kept line of one of these is dropped when the card
-    /// already has it.
-    package static let singleValued: Set<String> = [
-        "N", "FN", "UID", "KIND", "BDAY", "ANNIVERSARY", "X-ABSHOWAS",
-        "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME",
-    ]
+    /// already has it. Besides these, the text properties a card holds once
+    /// (``TextProperty/Repeats/once``, such as `X-PHONETIC-FIRST-NAME`).
+    package static let singleValued: Set<String> = Set(
+        ["N", "FN", "UID", "KIND", "BDAY", "ANNIVERSARY", "X-ABSHOWAS"]
+            + TextProperty.all.compactMap { text in
+                if case .text(let name, .once) = text.vCard { name } else { nil }
+            })
 
     /// Properties the writer produces itself; kept lines of these are always dropped.
     private static let structural: Set<String> = ["VERSION", "PRODID", "REV", "BEGIN", "END"]
@@ -164,7 +168,7 @@ private struct VCardAssembly {
         }
         appendInstantMessages(person.instantMessages)
         appendSocialProfiles(person.socialProfiles)
-        if let note = person.note { value("NOTE") { $0.append(VCardProperty(name: "NOTE", text: note)) } }
+        appendTexts(of: person, in: .notes)
         if let imageData, !imageData.isEmpty { appendPhoto(imageData) }
         let names = groupNames.filter { !$0.isEmpty }
         if !names.isEmpty {
@@ -289,13 +293,15 @@ private struct VCardAssembly {
         if version == .v4, person.kind == .organization {
             value("KIND") { $0.append(VCardProperty(name: "KIND", rawValue: "org")) }
         }
-        if let nickname = person.nickname { value("NICKNAME") { $0.append(VCardProperty(name: "NICKNAME", text: nickname)) } }
-        let phonetic: [(String, String?)] = [
-            ("X-PHONETIC-FIRST-NAME", person.firstNamePhonetic), ("X-PHONETIC-MIDDLE-NAME", person.middleNamePhonetic),
-            ("X-PHONETIC-LAST-NAME", person.lastNamePhonetic),
-        ]
-        for (name, text) in phonetic {
-            if let text { value(name) { $0.append(VCardProperty(name: name, text: text)) } }
+        appendTexts(of: person, in: .name)
+    }
+
+    /// The text properties of `section` that have a card property of their own, each as the
+    /// value of that name.
+    mutating func appendTexts(of person: Person, in section: TextProperty.Section) {
+        for entry in TextProperty.vCardTexts(in: section) {
+            guard let name = entry.vCardName, let text = person.text(entry.id) else { continue }
+            value(name) { $0.append(VCardProperty(name: name, text: text)) }
         }
     }
 
@@ -305,7 +311,7 @@ private struct VCardAssembly {
             if let department = person.department { units.append([department]) }
             value("ORG") { $0.append(VCardProperty(name: "ORG", structured: units)) }
         }
-        if let title = person.jobTitle { value("TITLE") { $0.append(VCardProperty(name: "TITLE", text: title)) } }
+        appendTexts(of: person, in: .work)
         if version == .v3, person.kind == .organization {
             value("X-ABSHOWAS") { $0.append(VCardProperty(name: "X-ABSHOWAS", rawValue: "COMPANY")) }
         }

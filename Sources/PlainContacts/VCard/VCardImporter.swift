@@ -9,14 +9,11 @@ import FoundationEssentials
 /// | `N` (last;first;middle;prefix;suffix) | name parts |
 /// | `FN` | first name when `N` is empty, unless it repeats the nickname or organization (organization name for an organization card); otherwise the formatted name, when it differs from the first-name-first composite name |
 /// | `KIND:org`, `X-ABSHOWAS:COMPANY` | kind organization |
-/// | `NICKNAME` (all, comma lists joined with ", ") | nickname |
 /// | `ORG` (organization;department;more units joined with ", ") | organization, department |
-/// | `TITLE` | job title |
-/// | `NOTE` (all, joined with a blank line) | note |
+/// | each text property's own (``TextProperty``): `NICKNAME` (all, comma lists joined with ", "), `X-PHONETIC-FIRST-NAME`, `-MIDDLE-`, `-LAST-NAME`, `TITLE`, `NOTE` (all, joined with a blank line)… | that property, as its ``TextProperty/Repeats`` says |
 /// | `BDAY` | birthday (see ``VCardValues/date(_:)``); unparseable text is kept as an unmapped line |
 /// | `ANNIVERSARY`, `X-ABDATE` | dates, labelled anniversary / by `X-ABLabel` |
 /// | `X-ABRELATEDNAMES`, `RELATED` with a text value | related names |
-/// | `X-PHONETIC-FIRST-NAME`, `-MIDDLE-`, `-LAST-NAME` | phonetic names |
 /// | `TEL`, `EMAIL`, `URL`, `ADR` (+ `X-ABADR` country code) | phones, emails, URLs, addresses |
 /// | `IMPP`, `X-AIM`, `X-JABBER`, `X-SKYPE`, `X-ICQ`, `X-MSN`, `X-YAHOO`… | instant messages |
 /// | `X-SOCIALPROFILE` | social profiles |

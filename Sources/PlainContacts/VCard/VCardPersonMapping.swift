@@ -25,11 +25,11 @@ struct VCardPersonMapping {
     private var isOrganization = false
     private var organization: String?
     private var department: String?
-    private var jobTitle: String?
-    private var nicknames: [String] = []
-    private var notes: [String] = []
+    /// The text of the lines of each text property with a card property of its own
+    /// (``TextProperty/VCardPlace/text(_:_:)``), in card order: the first line's alone for one
+    /// that keeps the first, the items of every line for a list.
+    private var texts: [PropertyID: [String]] = [:]
     private var birthday: ContactDate?
-    private var phonetic: [PropertyID: String] = [:]
     private var uid: String?
     private var groupNames: [String] = []
     private var image: Data?
@@ -132,23 +132,8 @@ struct VCardPersonMapping {
             return single(property, at: index) { $0.formattedName = text.isEmpty ? nil : (text, index) }
         case "ORG":
             return single(property, at: index) { $0.mapOrganization(property) }
-        case "TITLE":
-            return single(property, at: index) { $0.jobTitle = nonEmpty(property.text) }
         case "UID":
             return single(property, at: index) { $0.uid = nonEmpty(VCardImporter.trimmed(property.text)) }
-        case "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME":
-            let phonetic = Self.phoneticProperty(property.name)
-            return single(property, at: index) { $0.phonetic[phonetic] = nonEmpty(property.text) }
-        case "NICKNAME":
-            nicknames += property.listValues.map(VCardImporter.trimmed).filter { !$0.isEmpty }
-            valuesRepeat = valuesRepeat || valueLines.contains { $0.value == .single("NICKNAME") }
-            valueLines.append((.single("NICKNAME"), index))
-            return .mapped
-        case "NOTE":
-            if let text = nonEmpty(property.text) { notes.append(text) }
-            valuesRepeat = valuesRepeat || valueLines.contains { $0.value == .single("NOTE") }
-            valueLines.append((.single("NOTE"), index))
-            return .mapped
         case "CATEGORIES":
             for name in property.listValues.map(VCardImporter.trimmed) where !name.isEmpty {
                 if !groupNames.contains(name) { groupNames.append(name) }
@@ -176,7 +161,36 @@ struct VCardPersonMapping {
             image = data
             return .mapped
         default:
+            if let text = TextProperty.withVCardName(property.name) { return mapText(property, at: index, as: text) }
             return mapLabelled(property, at: index)
+        }
+    }
+
+    /// Maps a line of a text property with a card property of its own, as its
+    /// ``TextProperty/Repeats`` says.
+    private mutating func mapText(_ property: VCardProperty, at index: Int, as text: TextProperty) -> Outcome {
+        let id = text.id
+        guard case .text(let name, let repeats) = text.vCard else { return keep(index) }
+        switch repeats {
+        case .once, .firstOfSeveral:
+            return single(property, at: index) { $0.texts[id] = nonEmpty(property.text).map { [$0] } }
+        case .joined:
+            if let line = nonEmpty(property.text) { texts[id, default: []].append(line) }
+        case .list:
+            texts[id, default: []] += property.listValues.map(VCardImporter.trimmed).filter { !$0.isEmpty }
+        }
+        valuesRepeat = valuesRepeat || valueLines.contains { $0.value == .single(name) }
+        valueLines.append((.single(name), index))
+        return .mapped
+    }
+
+    /// The value of a text property with a card property of its own, as the card's lines give
+    /// it; `nil` when they give none.
+    private func textValue(_ text: TextProperty) -> String? {
+        guard case .text(_, let repeats) = text.vCard, let lines = texts[text.id], !lines.isEmpty else { return nil }
+        switch repeats {
+        case .once, .firstOfSeveral: return lines[0]
+        case .joined(let separator), .list(let separator): return lines.joined(separator: separator)
         }
     }
 
@@ -212,14 +226,6 @@ struct VCardPersonMapping {
             return .mapped
         default:
             return keep(index)
-        }
-    }
-
-    private static func phoneticProperty(_ name: String) -> PropertyID {
-        switch name {
-        case "X-PHONETIC-FIRST-NAME": .firstNamePhonetic
-        case "X-PHONETIC-MIDDLE-NAME": .middleNamePhonetic
-        default: .lastNamePhonetic
         }
     }
 
@@ -316,7 +322,7 @@ struct VCardPersonMapping {
         person.prefix = nonEmpty(name[3])
         person.suffix = nonEmpty(name[4])
         let nameIsEmpty = name.prefix(5).allSatisfy(\.isEmpty)
-        let nickname = nicknames.isEmpty ? nil : nicknames.joined(separator: ", ")
+        let nickname = TextProperty.named(.nickname).flatMap(textValue)
         if nameIsEmpty, let formatted = formattedName?.text {
             if isOrganization {
                 if organization == nil { organization = formatted }
@@ -330,13 +336,10 @@ struct VCardPersonMapping {
         nameParts = Array(name.prefix(5))
         person.organization = organization
         person.department = department
-        person.jobTitle = jobTitle
-        person.nickname = nickname
-        person.note = notes.isEmpty ? nil : notes.joined(separator: "\n\n")
+        for text in TextProperty.all {
+            if let value = textValue(text) { person.setText(value, text.id) }
+        }
         person.birthday = birthday
-        person.firstNamePhonetic = phonetic[.firstNamePhonetic]
-        person.middleNamePhonetic = phonetic[.middleNamePhonetic]
-        person.lastNamePhonetic = phonetic[.lastNamePhonetic]
         if isOrganization { person.kind = .organization }
         person.phones = phones
         person.emails = emails
@@ -440,15 +443,12 @@ struct VCardPersonMapping {
         case .single("FN"): return untyped && !keepsFormattedName && formattedName?.text == property.text
         case .single("ORG"):
             return untyped && organization != nil && property.components == [organization ?? ""] + (department.map { [$0] } ?? [])
-        case .single("TITLE"): return untyped && property.text == jobTitle
-        case .single("NOTE"): return untyped && notes == [property.text]
-        case .single("NICKNAME"): return untyped && nicknames == [property.text]
-        case .single("X-PHONETIC-FIRST-NAME"): return untyped && property.text == phonetic[.firstNamePhonetic]
-        case .single("X-PHONETIC-MIDDLE-NAME"): return untyped && property.text == phonetic[.middleNamePhonetic]
-        case .single("X-PHONETIC-LAST-NAME"): return untyped && property.text == phonetic[.lastNamePhonetic]
         case .single("BDAY"):
             guard untyped, let birthday, birthday.year != nil else { return false }
             return property.rawValue == birthday.description
+        case .single(let name):
+            guard let text = TextProperty.withVCardName(name) else { return false }
+            return untyped && texts[text.id] == [property.text]
         case .entry(.phones, let position):
             return isPlain(property, phones, position, kind: .phone, defaults: ["VOICE"], base: [])
         case .entry(.emails, let position):
