@@ -1,12 +1,12 @@
 /// What a CSV column holds, as ``CSVHeaderNames`` reads its header.
 enum CSVField: Hashable, Sendable {
-    case firstName, middleName, lastName, namePrefix, nameSuffix, nickname, displayName
-    case phoneticFirstName, phoneticMiddleName, phoneticLastName
-    case organization, department, jobTitle
+    /// A text property (``TextProperty``): a name part, the name to show (the formatted name),
+    /// the nickname, the organization, the note…
+    case text(PropertyID)
     /// Outlook's "Title" (the name prefix), or Yahoo's (the job title): the other headers tell.
     case title
     case birthday, birthYear, birthMonth, birthDay, anniversary
-    case note, groups
+    case groups
     case email(Label?)
     case phone(Label?)
     case url(Label?)

@@ -1,5 +1,7 @@
 /// The header names of the CSV layouts people export, in every language known here, and what
 /// each column holds: the one table to extend when another export or translation turns up.
+/// The headers of the text properties (names, organization, note…) are their entries'
+/// ``TextProperty/csvHeaders``.
 ///
 /// Headers are compared folded: case, accents, character width, spaces and punctuation do not
 /// count ("E-mail 2 Address" is "email2address", "Straße geschäftlich" "strassegeschaftlich").
@@ -90,63 +92,21 @@ enum CSVHeaderNames {
 
     private static let fields: [String: CSVField] = {
         var fields: [String: CSVField] = [:]
-        for (field, names) in table {
+        for (field, names) in textTable + table {
             for name in names { fields[key(name)] = field }
         }
         return fields
     }()
 
+    /// The headers of the text properties, which their entries list (``TextProperty/csvHeaders``).
+    private static var textTable: [(CSVField, [String])] {
+        TextProperty.all.map { (.text($0.id), $0.csvHeaders) }
+    }
+
     private static let table: [(CSVField, [String])] = [
-        // Names
-        (.firstName, [
-            "First Name", "Given Name", "First", "Firstname", "Vorname", "Prénom", "Nombre", "Nome", "Voornaam", "名",
-        ]),
-        (.middleName, [
-            "Middle Name", "Additional Name", "Additional Names", "Zusätzliche Namen", "Middle", "Weitere Vornamen", "Zweiter Vorname", "Deuxième prénom",
-            "Segundo nombre", "Secondo nome", "Tweede voornaam", "Tweede naam", "ミドル ネーム",
-        ]),
-        (.lastName, [
-            "Last Name", "Family Name", "Familienname", "Surname", "Last", "Lastname", "Nachname", "Nom", "Apellidos", "Apellido",
-            "Cognome", "Achternaam", "姓",
-        ]),
+        // Outlook's name prefix, Yahoo's job title
         (.title, ["Title"]),
-        (.namePrefix, [
-            "Name Prefix", "Prefix", "Honorific Prefixes", "Höflichkeitspräfixe", "Anrede", "Titre", "Tratamiento", "Titolo", "Titel", "Aanhef", "敬称",
-        ]),
-        (.nameSuffix, [
-            "Name Suffix", "Suffix", "Honorific Suffixes", "Höflichkeitssuffixe", "Namenszusatz", "Suffixe", "Sufijo", "Suffisso", "Achtervoegsel", "サフィックス",
-            "敬称 (英語)",
-        ]),
-        (.nickname, [
-            "Nickname", "Nick", "Nick Name", "Spitzname", "Surnom", "Apodo", "Soprannome", "Bijnaam", "ニックネーム",
-        ]),
-        (.displayName, [
-            "Name", "Display Name", "Full Name", "Formatted Name", "Formatierter Name", "File As", "Contact Name", "Anzeigename", "Vollständiger Name", "Nom à afficher",
-            "Nom complet", "Nombre para mostrar", "Nombre completo", "Nome visualizzato", "Nome completo",
-            "Weergavenaam", "Volledige naam", "表示名", "氏名", "名前",
-        ]),
-        (.phoneticFirstName, [
-            "Phonetic First Name", "Given Name Yomi", "Given Yomi", "First Name Yomi", "フリガナ (名)", "名 (フリガナ)",
-        ]),
-        (.phoneticMiddleName, ["Phonetic Middle Name", "Additional Name Yomi"]),
-        (.phoneticLastName, [
-            "Phonetic Last Name", "Family Name Yomi", "Surname Yomi", "Last Name Yomi", "フリガナ (姓)", "姓 (フリガナ)",
-        ]),
-        // Work
-        (.organization, [
-            "Organization Name", "Organization", "Organisation", "Company", "Work Company", "Firma", "Société",
-            "Organisation", "Compañía", "Empresa", "Organización", "Società", "Azienda", "Organizzazione", "Bedrijf",
-            "Organisatie", "会社名", "会社",
-        ]),
-        (.department, [
-            "Organization Department", "Department", "Work Dept", "Abteilung", "Service", "Departamento", "Reparto",
-            "Afdeling", "部署",
-        ]),
-        (.jobTitle, [
-            "Organization Title", "Job Title", "Position", "Work Title", "Fonction", "Puesto", "Cargo", "Qualifica",
-            "Posizione", "Functie", "役職",
-        ]),
-        // Dates, notes, groups
+        // Dates, groups
         (.birthday, [
             "Birthday", "Birth Day", "Date of Birth", "Birthdate", "Geburtstag", "Geburtsdatum", "Anniversaire", "Date de naissance",
             "Cumpleaños", "Fecha de nacimiento", "Compleanno", "Data di nascita", "Verjaardag", "Geboortedatum",
@@ -158,9 +118,6 @@ enum CSVHeaderNames {
         (.anniversary, [
             "Anniversary", "Jahrestag", "Anniversaire de mariage ou fête", "Aniversario", "Anniversario", "Jubileum",
             "記念日",
-        ]),
-        (.note, [
-            "Notes", "Note", "Comments", "Info", "Notizen", "Notas", "Notities", "Opmerkingen", "メモ",
         ]),
         (.groups, [
             "Categories", "Category", "Labels", "Group Membership", "Groups", "Kategorien", "Catégories",

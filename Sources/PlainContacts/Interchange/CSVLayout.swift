@@ -23,12 +23,12 @@ struct CSVLayout {
         // Outlook's "Title" is the name prefix, beside its "Suffix" and "Job Title"; Yahoo's is
         // the job title, and so is KAddressBook's, beside its "Honorific Prefixes".
         // Thunderbird's German "Geburtstag" is the day, beside the month.
-        let hasSuffixOrJob = !read.contains { $0 == .namePrefix }
-            && read.contains { $0 == .nameSuffix || $0 == .jobTitle }
+        let hasSuffixOrJob = !read.contains { $0 == .text(.prefix) }
+            && read.contains { $0 == .text(.suffix) || $0 == .text(.jobTitle) }
         let hasBirthMonth = read.contains { $0 == .birthMonth }
         fields = read.map { field in
             switch field {
-            case .title?: hasSuffixOrJob ? .namePrefix : .jobTitle
+            case .title?: hasSuffixOrJob ? .text(.prefix) : .text(.jobTitle)
             case .birthday? where hasBirthMonth: .birthDay
             default: field
             }

@@ -3,16 +3,12 @@ struct CSVRowCard {
     private let layout: CSVLayout
     private let line: Int
 
-    private var nameParts: [CSVField: String] = [:]
-    private var displayName = ""
-    private var phonetic: [CSVField: String] = [:]
-    private var organization = ""
-    private var department = ""
-    private var jobTitle = ""
+    /// The text properties' cells: several columns of one property joined with its
+    /// ``TextProperty/csvSeparator``, else the last one.
+    private var texts: [PropertyID: String] = [:]
     private var birthday: ContactDate?
     private var birthParts: [CSVField: Int] = [:]
     private var anniversaries: [ContactDate] = []
-    private var notes: [String] = []
     private var groups: [String] = []
     private var labelled: [(name: String, kind: VCardValueKind?, label: Label?, value: String, preferred: Bool)] = []
     private var accounts: [(service: String?, user: String)] = []
@@ -65,17 +61,11 @@ struct CSVRowCard {
 
     private mutating func read(_ value: String, as field: CSVField, header: String, log: inout ConversionLog) throws {
         switch field {
-        case .firstName, .middleName, .lastName, .namePrefix, .nameSuffix, .nickname:
-            nameParts[field] = join(nameParts[field], value, separator: " ")
+        case .text(let property):
+            let separator = TextProperty.named(property)?.csvSeparator
+            texts[property] = separator.map { join(texts[property], value, separator: $0) } ?? value
         case .title:
-            nameParts[.namePrefix] = value
-        case .displayName:
-            displayName = value
-        case .phoneticFirstName, .phoneticMiddleName, .phoneticLastName:
-            phonetic[field] = value
-        case .organization: organization = value
-        case .department: department = value
-        case .jobTitle: jobTitle = value
+            texts[.prefix] = value
         case .birthday:
             try readDate(value, header: header, log: &log) { $0.birthday = $1 }
         case .anniversary:
@@ -87,8 +77,6 @@ struct CSVRowCard {
                 return
             }
             if number != 0 { birthParts[field] = number }
-        case .note:
-            notes.append(value)
         case .groups:
             groups += groupNames(value)
         case .email(let label):
@@ -171,30 +159,28 @@ struct CSVRowCard {
     // MARK: Writing
 
     /// Writes the card; a row with nothing in it writes none.
+    ///
+    /// The text properties go where an export puts them: `N` and `FN`, those of the name
+    /// section, `ORG`, those of the work section, and those of the notes section after every
+    /// other value (see ``TextProperty/Section``).
     func write(to builder: inout CardBuilder) {
         builder.begin(line: line)
-        var first = nameParts[.firstName] ?? ""
-        var last = nameParts[.lastName] ?? ""
-        let hasParts = [CSVField.firstName, .middleName, .lastName, .namePrefix, .nameSuffix].contains {
-            nameParts[$0]?.isEmpty == false
-        }
+        let organization = texts[.organization] ?? ""
+        let displayName = texts[.formattedName] ?? ""
+        var first = texts[.firstName] ?? ""
+        var last = texts[.lastName] ?? ""
+        let hasParts = TextProperty.components(of: "N").contains { texts[$0.id]?.isEmpty == false }
         var shown = displayName
         if !hasParts, !displayName.isEmpty, organization.isEmpty || displayName != organization {
             (first, last, shown) = InterchangeName.parts(of: displayName)
         }
         builder.addName(
-            last: last, first: first, middle: nameParts[.middleName] ?? "",
-            prefix: nameParts[.namePrefix] ?? "", suffix: nameParts[.nameSuffix] ?? "", line: line)
+            last: last, first: first, middle: texts[.middleName] ?? "", prefix: texts[.prefix] ?? "",
+            suffix: texts[.suffix] ?? "", line: line)
         builder.setDisplayName(shown)
-        if let nickname = nameParts[.nickname] { builder.addText("NICKNAME", nickname, line: line) }
-        for (field, property) in [
-            (CSVField.phoneticFirstName, "X-PHONETIC-FIRST-NAME"), (.phoneticMiddleName, "X-PHONETIC-MIDDLE-NAME"),
-            (.phoneticLastName, "X-PHONETIC-LAST-NAME"),
-        ] {
-            if let value = phonetic[field] { builder.addText(property, value, line: line) }
-        }
-        builder.addStructured("ORG", [organization, department], line: line)
-        builder.addText("TITLE", jobTitle, line: line)
+        writeTexts(in: .name, to: &builder)
+        builder.addStructured("ORG", TextProperty.components(of: "ORG").map { texts[$0.id] ?? "" }, line: line)
+        writeTexts(in: .work, to: &builder)
         if let birthday = birthday ?? birthdayFromParts {
             builder.addDate("BDAY", birthday, line: line)
         }
@@ -211,7 +197,7 @@ struct CSVRowCard {
         }
         for account in accounts { writeAccount(service: account.service, user: account.user, label: nil, to: &builder) }
         var numberedKept: [(String, String)] = []
-        var hasOrganization = !organization.isEmpty || !jobTitle.isEmpty
+        var hasOrganization = texts[.organization]?.isEmpty == false || texts[.jobTitle]?.isEmpty == false
         for index in sectionOrder {
             if let parts = sections[index] {
                 writeSection(index, parts, to: &builder, hasOrganization: &hasOrganization, kept: &numberedKept)
@@ -220,12 +206,19 @@ struct CSVRowCard {
         for key in numberedOrder {
             if let parts = numbered[key] { writeNumbered(key, parts, to: &builder, kept: &numberedKept) }
         }
-        if !notes.isEmpty { builder.addText("NOTE", notes.joined(separator: "\n"), line: line) }
+        writeTexts(in: .notes, to: &builder)
         builder.addGroups(groups, line: line)
         for (field, value) in kept + numberedKept {
             builder.addKept(format: CSVContactReader.formatName, field: field, value: value, line: line)
         }
         builder.end()
+    }
+
+    /// Writes the text properties of `section` that have a card property of their own.
+    private func writeTexts(in section: TextProperty.Section, to builder: inout CardBuilder) {
+        for entry in TextProperty.vCardTexts(in: section) {
+            if let name = entry.vCardName, let value = texts[entry.id] { builder.addText(name, value, line: line) }
+        }
     }
 
     /// The birthday from separate year, month and day columns (Thunderbird's).

@@ -3,7 +3,8 @@
 /// relation, website, event, account and kept field ("E-mail 2 - Label", "E-mail 2 - Value"),
 /// as many as the person with the most needs.
 ///
-/// Labels are Google's words for predefined labels (Home, Work, Mobile, Home Fax...) and the
+/// The text properties come first, in Google's order (``TextProperty/googleOrder``), those of
+/// the notes section after "Birthday". Labels are Google's words for predefined labels (Home, Work, Mobile, Home Fax...) and the
 /// text of custom ones; groups go into "Labels" after Google's `* myContacts`; dates are
 /// `YYYY-MM-DD`, or `--MM-DD` without a year. Columns CSV imports kept with a person come back
 /// as custom fields.
@@ -12,11 +13,13 @@
 /// let text = GoogleCSVExporter.csv(for: people, groupNames: { book.groups(containing: $0).compactMap(\.name) })
 /// ```
 enum GoogleCSVExporter {
-    private static let fixedHeaders = [
-        "First Name", "Middle Name", "Last Name", "Phonetic First Name", "Phonetic Middle Name",
-        "Phonetic Last Name", "Name Prefix", "Name Suffix", "Nickname", "File As", "Organization Name",
-        "Organization Title", "Organization Department", "Birthday", "Notes", "Photo", "Labels",
-    ]
+    /// The text properties with a column before "Birthday", and after it.
+    private static let leadingTexts = TextProperty.googleColumns(in: [.name, .work])
+    private static let trailingTexts = TextProperty.googleColumns(in: [.notes])
+
+    /// The columns every row has: the text properties', "Birthday", "Photo" and "Labels".
+    private static let fixedHeaders =
+        leadingTexts.compactMap(\.google) + ["Birthday"] + trailingTexts.compactMap(\.google) + ["Photo", "Labels"]
 
     private static let addressParts = [
         "Formatted", "Street", "City", "PO Box", "Region", "Postal Code", "Country", "Extended Address",
@@ -48,13 +51,10 @@ enum GoogleCSVExporter {
         var writer = CSVWriter()
         writer.row(header)
         for person in people {
-            var row = [
-                person.firstName, person.middleName, person.lastName, person.firstNamePhonetic,
-                person.middleNamePhonetic, person.lastNamePhonetic, person.prefix, person.suffix, person.nickname,
-                person.formattedName, person.organization, person.jobTitle, person.department,
-                person.birthday?.description, person.note, nil,
-                (["* myContacts"] + groupNames(person)).joined(separator: " ::: "),
-            ].map { $0 ?? "" }
+            var row = leadingTexts.map { person.text($0.id) ?? "" }
+            row.append(person.birthday?.description ?? "")
+            row += trailingTexts.map { person.text($0.id) ?? "" }
+            row += ["", (["* myContacts"] + groupNames(person)).joined(separator: " ::: ")]
             func pad<Entry>(_ entries: [Entry], _ count: Int, width: Int, _ cells: (Entry) -> [String]) {
                 for entry in entries { row += cells(entry) }
                 row += Array(repeating: "", count: (count - entries.count) * width)

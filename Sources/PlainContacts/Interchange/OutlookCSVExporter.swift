@@ -1,21 +1,20 @@
 /// Writes people in Outlook's CSV layout (English headers), which Outlook, Outlook.com and
 /// Google's "Outlook CSV" import read.
 ///
-/// Outlook has fixed columns: three emails, one address each for business, home and other,
-/// and one column per kind of phone (two for business and home). A value goes to the column of
-/// its label; one without a column of its own to the "Other" ones while they are free. Dates
-/// are written `M/D/YYYY`, as Outlook in English writes them; a date without a year as
-/// `--MM-DD`, which the importer here reads back. Groups go into "Categories", separated by `;`.
+/// The text properties come first, in Outlook's order (``TextProperty/outlookOrder``), those of
+/// the notes section after "Manager's Name". Outlook has fixed columns: three emails, one
+/// address each for business, home and other, and one column per kind of phone (two for
+/// business and home). A value goes to the column of its label; one without a column of its
+/// own to the "Other" ones while they are free. Dates are written `M/D/YYYY`, as Outlook in
+/// English writes them; a date without a year as `--MM-DD`, which the importer here reads
+/// back. Groups go into "Categories", separated by `;`.
 ///
 /// ```swift
 /// let text = OutlookCSVExporter.csv(for: people, groupNames: { book.groups(containing: $0).compactMap(\.name) })
 /// ```
 enum OutlookCSVExporter {
-    /// The columns written, in Outlook's order.
+    /// The columns written besides the text properties', in Outlook's order.
     private enum Column: String, CaseIterable {
-        case title = "Title", firstName = "First Name", middleName = "Middle Name", lastName = "Last Name"
-        case suffix = "Suffix", nickname = "Nickname", givenYomi = "Given Yomi", surnameYomi = "Surname Yomi"
-        case company = "Company", department = "Department", jobTitle = "Job Title"
         case businessStreet = "Business Street", businessCity = "Business City", businessState = "Business State"
         case businessPostalCode = "Business Postal Code", businessCountry = "Business Country/Region"
         case homeStreet = "Home Street", homeCity = "Home City", homeState = "Home State"
@@ -31,7 +30,7 @@ enum OutlookCSVExporter {
         case anniversary = "Anniversary", assistantName = "Assistant's Name", birthday = "Birthday"
         case businessPOBox = "Business Address PO Box", categories = "Categories", children = "Children"
         case email = "E-mail Address", email2 = "E-mail 2 Address", email3 = "E-mail 3 Address"
-        case homePOBox = "Home Address PO Box", managerName = "Manager's Name", notes = "Notes"
+        case homePOBox = "Home Address PO Box", managerName = "Manager's Name"
         case otherPOBox = "Other Address PO Box", spouse = "Spouse", webPage = "Web Page"
         case personalWebPage = "Personal Web Page"
     }
@@ -46,29 +45,29 @@ enum OutlookCSVExporter {
         Label("telex"): [.telex], Label("TTY/TDD"): [.ttyPhone],
     ]
 
+    /// The text properties with a column before the others, and after "Manager's Name".
+    private static let leadingTexts = TextProperty.outlookColumns(in: [.name, .work])
+    private static let trailingTexts = TextProperty.outlookColumns(in: [.notes])
+
+    /// The columns up to "Manager's Name", after which Outlook has its notes, and the rest.
+    private static let notesIndex = (Column.allCases.firstIndex(of: .managerName) ?? Column.allCases.count - 1) + 1
+    private static let columnsBeforeNotes = Column.allCases[..<notesIndex]
+    private static let columnsAfterNotes = Column.allCases[notesIndex...]
+
     /// Where a phone goes when its own columns are taken.
     private static let spareColumns: [Column] = [.otherPhone, .businessPhone2, .homePhone2, .primaryPhone]
 
     /// The CSV text for `people`, the header first.
     static func csv(for people: [Person], groupNames: (Person) -> [String]) -> String {
         var writer = CSVWriter()
-        writer.row(Column.allCases.map(\.rawValue))
+        writer.row(
+            leadingTexts.compactMap(\.outlook) + columnsBeforeNotes.map(\.rawValue) + trailingTexts.compactMap(\.outlook)
+                + columnsAfterNotes.map(\.rawValue))
         for person in people {
             var cells: [Column: String] = [:]
             func set(_ column: Column, _ value: String?) {
                 if let value, !value.isEmpty, cells[column] == nil { cells[column] = value }
             }
-            set(.title, person.prefix)
-            set(.firstName, person.firstName)
-            set(.middleName, person.middleName)
-            set(.lastName, person.lastName)
-            set(.suffix, person.suffix)
-            set(.nickname, person.nickname)
-            set(.givenYomi, person.firstNamePhonetic)
-            set(.surnameYomi, person.lastNamePhonetic)
-            set(.company, person.organization)
-            set(.department, person.department)
-            set(.jobTitle, person.jobTitle)
             for entry in person.phones {
                 let wanted = (entry.label.flatMap { phoneColumns[$0] } ?? []) + spareColumns
                 if let column = wanted.first(where: { cells[$0] == nil }) { set(column, entry.value) }
@@ -104,8 +103,9 @@ enum OutlookCSVExporter {
             set(.birthday, person.birthday.map(date))
             set(.anniversary, person.dates.first { $0.label == .anniversary }.map { date($0.value) })
             set(.categories, groupNames(person).joined(separator: ";"))
-            set(.notes, person.note)
-            writer.row(Column.allCases.map { cells[$0] ?? "" })
+            writer.row(
+                leadingTexts.map { person.text($0.id) ?? "" } + columnsBeforeNotes.map { cells[$0] ?? "" }
+                    + trailingTexts.map { person.text($0.id) ?? "" } + columnsAfterNotes.map { cells[$0] ?? "" })
         }
         return writer.text
     }

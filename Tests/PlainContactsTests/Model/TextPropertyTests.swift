@@ -13,6 +13,12 @@ import Testing
         #expect(Set(TextProperty.all.map(\.id)).count == TextProperty.all.count)
     }
 
+    @Test func eachFormatsOrderListsExactlyTheEntriesWithAPlaceInIt() {
+        func ids(_ has: (TextProperty) -> Bool) -> [PropertyID] { TextProperty.all.filter(has).map(\.id).sorted(by: byKey) }
+        #expect(TextProperty.googleOrder.sorted(by: byKey) == ids { $0.google != nil })
+        #expect(TextProperty.outlookOrder.sorted(by: byKey) == ids { $0.outlook != nil })
+    }
+
     @Test func vCardNamesAndComponentPositionsAreEachUsedOnce() {
         let names = TextProperty.all.compactMap(\.vCardName)
         #expect(Set(names).count == names.count)
@@ -25,6 +31,20 @@ import Testing
         }
         #expect(TextProperty.components(of: "N").map(\.id) == [.lastName, .firstName, .middleName, .prefix, .suffix])
         #expect(TextProperty.components(of: "ORG").map(\.id) == [.organization, .department])
+    }
+
+    @Test(arguments: TextProperty.all.map(\.id))
+    func everyCSVHeaderOfAnEntryReadsAsIt(_ id: PropertyID) throws {
+        let entry = try #require(TextProperty.named(id))
+        for header in entry.csvHeaders + [entry.google].compactMap(\.self) {
+            #expect(CSVHeaderNames.field(for: header) == .text(id), "\(header)")
+        }
+    }
+
+    @Test func everyOutlookColumnReadsAsItsProperty() {
+        // Outlook's "Title" is read as the prefix beside its "Suffix" column.
+        let columns = TextProperty.outlookColumns(in: Set(TextProperty.Section.allCases))
+        #expect(CSVLayout(header: columns.compactMap(\.outlook)).fields == columns.map { .text($0.id) })
     }
 
     // MARK: Round trips
@@ -45,6 +65,18 @@ import Testing
         #expect(people.first.map { VCardRecordFields.lines(of: $0.state) } == [], "nothing is kept verbatim")
     }
 
+    @Test(arguments: TextProperty.all.filter { $0.google != nil }.map(\.id))
+    func aValueComesBackFromGooglesCSV(_ id: PropertyID) throws {
+        let text = GoogleCSVExporter.csv(for: [Self.person(with: id)], groupNames: { _ in [] })
+        #expect(try Self.converted(text, .csv).map { $0.text(id) } == [Self.value(of: id)])
+    }
+
+    @Test(arguments: TextProperty.all.filter { $0.outlook != nil }.map(\.id))
+    func aValueComesBackFromOutlooksCSV(_ id: PropertyID) throws {
+        let text = OutlookCSVExporter.csv(for: [Self.person(with: id)], groupNames: { _ in [] })
+        #expect(try Self.converted(text, .csv).map { $0.text(id) } == [Self.value(of: id)])
+    }
+
     @Test func everyValueAtOnceComesBackFromEachFormat() throws {
         let person = Person()
         for entry in TextProperty.all { person.setText(Self.value(of: entry.id), entry.id) }
@@ -58,6 +90,10 @@ import Testing
             let card = VCardExporter.card(for: person, groupNames: [], imageData: nil, version: version)
             expectAll(try Self.imported(Data(VCardWriter.serialize(card).utf8)), { _ in true }, version.rawValue)
         }
+        let google = GoogleCSVExporter.csv(for: [person], groupNames: { _ in [] })
+        expectAll(try Self.converted(google, .csv), { $0.google != nil }, "Google CSV")
+        let outlook = OutlookCSVExporter.csv(for: [person], groupNames: { _ in [] })
+        expectAll(try Self.converted(outlook, .csv), { $0.outlook != nil }, "Outlook CSV")
     }
 
     // MARK: Helpers
@@ -85,5 +121,11 @@ import Testing
             if case .person(let imported) = try VCardImporter.map(card, source: "test.vcf") { return imported.person }
             return nil
         }
+    }
+
+    /// The people of a file in another format, converted and mapped as an import does.
+    private static func converted(_ text: String, _ format: ContactFileFormat) throws -> [Person] {
+        let converted = try ContactConverter.convert(Array(text.utf8), source: "test", format: format, strict: true)
+        return try imported(Data(converted.vCardText))
     }
 }
