@@ -5,19 +5,17 @@ import FoundationEssentials
 ///
 /// | attributes (any case, options dropped) | becomes |
 /// |---|---|
-/// | `givenName`, `sn` (else `cn` split as ``InterchangeName`` says) | `N` |
-/// | `cn`, else `displayName` | `FN` |
-/// | `mozillaNickname` | `NICKNAME` |
+/// | `givenName`, `gn`, `sn`, `surname` (else `cn` split as ``InterchangeName`` says) | `N` |
+/// | `cn`, `commonName`, else `displayName` | `FN` |
+/// | `o`, `company`; `ou`, `department`, `orgUnit`, `departmentNumber` (the first of each) | `ORG` |
+/// | any other text property's attribute or alias (``TextProperty/ldif``): `mozillaNickname`, `title`, `description`, `notes`… | its vCard property (`NICKNAME`, `TITLE`, `NOTE`…) |
 /// | `mail` (preferred), `mozillaSecondEmail` | `EMAIL` |
 /// | `telephoneNumber` / `homePhone` / `mobile`, `cellphone` / `facsimileTelephoneNumber`, `fax` / `pager` | `TEL` work / home / mobile / other fax / pager |
 /// | `mozillaHomeStreet`, `homeStreet`, `homePostalAddress`, `mozillaHomeStreet2`, `mozillaHomePostalAddress2`, `mozillaHome…` | `ADR` home (line 2 is the extended address) |
 /// | `street`, `postalAddress`, `postOfficeBox`, `mozillaWorkStreet2`, `mozillaPostalAddress2`, `l`, `st`, `postalCode`, `c` | `ADR` work |
-/// | `o`, `company`; `ou`, `department` | `ORG` |
-/// | `title` | `TITLE` |
 /// | `mozillaWorkUrl`, `workurl`; `mozillaHomeUrl`, `homeurl`; `labeledURI` | `URL` work; home page; unlabelled |
 /// | `nsAIMid` | `X-AIM` |
 /// | `birthyear`, `birthmonth`, `birthday` | `BDAY` (a year alone is kept) |
-/// | `description`, `notes` | `NOTE` |
 /// | `jpegPhoto` | `PHOTO` |
 /// | `dn`, `objectclass`, `modifytimestamp` | nothing |
 /// | any other (`mozillaCustom1`…, `mozillaUseHtmlMail`), and any `name:< url` value | kept (``CardBuilder/addKept(format:field:value:line:)``) |
@@ -175,10 +173,10 @@ enum LDIFContactReader {
 
     /// What a record says that is written once the whole record has been read.
     private struct PersonParts {
-        /// `givenName`, `sn`, `cn` and `displayName` with their lines.
-        var given: (String, Int)?
-        var surname: (String, Int)?
-        var common: (String, Int)?
+        /// The first value of each text property that is part of `N`, `FN` or `ORG`
+        /// (`givenName`, `sn`, `cn`, `o`, `ou`), with its line.
+        var texts: [PropertyID: (String, Int)] = [:]
+        /// `displayName` with its line.
         var display: (String, Int)?
         /// `mail` and `mozillaSecondEmail` values with their lines, written primary first.
         var emails: [(String, Int)] = []
@@ -186,9 +184,6 @@ enum LDIFContactReader {
         /// The home and work address parts.
         var home = AddressParts()
         var work = AddressParts()
-        /// `o` and `ou` with their lines, written together as `ORG`.
-        var organization: (String, Int)?
-        var department: (String, Int)?
         /// `birthyear`, `birthmonth` and `birthday` by lower-case name.
         var birth: [String: (String, LDIFAttribute)] = [:]
     }
@@ -217,10 +212,10 @@ enum LDIFContactReader {
             builder.addLabelled(
                 "ADR", kind: .address, label: label, value: "", structured: address.components, line: line)
         }
-        if parts.organization != nil || parts.department != nil {
+        let units = TextProperty.components(of: "ORG").map { parts.texts[$0.id] }
+        if units.contains(where: { $0 != nil }) {
             builder.addStructured(
-                "ORG", [parts.organization?.0 ?? "", parts.department?.0 ?? ""],
-                line: parts.organization?.1 ?? parts.department?.1 ?? record.line)
+                "ORG", units.map { $0?.0 ?? "" }, line: units.lazy.compactMap { $0?.1 }.first ?? record.line)
         }
         try addBirthday(parts.birth, to: &builder, log: &log)
         builder.addGroups(groups, line: record.line)
@@ -247,12 +242,13 @@ enum LDIFContactReader {
             builder.addLabelled("URL", kind: .url, label: label, value: text, line: line)
             return true
         }
+        if let text = TextProperty.withLDIFAttribute(attribute.key) {
+            guard case .text(let name, _) = text.vCard else { return once(&parts.texts[text.id]) }
+            builder.addText(name, value, line: line)
+            return true
+        }
         switch attribute.key {
-        case "givenname", "gn": return once(&parts.given)
-        case "sn", "surname": return once(&parts.surname)
-        case "cn", "commonname": return once(&parts.common)
         case "displayname": return once(&parts.display)
-        case "mozillanickname", "xmozillanickname": builder.addText("NICKNAME", value, line: line)
         case "mail": parts.emails.append((value, line))
         case "mozillasecondemail", "xmozillasecondemail": parts.secondEmails.append((value, line))
         case "telephonenumber": return phone(.work)
@@ -273,9 +269,6 @@ enum LDIFContactReader {
         case "st", "region": parts.work.set(4, value, line: line)
         case "postalcode", "zip": parts.work.set(5, value, line: line)
         case "c", "countryname": parts.work.set(6, value, line: line)
-        case "o", "company": return once(&parts.organization)
-        case "ou", "department", "orgunit", "departmentnumber": return once(&parts.department)
-        case "title": builder.addText("TITLE", value, line: line)
         case "mozillaworkurl", "workurl": return url(.work, value)
         case "mozillahomeurl", "homeurl": return url(.homePage, value)
         case "labeleduri":
@@ -285,7 +278,6 @@ enum LDIFContactReader {
         case "birthyear", "birthmonth", "birthday":
             guard parts.birth[attribute.key] == nil else { return false }
             parts.birth[attribute.key] = (value, attribute)
-        case "description", "notes": builder.addText("NOTE", value, line: line)
         case "jpegphoto":
             guard !attribute.bytes.isEmpty else { return true }
             builder.addLine("PHOTO;ENCODING=b;TYPE=JPEG:" + Data(attribute.bytes).base64EncodedString(), line: line)
@@ -297,14 +289,17 @@ enum LDIFContactReader {
     /// Adds `N` and `FN`: `givenName` and `sn` when either is there, else `cn` (or
     /// `displayName`) split by ``InterchangeName``; `cn` is shown either way.
     private static func addName(_ parts: PersonParts, to builder: inout CardBuilder, line: Int) {
-        let shown = parts.common ?? parts.display
-        if parts.given != nil || parts.surname != nil {
-            builder.addName(last: parts.surname?.0 ?? "", first: parts.given?.0 ?? "", line: parts.given?.1 ?? line)
+        let given = parts.texts[.firstName]
+        let surname = parts.texts[.lastName]
+        let common = parts.texts[.formattedName]
+        let shown = common ?? parts.display
+        if given != nil || surname != nil {
+            builder.addName(last: surname?.0 ?? "", first: given?.0 ?? "", line: given?.1 ?? line)
             if let shown { builder.setDisplayName(shown.0) }
         } else if let shown {
             InterchangeName.add(shown.0, to: &builder, line: shown.1)
         }
-        if let common = parts.common, let display = parts.display,
+        if let common, let display = parts.display,
             CardBuilder.trimmed(display.0) != CardBuilder.trimmed(common.0)
         {
             builder.addKept(format: format, field: "displayName", value: display.0, line: display.1)

@@ -6,11 +6,14 @@ import FoundationEssentials
 ///
 /// Values that are not RFC 2849 SAFE-STRINGs (non-ASCII text, line breaks, a leading space,
 /// colon or `<`, a trailing space) are written in base64 (`name:: …`); lines longer than 76
-/// columns are folded. The attributes are those ``LDIFContactReader`` reads:
+/// columns are folded. The attributes are those ``LDIFContactReader`` reads; the text
+/// properties' are their entries' (``TextProperty/ldif``), in ``TextProperty/ldifOrder``, those of
+/// the name section first, the work section's after the addresses and the notes section's after
+/// the birthday:
 ///
 /// | value | attribute |
 /// |---|---|
-/// | first, last name; shown name; nickname | `givenName`, `sn`; `cn`; `mozillaNickname` |
+/// | first, last name; shown name (the formatted name, else the composite name, else the organization); nickname | `givenName`, `sn`; `cn`; `mozillaNickname` |
 /// | emails | `mail` (the first), `mozillaSecondEmail` (the others) |
 /// | phones labelled home / mobile or iPhone / a fax label / pager / anything else | `homePhone` / `mobile` / `facsimileTelephoneNumber` / `pager` / `telephoneNumber` |
 /// | the first home (else unlabelled or other) address; the first work address | `mozillaHome…`; `street`, `mozillaWorkStreet2`, `l`, `st`, `postalCode`, `c` |
@@ -105,10 +108,7 @@ enum LDIFExporter {
     private static func record(for entry: Entry, dn: String) -> String {
         let person = entry.person
         var lines = [line("dn", dn)] + personClasses.map { line("objectclass", $0) }
-        lines.append(line("givenName", person.firstName))
-        lines.append(line("sn", person.lastName))
-        lines.append(line("cn", shownName(of: person)))
-        lines.append(line("mozillaNickname", person.nickname))
+        lines += textLines(of: person, in: .name)
         for (index, email) in person.emails.values.enumerated() {
             lines.append(line(index == 0 ? "mail" : "mozillaSecondEmail", email))
         }
@@ -117,21 +117,28 @@ enum LDIFExporter {
         }
         for entry in person.phones.entries { lines.append(line(phoneAttribute(entry.label), entry.value)) }
         lines += addressLines(person.addresses)
-        lines.append(line("title", person.jobTitle))
-        lines.append(line("ou", person.department))
-        lines.append(line("o", person.organization))
+        lines += textLines(of: person, in: .work)
         lines += urlLines(person.urls)
         if let birthday = person.birthday {
             if let year = birthday.year { lines.append(line("birthyear", String(year))) }
             lines.append(line("birthmonth", twoDigits(birthday.month)))
             lines.append(line("birthday", twoDigits(birthday.day)))
         }
-        lines.append(line("description", person.note))
+        lines += textLines(of: person, in: .notes)
         if let image = entry.imageData, image.starts(with: [0xFF, 0xD8, 0xFF]) {
             lines.append(line("jpegPhoto", bytes: Array(image)))
         }
         lines += keptLines(of: person)
         return lines.joined() + "\n"
+    }
+
+    /// The lines of the text properties of `section` that have an attribute; `cn` is the shown
+    /// name.
+    private static func textLines(of person: Person, in section: TextProperty.Section) -> [String] {
+        TextProperty.ldifAttributes(in: section).compactMap { entry in
+            guard let attribute = entry.ldif else { return nil }
+            return line(attribute.name, entry.id == .formattedName ? shownName(of: person) : person.text(entry.id))
+        }
     }
 
     /// `number` with a leading zero below 10, as Thunderbird writes months and days.

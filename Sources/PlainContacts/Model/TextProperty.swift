@@ -118,7 +118,7 @@ struct TextProperty: Sendable {
     static func withVCardName(_ name: String) -> TextProperty? { byVCardName[name] }
 
     /// The entry whose LDIF attribute (or one of its aliases) is `name` (lower case), or `nil`.
-    static func withLDIFName(_ name: String) -> TextProperty? { byLDIFAttribute[name] }
+    static func withLDIFAttribute(_ name: String) -> TextProperty? { byLDIFAttribute[name] }
 
     /// The components of the structured vCard property `name` (`"N"`, `"ORG"`), in order.
     static func components(of name: String) -> [TextProperty] {

@@ -17,6 +17,7 @@ import Testing
         func ids(_ has: (TextProperty) -> Bool) -> [PropertyID] { TextProperty.all.filter(has).map(\.id).sorted(by: byKey) }
         #expect(TextProperty.googleOrder.sorted(by: byKey) == ids { $0.google != nil })
         #expect(TextProperty.outlookOrder.sorted(by: byKey) == ids { $0.outlook != nil })
+        #expect(TextProperty.ldifOrder.sorted(by: byKey) == ids { $0.ldif != nil })
     }
 
     @Test func vCardNamesAndComponentPositionsAreEachUsedOnce() {
@@ -34,10 +35,13 @@ import Testing
     }
 
     @Test(arguments: TextProperty.all.map(\.id))
-    func everyCSVHeaderOfAnEntryReadsAsIt(_ id: PropertyID) throws {
+    func everyCSVHeaderAndLDIFAttributeOfAnEntryReadsAsIt(_ id: PropertyID) throws {
         let entry = try #require(TextProperty.named(id))
         for header in entry.csvHeaders + [entry.google].compactMap(\.self) {
             #expect(CSVHeaderNames.field(for: header) == .text(id), "\(header)")
+        }
+        for name in entry.ldif?.names ?? [] {
+            #expect(TextProperty.withLDIFAttribute(name)?.id == id, "\(name)")
         }
     }
 
@@ -77,6 +81,12 @@ import Testing
         #expect(try Self.converted(text, .csv).map { $0.text(id) } == [Self.value(of: id)])
     }
 
+    @Test(arguments: TextProperty.all.filter { $0.ldif != nil }.map(\.id))
+    func aValueComesBackFromLDIF(_ id: PropertyID) throws {
+        let text = LDIFExporter.ldif([LDIFExporter.Entry(person: Self.person(with: id), groupNames: [], imageData: nil)])
+        #expect(try Self.converted(text, .ldif).map { $0.text(id) } == [Self.value(of: id)])
+    }
+
     @Test func everyValueAtOnceComesBackFromEachFormat() throws {
         let person = Person()
         for entry in TextProperty.all { person.setText(Self.value(of: entry.id), entry.id) }
@@ -94,6 +104,8 @@ import Testing
         expectAll(try Self.converted(google, .csv), { $0.google != nil }, "Google CSV")
         let outlook = OutlookCSVExporter.csv(for: [person], groupNames: { _ in [] })
         expectAll(try Self.converted(outlook, .csv), { $0.outlook != nil }, "Outlook CSV")
+        let ldif = LDIFExporter.ldif([LDIFExporter.Entry(person: person, groupNames: [], imageData: nil)])
+        expectAll(try Self.converted(ldif, .ldif), { $0.ldif != nil }, "LDIF")
     }
 
     // MARK: Helpers
