@@ -34,6 +34,15 @@ enum AddCommand: Command {
         let createGroup = Flag("create-group", help: "Create the --group groups that do not exist yet.")
     }
 
+    /// The text properties an option sets, in the order of the options.
+    static var textOptions: [(property: PropertyID, option: KeyPath<Options, Option<String>>)] {
+        [
+            (.firstName, \.first), (.lastName, \.last), (.middleName, \.middle), (.prefix, \.prefix),
+            (.suffix, \.suffix), (.nickname, \.nickname), (.organization, \.org), (.department, \.department),
+            (.jobTitle, \.title), (.note, \.note),
+        ]
+    }
+
     static let discussion = """
         NAME is the whole name as it is written, split the way a vCard's FN is: "Ada Lovelace",
         "Lovelace, Ada", "Dr. Ada King Lovelace", "Ludwig van Beethoven" and "山田 太郎" all find
@@ -92,17 +101,12 @@ enum AddCommand: Command {
         let person = Person()
         let isOrganization = arguments[\.kind] == PersonKind.organization.rawValue
         person.setName(written: isOrganization && arguments[\.org] == nil ? "" : name)
-        if let first = arguments[\.first] { person.firstName = first }
-        if let last = arguments[\.last] { person.lastName = last }
-        if let middle = arguments[\.middle] { person.middleName = middle }
-        if let prefix = arguments[\.prefix] { person.prefix = prefix }
-        if let suffix = arguments[\.suffix] { person.suffix = suffix }
-        person.nickname = arguments[\.nickname]
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        person.organization = arguments[\.org] ?? (isOrganization && !trimmed.isEmpty ? trimmed : nil)
-        person.department = arguments[\.department]
-        person.jobTitle = arguments[\.title]
-        person.note = arguments[\.note]
+        if isOrganization, !trimmed.isEmpty { person.organization = trimmed }
+        // The options override what NAME gives; an empty one removes it.
+        for (property, option) in textOptions {
+            if let text = arguments[option] { try person.setValue(.string(text), for: property) }
+        }
         if let text = arguments[\.birthday] {
             guard let birthday = try? ContactDate(parsing: text) else {
                 throw CLIError.usage("--birthday takes a date written YYYY-MM-DD, or --MM-DD without a year")

@@ -11,6 +11,10 @@ enum NewCommand: Command {
         let group = RepeatableOption<String>("group", "GROUP", help: "Also add the person to this group (ID or name).")
     }
 
+    /// The text properties asked for before the phones, emails and birthday, and after them.
+    static let askedFirst: [PropertyID] = [.firstName, .lastName, .organization, .jobTitle]
+    static let askedLast: [PropertyID] = [.note]
+
     static let discussion = """
         Leave a field empty to skip it; phones and emails are asked for until an empty line, each
         as [LABEL:]VALUE (mobile:+1 555 0100). A summary is shown before saving. Control-D
@@ -34,10 +38,7 @@ enum NewCommand: Command {
             guard let line = terminal.readLine(prompt: prompt) else { throw cancelled }
             return line.trimmingWhitespace
         }
-        person.firstName = try ask("First name: ")
-        person.lastName = try ask("Last name: ")
-        person.organization = try ask("Organization: ")
-        person.jobTitle = try ask("Job title: ")
+        for property in askedFirst { try person.setValue(.string(try ask(prompt(property))), for: property) }
         person.phones = try askMany("Phone", ask)
         person.emails = try askMany("Email", ask)
         while true {
@@ -49,7 +50,7 @@ enum NewCommand: Command {
             }
             terminal.write("That is not a date; write it like 1990-04-12, or --04-12 without a year.\n")
         }
-        person.note = try ask("Note: ")
+        for property in askedLast { try person.setValue(.string(try ask(prompt(property))), for: property) }
 
         guard !person.state.values.isEmpty else {
             throw CLIError.failure("nothing was entered; nothing was saved")
@@ -63,6 +64,11 @@ enum NewCommand: Command {
         for group in groups { try group.addMember(person) }
         try book.save()
         context.console.print(person.recordID.description)
+    }
+
+    /// The prompt for a text property: its name, capitalized, and a colon (`Job title: `).
+    private static func prompt(_ property: PropertyID) -> String {
+        property.localizedName.prefix(1).uppercased() + property.localizedName.dropFirst() + ": "
     }
 
     /// Asks for `field` until an empty answer.

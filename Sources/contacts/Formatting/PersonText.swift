@@ -1,7 +1,8 @@
 import PlainContacts
 
 /// The person view `contacts show` prints: the composite name as a heading, then one labelled
-/// field per line, multi-values with their localized labels, the groups, and the record's
+/// field per line in ``PropertyID/personProperties`` order (the kind first; the name parts are
+/// the heading), multi-values with their localized labels, the groups, and the record's
 /// bookkeeping.
 ///
 /// ```
@@ -15,6 +16,15 @@ import PlainContacts
 ///   id               12
 /// ```
 enum PersonText {
+    /// The properties the heading shows, which have no line of their own.
+    private static let heading: Set<PropertyID> = [.prefix, .firstName, .middleName, .lastName, .suffix]
+
+    /// Labels shorter than the properties' own names, which would widen the column.
+    private static let shortNames: [PropertyID: String] = [
+        .firstNamePhonetic: "phonetic first", .middleNamePhonetic: "phonetic middle",
+        .lastNamePhonetic: "phonetic last", .urls: "url",
+    ]
+
     /// The view of `person`; `groupNames` replaces the groups the book knows, as for a person
     /// not saved yet.
     static func text(_ person: Person, in book: AddressBook, groupNames: [String]? = nil) -> String {
@@ -30,28 +40,27 @@ enum PersonText {
             }
         }
         if person.kind == .organization { add("kind", "organization") }
-        add("formatted name", person.formattedName)
-        add("nickname", person.nickname)
-        add("phonetic first", person.firstNamePhonetic)
-        add("phonetic middle", person.middleNamePhonetic)
-        add("phonetic last", person.lastNamePhonetic)
-        if person.kind != .organization { add("organization", person.organization) }
-        add("department", person.department)
-        add("job title", person.jobTitle)
-        add("birthday", person.birthday?.description)
-        add("phone", person.phones) { [$0] }
-        add("email", person.emails) { [$0] }
-        add("url", person.urls) { [$0] }
-        add("address", person.addresses, AddressText.lines)
-        add("date", person.dates) { [$0.description] }
-        add("related name", person.relatedNames) { [$0] }
-        add("instant message", person.instantMessages) { account in
-            [[account.username, account.service.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")]
+        for property in PropertyID.personProperties where !property.isReadOnly && !heading.contains(property) {
+            // An organization's name is the heading.
+            if property == .organization, person.kind == .organization { continue }
+            let field = shortNames[property] ?? property.localizedName
+            switch person.value(for: property) {
+            case .string(let text)?: add(field, text)
+            case .date(let date)?: add(field, date.description)
+            case .multiString(let values)?: add(field, values) { [$0] }
+            case .multiDate(let values)?: add(field, values) { [$0.description] }
+            case .multiAddress(let values)?: add(field, values, AddressText.lines)
+            case .multiInstantMessage(let values)?:
+                add(field, values) { account in
+                    [[account.username, account.service.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")]
+                }
+            case .multiSocialProfile(let values)?:
+                add(field, values) { profile in
+                    [[profile.username, profile.service.map { "(\($0))" }, profile.url].compactMap { $0 }.joined(separator: " ")]
+                }
+            case .kind?, .timestamp?, nil: break
+            }
         }
-        add("social profile", person.socialProfiles) { profile in
-            [[profile.username, profile.service.map { "(\($0))" }, profile.url].compactMap { $0 }.joined(separator: " ")]
-        }
-        add("note", person.note)
         add("groups", (groupNames ?? book.groups(containing: person).compactMap(\.name)).joined(separator: ", "))
         if person.hasImage { add("image", "yes") }
         if person.recordID.isValid { add("id", person.recordID.description) }
