@@ -85,6 +85,12 @@ extension Person {
         set { setText(newValue, .organization) }
     }
 
+    /// `kABOrganizationPhoneticProperty` (macOS): how the organization's name is read.
+    public var organizationPhonetic: String? {
+        get { text(.organizationPhonetic) }
+        set { setText(newValue, .organizationPhonetic) }
+    }
+
     /// `kABPersonDepartmentProperty`.
     public var department: String? {
         get { text(.department) }

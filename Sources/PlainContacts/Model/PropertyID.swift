@@ -73,6 +73,9 @@ public struct PropertyID: Hashable, Sendable, CustomStringConvertible {
     public static let middleNamePhonetic = PropertyID("middleNamePhonetic", .string, "phonetic middle name")
     /// `kABPersonOrganizationProperty`.
     public static let organization = PropertyID("organization", .string, "organization")
+    /// `kABOrganizationPhoneticProperty` in the macOS AddressBook (the iOS one has none): how the
+    /// organization's name is read, such as a kana reading.
+    public static let organizationPhonetic = PropertyID("organizationPhonetic", .string, "phonetic organization")
     /// `kABPersonDepartmentProperty`.
     public static let department = PropertyID("department", .string, "department")
     /// `kABPersonJobTitleProperty`.
@@ -111,7 +114,7 @@ public struct PropertyID: Hashable, Sendable, CustomStringConvertible {
     public static let personProperties: [PropertyID] = [
         .prefix, .firstName, .middleName, .lastName, .suffix, .formattedName, .nickname,
         .firstNamePhonetic, .middleNamePhonetic, .lastNamePhonetic,
-        .organization, .department, .jobTitle, .kind, .birthday,
+        .organization, .organizationPhonetic, .department, .jobTitle, .kind, .birthday,
         .phones, .emails, .urls, .addresses, .dates, .relatedNames,
         .instantMessages, .socialProfiles, .note, .creationDate, .modificationDate,
     ]

@@ -73,6 +73,9 @@ extension TextProperty {
             ],
             google: "Organization Name", outlook: "Company", ldif: LDIFName("o", aliases: ["company"])),
         TextProperty(
+            .organizationPhonetic, .work, vCard: .text("X-PHONETIC-ORG", .once),
+            csv: ["Company Yomi", "Organization Phonetic Name"], outlook: "Company Yomi"),
+        TextProperty(
             .department, .work, vCard: .component(of: "ORG", at: 1),
             csv: [
                 "Organization Department", "Department", "Work Dept", "Abteilung", "Service", "Departamento", "Reparto",
@@ -105,7 +108,7 @@ extension TextProperty {
     /// "Manager's Name".
     static let outlookOrder: [PropertyID] = [
         .prefix, .firstName, .middleName, .lastName, .suffix, .nickname, .firstNamePhonetic, .lastNamePhonetic,
-        .organization, .department, .jobTitle, .note,
+        .organization, .organizationPhonetic, .department, .jobTitle, .note,
     ]
 
     /// The order of a person's LDIF attributes: the names first (`cn` written from the
