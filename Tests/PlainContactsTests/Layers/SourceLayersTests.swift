@@ -23,7 +23,8 @@ extension LibraryLayers {
             // and the index name and sort people with it.
             ["Search"],
             // People, groups, record keys, multi-values, dates and addresses; `RecordOwner`,
-            // what a record asks of its book.
+            // what a record asks of its book; `TextProperty`, the table of text properties the
+            // formats read.
             ["Model"],
             // The record format: file names, the record coders, the vCard fields and origins a
             // record keeps, file signatures, the manifest, the store's layout and its reader.
