@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// What the hot paths need to know about a person without reading its file: the record ID,
 /// the names (with their search words and sort keys), the first phone and email, the vCard
@@ -27,28 +26,18 @@ struct PersonSummary: Sendable, Hashable {
     }
 
     /// How many string fields ``Text`` names (13): readers skip them all to reach the lists.
-    private static let textCount = Text.allCases.count
+    static let textCount = Text.allCases.count
 
     /// The orderings whose sort keys an entry stores, in the order they are written.
-    private static let sortKeyOrderings: [SortOrdering] = [.lastName, .firstName]
+    static let sortKeyOrderings: [SortOrdering] = [.lastName, .firstName]
+
+    /// Where the fixed fields lie in an entry's body (see ``SummaryBytes/Layout``).
+    private typealias Layout = SummaryBytes.Layout
 
     init(key: RecordKey, storage: [UInt8], range: Range<Int>) {
         self.key = key
         self.storage = storage
         self.range = range
-    }
-
-    /// Where the fixed fields lie in an entry's body: the ID, the file's signature, the
-    /// creation time, the offsets of the search words, sort keys and email addresses, then the
-    /// key.
-    private enum Layout {
-        static let id = 0
-        static let signature = 4
-        static let created = 36
-        static let searchWords = 44
-        static let sortKeys = 48
-        static let emails = 52
-        static let key = 56
     }
 
     /// A summary of a decoded person file.
@@ -120,53 +109,24 @@ struct PersonSummary: Sendable, Hashable {
         let length = Int(try reader.uint32())
         let start = reader.offset
         try reader.skip(length)
-        guard length >= Layout.key + 4 else { throw IndexReader.Damaged() }
-        try checkLayout(bytes, body: start..<(start + length))
-        var keyReader = IndexReader(bytes, offset: start + Layout.key)
-        guard let key = RecordKey(rawValue: try keyReader.requiredString()) else { throw IndexReader.Damaged() }
-        return PersonSummary(key: key, storage: bytes, range: start..<(start + length))
+        return try decode(body: start..<(start + length), sharing: bytes)
     }
 
-    /// Walks every field of an entry's body without building any value, and throws unless
-    /// each lies inside the body where the layout puts it and nothing follows the last.
-    private static func checkLayout(_ bytes: [UInt8], body: Range<Int>) throws {
-        var fixed = IndexReader(bytes, offset: body.lowerBound + Layout.searchWords)
-        let searchWords = Int(try fixed.uint32())
-        let sortKeys = Int(try fixed.uint32())
-        let emails = Int(try fixed.uint32())
-        var reader = IndexReader(bytes, offset: body.lowerBound + Layout.key)
-        func string(optional: Bool) throws {
-            let length = try reader.uint32()
-            if length == .max, optional { return }
-            guard reader.offset + Int(length) <= body.upperBound else { throw IndexReader.Damaged() }
-            try reader.skip(Int(length))
+    /// Decodes the entry whose body lies at `body` in `bytes`, checking its whole layout as
+    /// ``decode(_:sharing:)`` does.
+    static func decode(body: Range<Int>, sharing bytes: [UInt8]) throws -> PersonSummary {
+        let key = bytes.withUnsafeBytes { buffer -> RecordKey? in
+            let summary = SummaryBytes(buffer: buffer, body: body)
+            guard summary.hasValidLayout, let key = summary.key else { return nil }
+            return RecordKey(rawValue: String(decoding: key, as: UTF8.self))
         }
-        func strings() throws {
-            let count = try reader.uint32()
-            guard Int(count) <= body.upperBound - reader.offset else { throw IndexReader.Damaged() }
-            for _ in 0..<count { try string(optional: false) }
-        }
-        try string(optional: false)  // the key
-        try string(optional: true)  // the name hash
-        try reader.skip(1)  // the organization flag
-        for _ in 0..<textCount { try string(optional: true) }
-        try strings()  // the merged keys
-        guard reader.offset == body.lowerBound + searchWords else { throw IndexReader.Damaged() }
-        try strings()
-        guard reader.offset == body.lowerBound + sortKeys else { throw IndexReader.Damaged() }
-        for _ in sortKeyOrderings {
-            try reader.skip(1)
-            try string(optional: false)
-            try string(optional: false)
-        }
-        guard reader.offset == body.lowerBound + emails else { throw IndexReader.Damaged() }
-        let emailCount = try reader.uint32()
-        guard Int(emailCount) <= body.upperBound - reader.offset else { throw IndexReader.Damaged() }
-        for _ in 0..<emailCount {
-            try string(optional: true)  // the label
-            try string(optional: false)  // the address
-        }
-        guard reader.offset == body.upperBound else { throw IndexReader.Damaged() }
+        guard let key else { throw IndexReader.Damaged() }
+        return PersonSummary(key: key, storage: bytes, range: body)
+    }
+
+    /// Calls `body` with the summary's bytes, read in place.
+    func withBytes<T>(_ body: (SummaryBytes) throws -> T) rethrows -> T {
+        try storage.withUnsafeBytes { buffer in try body(SummaryBytes(buffer: buffer, body: range)) }
     }
 
     // MARK: Fields
@@ -279,58 +239,13 @@ struct PersonSummary: Sendable, Hashable {
     /// Whether every query word begins one of the search words, comparing bytes in place
     /// (the same rule as ``NameSearch/matches(queryWords:searchWords:)``).
     func matches(queryWords: [[UInt8]]) -> Bool {
-        guard !queryWords.isEmpty else { return false }
-        let listStart = range.lowerBound + Int(uint32(at: Layout.searchWords))
-        return storage.withUnsafeBytes { buffer in
-            let end = range.upperBound
-            guard let base = buffer.baseAddress, listStart + 4 <= end else { return false }
-            let count = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: listStart, as: UInt32.self)))
-            return queryWords.allSatisfy { query in
-                var offset = listStart + 4
-                for _ in 0..<count {
-                    guard offset + 4 <= end else { return false }
-                    let length = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-                    offset += 4
-                    guard length != Int(UInt32.max), offset + length <= end else { return false }
-                    if length >= query.count, memcmp(base + offset, query, query.count) == 0 {
-                        return true
-                    }
-                    offset += length
-                }
-                return false
-            }
-        }
+        withBytes { $0.matches(queryWords: queryWords) }
     }
 
     /// How each query word meets the search words, comparing bytes in place (the same rule
     /// as ``EmailSearch/wordMatches(_:searchWords:)``), written into `matches`.
     func wordMatches(_ query: EmailSearch.Query, into matches: inout [EmailSearch.WordMatch]) {
-        matches.removeAll(keepingCapacity: true)
-        let listStart = range.lowerBound + Int(uint32(at: Layout.searchWords))
-        storage.withUnsafeBytes { buffer in
-            let end = range.upperBound
-            guard let base = buffer.baseAddress, listStart + 4 <= end else {
-                matches.append(contentsOf: repeatElement(.none, count: query.wordBytes.count))
-                return
-            }
-            let count = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: listStart, as: UInt32.self)))
-            for word in query.wordBytes {
-                var best = EmailSearch.WordMatch.none
-                var offset = listStart + 4
-                for _ in 0..<count {
-                    guard offset + 4 <= end else { break }
-                    let length = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-                    offset += 4
-                    guard length != Int(UInt32.max), offset + length <= end else { break }
-                    if length >= word.count, memcmp(base + offset, word, word.count) == 0 {
-                        best = length == word.count ? .exact : .prefix
-                        if best == .exact { break }
-                    }
-                    offset += length
-                }
-                matches.append(best)
-            }
-        }
+        withBytes { $0.wordMatches(query, into: &matches) }
     }
 
     func sortKey(_ ordering: SortOrdering) -> SortKey {
@@ -349,8 +264,7 @@ struct PersonSummary: Sendable, Hashable {
 
     /// How many email addresses the person has, read without decoding them.
     var emailCount: Int {
-        var reader = reader(at: Int(uint32(at: Layout.emails)))
-        return Int((try? reader.uint32()) ?? 0)
+        withBytes(\.emailCount)
     }
 
     /// Every email address with its label (the stored word or custom text), in the person's
@@ -371,24 +285,7 @@ struct PersonSummary: Sendable, Hashable {
     /// Calls `body` with the place and the UTF-8 bytes of each email address in turn, read in
     /// place, so that a query can skip the addresses it does not keep without building them.
     func forEachEmailAddress(_ body: (_ position: Int, _ address: UnsafeBufferPointer<UInt8>) -> Void) {
-        var reader = reader(at: Int(uint32(at: Layout.emails)))
-        let count = Int((try? reader.uint32()) ?? 0)
-        var offset = reader.offset
-        storage.withUnsafeBufferPointer { buffer in
-            let end = range.upperBound
-            for position in 0..<count {
-                // Each entry: the label (a length of 0xFFFFFFFF for none), then the address.
-                for field in 0..<2 {
-                    guard offset + 4 <= end else { return }
-                    let length = Int(UInt32(littleEndian: UnsafeRawBufferPointer(buffer).loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-                    offset += 4
-                    if field == 0, length == Int(UInt32.max) { continue }
-                    guard offset + length <= end else { return }
-                    if field == 1 { body(position, UnsafeBufferPointer(rebasing: buffer[offset..<(offset + length)])) }
-                    offset += length
-                }
-            }
-        }
+        withBytes { $0.forEachEmailAddress(body) }
     }
 
     var lastNameKey: SortKey { sortKey(.lastName) }
