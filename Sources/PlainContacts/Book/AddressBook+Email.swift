@@ -29,7 +29,8 @@ extension AddressBook {
     /// in ``lastLoadError``; call ``validate()`` first to have it thrown instead.
     public func emailAddresses(matching query: String) -> [EmailAddressListing] {
         ensureCheckedQuietly()
-        var matches = EmailMatches(query: EmailSearch.Query(query), ordering: sortOrdering)
+        let query = EmailSearch.Query(query)
+        var matches = EmailMatches(query: query, ordering: sortOrdering)
         for (key, person) in people.byKey {
             matches.add(person, key: key.rawValue)
         }
@@ -41,8 +42,13 @@ extension AddressBook {
                 summary, id: renumbered.isEmpty ? summary.id : renumbered[key] ?? summary.id, format: compositeNameFormat)
         }
         if let checked {
-            // Confirmed as it is: only the summaries with a matching address are decoded.
-            for summary in checked.summaries(where: { matches.hasMatch($0) }) { add(summary, key: summary.key) }
+            // Confirmed as it is: the summaries are matched in place on every core, and only
+            // those with a matching address are decoded.
+            let matching = checked.summaries {
+                var matcher = AddressMatcher(query: query)
+                return { matcher.matches($0) }
+            }
+            for summary in matching { add(summary, key: summary.key) }
         } else {
             for (key, summary) in catalog ?? [:] { add(summary, key: key) }
         }
@@ -53,28 +59,21 @@ extension AddressBook {
     }
 }
 
-/// The addresses an address query keeps, gathered person by person, then put in order.
-private struct EmailMatches {
+/// Which addresses of one person match a query, and how well.
+private struct AddressMatcher {
     let query: EmailSearch.Query
-    let ordering: SortOrdering
-    // Addresses refer to their person by position in `persons`: sorting 10,000 people once
-    // and the addresses by numbers costs far less than moving rows that hold strings.
-    private var persons: [PersonPlace] = []
-    private var rows: [(rank: EmailSearch.Rank, person: Int, position: Int)] = []
-    private var listings: [EmailAddressListing] = []
-    /// How the query's words meet the names of the person at hand.
+    /// How the query's words meet the person's names.
     private var names: [EmailSearch.WordMatch] = []
-    /// The matching addresses of the person at hand: their rank and place.
-    private var found: [(rank: EmailSearch.Rank, position: Int)] = []
+    /// The matching addresses: their rank and place.
+    private(set) var found: [(rank: EmailSearch.Rank, position: Int)] = []
 
-    init(query: EmailSearch.Query, ordering: SortOrdering) {
+    init(query: EmailSearch.Query) {
         self.query = query
-        self.ordering = ordering
     }
 
     /// Whether a summary has a matching address, compared in the index's bytes (only the
-    /// addresses kept become strings); they are left in `found`.
-    mutating func hasMatch(_ summary: SummaryBytes) -> Bool {
+    /// addresses kept become strings); they are left in ``found``.
+    mutating func matches(_ summary: SummaryBytes) -> Bool {
         found.removeAll(keepingCapacity: true)
         guard summary.emailCount > 0 else { return false }
         summary.wordMatches(query, into: &names)
@@ -84,9 +83,35 @@ private struct EmailMatches {
         return !found.isEmpty
     }
 
+    /// Whether a person, as the book now has them, has a matching address; they are left in
+    /// ``found``.
+    mutating func matches(_ emails: [(label: String?, address: String)], names parts: NameParts) -> Bool {
+        names = EmailSearch.wordMatches(query, searchWords: query.isEmpty ? [] : NameSearch.searchWords(parts))
+        found = emails.enumerated().compactMap { position, email in
+            EmailSearch.rank(query, names: names, address: email.address).map { ($0, position) }
+        }
+        return !found.isEmpty
+    }
+}
+
+/// The addresses an address query keeps, gathered person by person, then put in order.
+private struct EmailMatches {
+    let ordering: SortOrdering
+    private var matcher: AddressMatcher
+    // Addresses refer to their person by position in `persons`: sorting 10,000 people once
+    // and the addresses by numbers costs far less than moving rows that hold strings.
+    private var persons: [PersonPlace] = []
+    private var rows: [(rank: EmailSearch.Rank, person: Int, position: Int)] = []
+    private var listings: [EmailAddressListing] = []
+
+    init(query: EmailSearch.Query, ordering: SortOrdering) {
+        self.ordering = ordering
+        matcher = AddressMatcher(query: query)
+    }
+
     /// Keeps the matching addresses of a saved person's summary.
     mutating func add(_ summary: PersonSummary, id: RecordID, format: CompositeNameFormat) {
-        guard summary.withBytes({ hasMatch($0) }) else { return }
+        guard summary.withBytes({ matcher.matches($0) }) else { return }
         keep(
             summary.emails, id: id, key: summary.key.rawValue, sortKey: summary.sortKey(ordering),
             compositeName: CompositeName.make(summary.parts, format: format))
@@ -95,25 +120,20 @@ private struct EmailMatches {
     /// Keeps the matching addresses of a person as the book now has them.
     mutating func add(_ person: Person, key: String) {
         let emails = person.emails.map { (label: $0.label?.rawValue, address: $0.value) }
-        guard !emails.isEmpty else { return }
         let parts = person.state.nameParts
-        names = EmailSearch.wordMatches(query, searchWords: query.isEmpty ? [] : NameSearch.searchWords(parts))
-        found = emails.enumerated().compactMap { position, email in
-            EmailSearch.rank(query, names: names, address: email.address).map { ($0, position) }
-        }
-        guard !found.isEmpty else { return }
+        guard !emails.isEmpty, matcher.matches(emails, names: parts) else { return }
         keep(
             emails, id: person.recordID, key: key, sortKey: SortKey(parts, ordering: ordering),
             compositeName: person.compositeName)
     }
 
-    /// Keeps the addresses in `found` of one person.
+    /// Keeps the addresses the matcher found of one person.
     private mutating func keep(
         _ emails: [(label: String?, address: String)], id: RecordID, key: String, sortKey: SortKey, compositeName: String?
     ) {
         let person = persons.count
         persons.append(PersonPlace(sortKey: sortKey, id: id, key: key))
-        for (rank, position) in found where position < emails.count {
+        for (rank, position) in matcher.found where position < emails.count {
             let email = emails[position]
             rows.append((rank, person, position))
             listings.append(EmailAddressListing(

@@ -33,7 +33,7 @@ import Glibc
 ///
 /// ```swift
 /// if let checked = CheckedIndex(confirming: index, layout: layout) {
-///     let withAddresses = checked.summaries { $0.emailCount > 0 }
+///     let withAddresses = checked.summaries { { $0.emailCount > 0 } }
 /// }
 /// ```
 struct CheckedIndex: Sendable {
@@ -101,17 +101,31 @@ struct CheckedIndex: Sendable {
         index.allSummaries()
     }
 
-    /// The summaries for which `keep` holds, each read in place first: only those kept are
-    /// decoded. The order is the base's (by key), then the log's.
-    func summaries(where keep: (SummaryBytes) -> Bool) -> [PersonSummary] {
+    /// The summaries that pass a test, each read in place first: only those kept are
+    /// decoded. The base's summaries are tested on all cores, each core with a test of its own
+    /// from `makeTest` (so that a test may keep scratch space). The order is the base's (by
+    /// key), then the log's.
+    ///
+    /// ```swift
+    /// let withAddresses = checked.summaries { { $0.emailCount > 0 } }
+    /// ```
+    func summaries(where makeTest: @Sendable () -> (SummaryBytes) -> Bool) -> [PersonSummary] {
         var kept: [PersonSummary] = []
         if let entries = index.entries {
-            for body in baseEntries where keep(SummaryBytes(buffer: entries.buffer, body: body)) {
+            let baseEntries = baseEntries
+            let passed = Parallel.mapChunks(baseEntries.count, minimumChunk: 2048) { range in
+                let test = makeTest()
+                return range.filter { test(SummaryBytes(buffer: entries.buffer, body: baseEntries[$0])) }
+            }
+            for position in passed.joined() {
                 // The layout and key were checked when the index was confirmed.
-                if let summary = try? PersonSummary.decode(body: body, sharing: entries) { kept.append(summary) }
+                if let summary = try? PersonSummary.decode(body: baseEntries[position], sharing: entries) {
+                    kept.append(summary)
+                }
             }
         }
-        for summary in loggedSummaries where summary.withBytes(keep) {
+        let test = makeTest()
+        for summary in loggedSummaries where summary.withBytes(test) {
             kept.append(summary)
         }
         return kept
