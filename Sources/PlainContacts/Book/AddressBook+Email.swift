@@ -23,69 +23,127 @@ extension AddressBook {
     /// ```
     ///
     /// Saved people are answered from their summaries in the index, so no person's file is
-    /// read; people read or added since the book was opened are matched as they now are. A
-    /// file that cannot be read is kept in ``lastLoadError``; call ``validate()`` first to have
-    /// it thrown instead.
+    /// read; people read or added since the book was opened are matched as they now are. While
+    /// nothing changed behind the store's back, the summaries are matched in the index's bytes
+    /// and only those with a matching address are decoded. A file that cannot be read is kept
+    /// in ``lastLoadError``; call ``validate()`` first to have it thrown instead.
     public func emailAddresses(matching query: String) -> [EmailAddressListing] {
-        ensureCatalogQuietly()
+        ensureCheckedQuietly()
         let query = EmailSearch.Query(query)
-        let ordering = sortOrdering
-        // Addresses refer to their person by position in `persons`: sorting 10,000 people once
-        // and the addresses by numbers costs far less than moving rows that hold strings.
-        var persons: [PersonPlace] = []
-        var rows: [(rank: EmailSearch.Rank, person: Int, position: Int)] = []
-        var listings: [EmailAddressListing] = []
-        var names: [EmailSearch.WordMatch] = []
-        var found: [(rank: EmailSearch.Rank, position: Int)] = []
-        /// Keeps the addresses in `found` of one person.
-        func keep(
-            _ emails: [(label: String?, address: String)], id: RecordID, key: String, sortKey: SortKey,
-            compositeName: String?
-        ) {
-            let person = persons.count
-            persons.append(PersonPlace(sortKey: sortKey, id: id, key: key))
-            for (rank, position) in found where position < emails.count {
-                let email = emails[position]
-                rows.append((rank, person, position))
-                listings.append(EmailAddressListing(
-                    address: email.address, label: email.label.map(Label.init(rawValue:)), recordID: id,
-                    compositeName: compositeName))
-            }
-        }
-        func add(_ person: Person, key: String) {
-            let emails = person.emails.map { (label: $0.label?.rawValue, address: $0.value) }
-            guard !emails.isEmpty else { return }
-            let parts = person.state.nameParts
-            names = EmailSearch.wordMatches(query, searchWords: query.isEmpty ? [] : NameSearch.searchWords(parts))
-            found = emails.enumerated().compactMap { position, email in
-                EmailSearch.rank(query, names: names, address: email.address).map { ($0, position) }
-            }
-            guard !found.isEmpty else { return }
-            keep(
-                emails, id: person.recordID, key: key, sortKey: SortKey(parts, ordering: ordering),
-                compositeName: person.compositeName)
-        }
+        var matches = EmailMatches(query: query, ordering: sortOrdering)
         for (key, person) in people.byKey {
-            add(person, key: key.rawValue)
+            matches.add(person, key: key.rawValue)
         }
         let everySummary = people.byKey.isEmpty && people.removed.isEmpty
-        for (key, summary) in catalog ?? [:] where everySummary || (people.byKey[key] == nil && !people.isRemoved(key)) {
-            guard summary.emailCount > 0 else { continue }
-            summary.wordMatches(query, into: &names)
-            // The addresses are compared in the index's bytes; only those kept become strings.
-            found.removeAll(keepingCapacity: true)
-            summary.forEachEmailAddress { position, address in
-                if let rank = EmailSearch.rank(query, names: names, address: address) { found.append((rank, position)) }
+        /// Keeps the matching addresses of a saved person not read since the book opened.
+        func add(_ summary: PersonSummary, key: RecordKey) {
+            guard everySummary || (people.byKey[key] == nil && !people.isRemoved(key)) else { return }
+            matches.add(
+                summary, id: renumbered.isEmpty ? summary.id : renumbered[key] ?? summary.id, format: compositeNameFormat)
+        }
+        if let checked {
+            // Confirmed as it is: the summaries are matched in place on every core, and only
+            // those with a matching address are decoded.
+            let matching = checked.summaries {
+                var matcher = AddressMatcher(query: query)
+                return { matcher.matches($0) }
             }
-            guard !found.isEmpty else { continue }
-            let id = renumbered.isEmpty ? summary.id : renumbered[key] ?? summary.id
-            keep(
-                summary.emails, id: id, key: key.rawValue, sortKey: summary.sortKey(ordering),
-                compositeName: CompositeName.make(summary.parts, format: compositeNameFormat))
+            for summary in matching { add(summary, key: summary.key) }
+        } else {
+            for (key, summary) in catalog ?? [:] { add(summary, key: key) }
         }
         for person in people.added {
-            add(person, key: "")
+            matches.add(person, key: "")
         }
+        return matches.ordered()
+    }
+}
+
+/// Which addresses of one person match a query, and how well.
+private struct AddressMatcher {
+    let query: EmailSearch.Query
+    /// How the query's words meet the person's names.
+    private var names: [EmailSearch.WordMatch] = []
+    /// The matching addresses: their rank and place.
+    private(set) var found: [(rank: EmailSearch.Rank, position: Int)] = []
+
+    init(query: EmailSearch.Query) {
+        self.query = query
+    }
+
+    /// Whether a summary has a matching address, compared in the index's bytes (only the
+    /// addresses kept become strings); they are left in ``found``.
+    mutating func matches(_ summary: SummaryBytes) -> Bool {
+        found.removeAll(keepingCapacity: true)
+        guard summary.emailCount > 0 else { return false }
+        summary.wordMatches(query, into: &names)
+        summary.forEachEmailAddress { position, address in
+            if let rank = EmailSearch.rank(query, names: names, address: address) { found.append((rank, position)) }
+        }
+        return !found.isEmpty
+    }
+
+    /// Whether a person, as the book now has them, has a matching address; they are left in
+    /// ``found``.
+    mutating func matches(_ emails: [(label: String?, address: String)], names parts: NameParts) -> Bool {
+        names = EmailSearch.wordMatches(query, searchWords: query.isEmpty ? [] : NameSearch.searchWords(parts))
+        found = emails.enumerated().compactMap { position, email in
+            EmailSearch.rank(query, names: names, address: email.address).map { ($0, position) }
+        }
+        return !found.isEmpty
+    }
+}
+
+/// The addresses an address query keeps, gathered person by person, then put in order.
+private struct EmailMatches {
+    let ordering: SortOrdering
+    private var matcher: AddressMatcher
+    // Addresses refer to their person by position in `persons`: sorting 10,000 people once
+    // and the addresses by numbers costs far less than moving rows that hold strings.
+    private var persons: [PersonPlace] = []
+    private var rows: [(rank: EmailSearch.Rank, person: Int, position: Int)] = []
+    private var listings: [EmailAddressListing] = []
+
+    init(query: EmailSearch.Query, ordering: SortOrdering) {
+        self.ordering = ordering
+        matcher = AddressMatcher(query: query)
+    }
+
+    /// Keeps the matching addresses of a saved person's summary.
+    mutating func add(_ summary: PersonSummary, id: RecordID, format: CompositeNameFormat) {
+        guard summary.withBytes({ matcher.matches($0) }) else { return }
+        keep(
+            summary.emails, id: id, key: summary.key.rawValue, sortKey: summary.sortKey(ordering),
+            compositeName: CompositeName.make(summary.parts, format: format))
+    }
+
+    /// Keeps the matching addresses of a person as the book now has them.
+    mutating func add(_ person: Person, key: String) {
+        let emails = person.emails.map { (label: $0.label?.rawValue, address: $0.value) }
+        let parts = person.state.nameParts
+        guard !emails.isEmpty, matcher.matches(emails, names: parts) else { return }
+        keep(
+            emails, id: person.recordID, key: key, sortKey: SortKey(parts, ordering: ordering),
+            compositeName: person.compositeName)
+    }
+
+    /// Keeps the addresses the matcher found of one person.
+    private mutating func keep(
+        _ emails: [(label: String?, address: String)], id: RecordID, key: String, sortKey: SortKey, compositeName: String?
+    ) {
+        let person = persons.count
+        persons.append(PersonPlace(sortKey: sortKey, id: id, key: key))
+        for (rank, position) in matcher.found where position < emails.count {
+            let email = emails[position]
+            rows.append((rank, person, position))
+            listings.append(EmailAddressListing(
+                address: email.address, label: email.label.map(Label.init(rawValue:)), recordID: id,
+                compositeName: compositeName))
+        }
+    }
+
+    /// The kept addresses, best matches first, then in the sort ordering of their people.
+    func ordered() -> [EmailAddressListing] {
         var place = [Int](repeating: 0, count: persons.count)
         let order = persons.withUnsafeBufferPointer { persons in persons.indices.sorted { persons[$0] < persons[$1] } }
         for (order, person) in order.enumerated() {

@@ -8,6 +8,7 @@ extension AddressBook {
         groups.detachAll()
         memberships = MembershipTable()
         catalog = nil
+        checked = nil
         freshlyRead = [:]
         renumbered = [:]
         loadError = nil
@@ -56,16 +57,57 @@ extension AddressBook {
         people.replaceKeysByID(byID)
     }
 
-    /// Builds the catalog if it has not been built: lists and checks every person file.
+    /// Builds the catalog if it has not been built: from the index ``validate()`` confirmed,
+    /// else by checking every person file.
     ///
     /// - Throws: reading errors of files that changed since the index was written.
     func ensureCatalog() throws {
         guard catalog == nil, !accessPending else { return }
+        if let confirmed = checked {
+            checked = nil
+            if let scanned = PersonCatalog(confirmed: confirmed, recordedFolders: false) {
+                installCatalog(scanned)
+                return
+            }
+        }
         let scanned = try StoreSession(layout: layout, options: options).read {
             try PersonCatalog.scan(layout: layout, index: index)
         }
         if scanned.rebuiltIndex { index = StoreIndex.load(layout) }
         installCatalog(scanned)
+    }
+
+    /// Checks every person file against the index if no catalog or confirmed index is at hand:
+    /// keeps the index confirmed as it is in ``checked`` (nothing decoded), or installs the
+    /// catalog of a scan when something changed.
+    ///
+    /// - Throws: reading errors of files that changed since the index was written.
+    func ensureChecked() throws {
+        guard catalog == nil, checked == nil, !accessPending else { return }
+        let outcome = try StoreSession(layout: layout, options: options).read {
+            try PersonCatalog.check(layout: layout, index: index)
+        }
+        switch outcome {
+        case .confirmed(let confirmed, let recordedFolders):
+            if recordedFolders { index = StoreIndex.load(layout) }
+            checked = confirmed
+            savedPersonCount = confirmed.count
+        case .scanned(let scanned):
+            if scanned.rebuiltIndex { index = StoreIndex.load(layout) }
+            installCatalog(scanned)
+        }
+    }
+
+    /// ``ensureChecked()`` for an operation that cannot throw; a reading error is kept in
+    /// ``lastLoadError`` and the operation goes on with the people it could read.
+    func ensureCheckedQuietly() {
+        do {
+            try ensureChecked()
+        } catch let error as ContactsError {
+            loadError = error
+        } catch {
+            loadError = ContactsError(.io, "cannot read the store", path: layout.root.path)
+        }
     }
 
     /// Builds the catalog for an operation that cannot throw; a reading error is kept in
@@ -90,7 +132,7 @@ extension AddressBook {
     /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``
     ///   naming the first damaged file.
     public func validate() throws {
-        try ensureCatalog()
+        try ensureChecked()
     }
 
     /// The live person with a key, reading its file on first use; `nil` when there is none.

@@ -76,6 +76,8 @@ extension AddressBook {
     private func commit() throws -> SavePlan? {
         try checkWritable()
         guard hasUnsavedChanges else { return nil }
+        // A confirmed index becomes the catalog first, which the save keeps up to date.
+        if checked != nil { ensureCatalogQuietly() }
         let outcome = try StoreSession(layout: layout, options: options).write { session in
             let plan = try SavePlan(book: self, session: session, now: Timestamp.truncated(Date()))
             try plan.verifyMembershipsAgainstDisk()

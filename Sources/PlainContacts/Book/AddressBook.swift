@@ -32,6 +32,9 @@ public final class AddressBook {
     // ID. `people` holds the records read so far with their last saved snapshots, and "unsaved
     // changes" compares the two.
     var catalog: [RecordKey: PersonSummary]?
+    /// The index confirmed against every person file by ``validate()`` without making the
+    /// catalog, which is made from it when first needed; never set together with `catalog`.
+    var checked: CheckedIndex?
     var index: StoreIndex?
     /// The number of saved people, known without the catalog.
     var savedPersonCount = 0

@@ -54,9 +54,11 @@ struct IndexMaintenance {
                     return
                 }
                 // The old base's time, not now: a summary from the log is trusted only as of
-                // when it was taken, and the new base records one time for all of them.
+                // when it was taken, and the new base records one time for all of them. The
+                // last listing is kept: a save that wrote or removed people changed the
+                // folder, so it vouches for nothing, and after one that did not it still holds.
                 try StoreIndex.write(
-                    summaries, peopleFolder: peopleFolder, groupsFolder: groupsFolder,
+                    summaries, peopleFolder: peopleFolder, groupsFolder: groupsFolder, listing: fresh.listing,
                     builtAt: fresh.builtAt, layout: layout)
             }
         } catch {

@@ -45,6 +45,12 @@ struct IndexWriter {
         int64(signature.changed)
     }
 
+    /// A listing as its folder's signature and time; `nil` as zeros.
+    mutating func listing(_ listing: FolderListing?) {
+        signature(listing?.signature ?? FileSignature(inode: 0, size: 0, modified: 0, changed: 0))
+        int64(listing?.listedAt ?? 0)
+    }
+
     mutating func append(_ other: some Collection<UInt8>) {
         bytes.append(contentsOf: other)
     }
@@ -124,6 +130,13 @@ struct IndexReader {
     mutating func signature() throws -> FileSignature {
         FileSignature(
             inode: UInt64(bitPattern: try int64()), size: try int64(), modified: try int64(), changed: try int64())
+    }
+
+    /// What ``IndexWriter/listing(_:)`` wrote: `nil` for zeros.
+    mutating func listing() throws -> FolderListing? {
+        let signature = try signature()
+        let listedAt = try int64()
+        return listedAt == 0 ? nil : FolderListing(signature: signature, listedAt: listedAt)
     }
 
     mutating func skip(_ count: Int) throws {

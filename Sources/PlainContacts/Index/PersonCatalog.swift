@@ -9,6 +9,11 @@ import Glibc
 /// seconds before the summary was taken (a file changed in the same clock tick as an earlier
 /// scan could otherwise look unchanged); every other file is read and parsed. The result is
 /// therefore exactly what reading every file would give, at the cost of one `stat` per file.
+///
+/// While `people/` is as the last scan listed it, the listing is skipped: ``check(layout:index:)``
+/// first tries to confirm the index as it is (``CheckedIndex``), with the same `stat` of every
+/// file, and lists and reads only when that fails. A scan records its listing
+/// (``FolderListing``) when the folder had settled, so that the next one can skip it.
 struct PersonCatalog: Sendable {
     var summaries: [RecordKey: PersonSummary]
     /// Files the scan had to read, already parsed, so that the book need not read them twice.
@@ -21,8 +26,49 @@ struct PersonCatalog: Sendable {
     /// How long before its summary was taken a file must have last changed to be trusted.
     static let racyWindow = FileSignature.racyWindow
 
+    /// What a look at every person file found.
+    enum Outcome {
+        /// Every file is as the index says: the index, confirmed without listing the folder
+        /// or decoding its summaries; `recordedFolders` when the folders' new signatures were
+        /// appended to its log (a group changed), so that the next open trusts it.
+        case confirmed(CheckedIndex, recordedFolders: Bool)
+        /// The files were listed and checked, those that changed read, and the index brought
+        /// up to date.
+        case scanned(PersonCatalog)
+    }
+
+    /// Checks every person file against the index: confirms the index as it is when the
+    /// folder is as the last scan listed it and no file changed (``CheckedIndex``), and scans
+    /// otherwise.
+    ///
+    /// - Throws: the errors of ``scan(layout:index:)``, only when the index is not confirmed.
+    static func check(layout: StoreLayout, index: StoreIndex?) throws -> Outcome {
+        var index = index
+        if let opened = index, CheckedIndex.mayConfirm(opened, layout: layout) {
+            // Taken before the check, so that a change during it cannot look recorded.
+            let peopleFolder = FileSignature.of(layout.peopleFolder.path)
+            let groupsFolder = FileSignature.of(layout.groupsFolder.path)
+            let startedAt = now()
+            let full = opened.extent >= .summaries ? opened : StoreIndex.load(layout, including: .summaries)
+            if let full, let checked = CheckedIndex(confirming: full, layout: layout) {
+                // As a scan does: a folder whose signature moved on (a group file changed) is
+                // recorded, or every later open would find the index stale.
+                var recorded = false
+                if full.peopleFolder != peopleFolder || full.groupsFolder != groupsFolder {
+                    recorded = recordInLog(
+                        full, updated: [], added: [], removed: [], peopleFolder: peopleFolder, groupsFolder: groupsFolder,
+                        listing: nil, checkedAt: startedAt, layout: layout)
+                }
+                return .confirmed(checked, recordedFolders: recorded)
+            }
+            index = full
+        }
+        return .scanned(try listAndCheck(layout: layout, index: index))
+    }
+
     /// Scans the store, reusing what the index still knows, and brings the index up to date
     /// when anything differed: a few changes are appended to its log, more rewrite its base.
+    /// An index confirmed as it is (``check(layout:index:)``) gives its summaries unchanged.
     ///
     /// A missing `people/` folder holds no people; an index that is missing or damaged is
     /// ignored and rebuilt from the files.
@@ -32,6 +78,18 @@ struct PersonCatalog: Sendable {
     ///   place; ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when
     ///   `people/` exists but cannot be opened or listed.
     static func scan(layout: StoreLayout, index: StoreIndex?) throws -> PersonCatalog {
+        switch try check(layout: layout, index: index) {
+        case .confirmed(let checked, let recorded):
+            return try PersonCatalog(confirmed: checked, recordedFolders: recorded) ?? listAndCheck(layout: layout, index: nil)
+        case .scanned(let catalog):
+            return catalog
+        }
+    }
+
+    /// Lists `people/`, compares every file with the index and reads those that differ: the
+    /// scan without the shortcut of ``check(layout:index:)``. Records the listing when the
+    /// folder had settled.
+    private static func listAndCheck(layout: StoreLayout, index: StoreIndex?) throws -> PersonCatalog {
         let peopleFolder = FileSignature.of(layout.peopleFolder.path)
         let groupsFolder = FileSignature.of(layout.groupsFolder.path)
         let startedAt = now()
@@ -45,6 +103,10 @@ struct PersonCatalog: Sendable {
             return PersonCatalog(summaries: [:], freshlyRead: [:], rebuiltIndex: false)
         }
         defer { close(folder) }
+        // The signature of the folder as listed, taken after `startedAt` and before the names.
+        var folderStatus = stat()
+        let listing = fstat(folder, &folderStatus) == 0
+            ? FolderListing(signature: FileSignature(folderStatus), listedAt: startedAt) : nil
         // Reading the index and listing the folder are independent: do both at once.
         let (loaded, listed) = Parallel.both(
             {
@@ -112,19 +174,23 @@ struct PersonCatalog: Sendable {
         }
 
         // Also record a change when only the folders' signatures moved on (a file came and
-        // went, a group changed): otherwise every later open would find the index stale.
+        // went, a group changed), or when the listing is one the index does not know yet:
+        // otherwise every later open would find the index stale.
+        let settledListing = listing.flatMap { $0.isSettled ? $0 : nil }
+        let newListing = settledListing.flatMap { $0.signature != index?.listing?.signature ? $0 : nil }
         let changed = index == nil || !updated.isEmpty || !added.isEmpty || !removed.isEmpty
-            || index?.peopleFolder != peopleFolder || index?.groupsFolder != groupsFolder
+            || index?.peopleFolder != peopleFolder || index?.groupsFolder != groupsFolder || newListing != nil
         var mayShareIDs = index?.hasDuplicateIDs ?? true
         if changed {
             let recorded = index.map {
                 recordInLog(
                     $0, updated: updated, added: added, removed: removed, peopleFolder: peopleFolder,
-                    groupsFolder: groupsFolder, checkedAt: startedAt, layout: layout)
+                    groupsFolder: groupsFolder, listing: newListing, checkedAt: startedAt, layout: layout)
             } ?? false
             if !recorded {
                 mayShareIDs = (try? StoreIndex.write(
-                    summaries, peopleFolder: peopleFolder, groupsFolder: groupsFolder, builtAt: startedAt, layout: layout))
+                    summaries, peopleFolder: peopleFolder, groupsFolder: groupsFolder, listing: settledListing,
+                    builtAt: startedAt, layout: layout))
                     ?? true
             }
         }
@@ -138,7 +204,8 @@ struct PersonCatalog: Sendable {
     /// base notes duplicates), and no other scan recorded anything meanwhile.
     private static func recordInLog(
         _ index: StoreIndex, updated: [PersonSummary], added: [PersonSummary], removed: [RecordKey],
-        peopleFolder: FileSignature?, groupsFolder: FileSignature?, checkedAt: Int64, layout: StoreLayout
+        peopleFolder: FileSignature?, groupsFolder: FileSignature?, listing: FolderListing?, checkedAt: Int64,
+        layout: StoreLayout
     ) -> Bool {
         let changes = updated.count + added.count + removed.count
         guard !index.hasDuplicateIDs, !index.needsCompaction, changes <= Swift.max(64, index.count / 32) else {
@@ -151,7 +218,7 @@ struct PersonCatalog: Sendable {
         }
         return (try? index.append(
             updated: updated, added: added, removed: removed, peopleFolder: peopleFolder, groupsFolder: groupsFolder,
-            checkedAt: checkedAt, onlyIfUnchanged: true, layout: layout)) ?? false
+            listing: listing, checkedAt: checkedAt, onlyIfUnchanged: true, layout: layout)) ?? false
     }
 
     /// What the check of one file name found.
@@ -222,5 +289,14 @@ struct PersonCatalog: Sendable {
         let listing = PosixFileSystem.names(in: stream)
         guard listing.errno == 0 else { throw StoreReader.folderError(path, code: listing.errno, call: "readdir") }
         return listing.names
+    }
+}
+
+extension PersonCatalog {
+    /// A catalog of the summaries of an index confirmed against the files, or `nil` when a
+    /// summary cannot be decoded.
+    init?(confirmed: CheckedIndex, recordedFolders: Bool) {
+        guard let summaries = confirmed.allSummaries() else { return nil }
+        self.init(summaries: summaries, freshlyRead: [:], rebuiltIndex: recordedFolders, mayShareIDs: false)
     }
 }

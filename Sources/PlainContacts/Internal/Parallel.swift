@@ -26,6 +26,15 @@ package enum Parallel {
         }
     }
 
+    /// `transform(range)` for contiguous ranges that cover `0..<count` in order, one per core,
+    /// none shorter than `minimumChunk`: for work that sets something up once per core.
+    static func mapChunks<T: Sendable>(
+        _ count: Int, minimumChunk: Int = 1, _ transform: @Sendable (Range<Int>) -> T
+    ) -> [T] {
+        let chunks = Swift.min(cores, Swift.max(1, count / Swift.max(1, minimumChunk)))
+        return map(chunks) { chunk in transform((count * chunk / chunks)..<(count * (chunk + 1) / chunks)) }
+    }
+
     /// Two results computed at once.
     static func both<A: Sendable, B: Sendable>(
         _ first: @Sendable () -> A, _ second: @Sendable () -> B

@@ -15,14 +15,17 @@ package struct RecordKey: RawRepresentable, Hashable, Comparable, Sendable, Cust
     /// opens, and Foundation's substring search would cost more than everything else together.
     package init?(rawValue: String) {
         var text = rawValue
-        let valid = text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, (1...200).contains(bytes.count), bytes[0] != UInt8(ascii: ".") else {
-                return false
-            }
-            return memchr(base, Int32(UInt8(ascii: "/")), bytes.count) == nil && memchr(base, 0, bytes.count) == nil
-        }
-        guard valid else { return nil }
+        guard text.withUTF8({ Self.isValid(UnsafeRawBufferPointer($0)) }) else { return nil }
         self.rawValue = text
+    }
+
+    /// Whether UTF-8 bytes make a valid key (see ``init(rawValue:)``), checked without making
+    /// a string: the index's keys are checked in place.
+    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress, (1...200).contains(bytes.count), bytes[0] != UInt8(ascii: ".") else {
+            return false
+        }
+        return memchr(base, Int32(UInt8(ascii: "/")), bytes.count) == nil && memchr(base, 0, bytes.count) == nil
     }
 
     package var description: String { rawValue }

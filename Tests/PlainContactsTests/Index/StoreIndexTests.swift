@@ -343,7 +343,7 @@ import Testing
         var writer = IndexWriter()
         summary.encode(into: &writer)
         var reader = IndexReader(writer.bytes)
-        let decodedSummary = try PersonSummary.decode(&reader, sharing: writer.bytes)
+        let decodedSummary = try PersonSummary.decode(&reader)
         #expect(decodedSummary == summary)
         #expect(decodedSummary.parts.lastNamePhonetic == "やまだ")
         #expect(decodedSummary.firstPhone == "555")
