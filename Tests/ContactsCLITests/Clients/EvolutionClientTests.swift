@@ -86,7 +86,7 @@ import Testing
 
         let second = try sync(home, book, changing: try changesInEvolution(first: first, home: home, book: book))
         try expectEvolutionsChanges(in: book, synced: second)
-        let clientCommits = try book.serveCommits()
+        let clientCommits = try book.serveCommits(count: 6)
         #expect(clientCommits.count == 6, "\(clientCommits)")
         #expect(clientCommits.allSatisfy { $0.contains(" with Evolution/3.") }, "\(clientCommits)")
 

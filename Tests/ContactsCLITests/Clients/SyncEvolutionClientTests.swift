@@ -79,7 +79,7 @@ import Testing
         try changeTheFolder(home, syncedFirst: first)
         try run(home, book, "two-way")
         try expectTheFoldersChanges(in: book)
-        let clientCommits = try book.serveCommits()
+        let clientCommits = try book.serveCommits(count: 5)
         #expect(clientCommits.count == 5, "\(clientCommits)")
         #expect(clientCommits.allSatisfy { $0.contains(" with SyncEvolution") }, "\(clientCommits)")
 

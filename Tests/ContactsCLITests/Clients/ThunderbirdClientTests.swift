@@ -78,7 +78,7 @@ import Testing
         let changed = try thunderbird.step(["change", try changesInThunderbird(first: found.cards)])
         #expect(changed.cards.count == 6)
         try expectThunderbirdsChanges(in: book)
-        let clientCommits = try book.serveCommits()
+        let clientCommits = try book.serveCommits(count: 4)
         #expect(clientCommits.count == 4, "\(clientCommits)")
         #expect(clientCommits.allSatisfy { $0.contains(" with Thunderbird/153.") }, "\(clientCommits)")
 

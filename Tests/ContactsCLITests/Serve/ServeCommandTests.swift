@@ -181,7 +181,7 @@ let debianVdirsyncerAvailable = FileManager.default.isExecutableFile(atPath: deb
         let images = try sandbox.storeFiles(in: "people").filter { $0.hasSuffix(".png") }
             .map { try Data(contentsOf: sandbox.storeFile("people/\($0)")) }
         #expect(Set(images) == [Self.image(1), Self.image(2)])
-        let clientCommits = try serveCommits(git, in: sandbox.root)
+        let clientCommits = try ServedBook.serveCommits(count: 4) { try serveCommits(git, in: sandbox.root) }
         #expect(clientCommits.count == 4, "\(clientCommits)")
         #expect(clientCommits.allSatisfy { $0.contains(" with vdirsyncer/") }, "\(clientCommits)")
 

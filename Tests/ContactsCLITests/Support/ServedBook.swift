@@ -76,9 +76,23 @@ final class ServedBook {
             .map { try Data(contentsOf: sandbox.storeFile("people/\($0)")) })
     }
 
-    /// The commits `contacts serve --commit` made, newest first.
-    func serveCommits() throws -> [String] {
-        try git.git(["log", "--format=%s"], in: sandbox.root).lines.filter { $0.hasPrefix("contacts: serve: ") }
+    /// The commits `contacts serve --commit` made, newest first; with `count`, once there are
+    /// that many (or after 30 seconds), since the server commits after it answers.
+    func serveCommits(count: Int? = nil) throws -> [String] {
+        try Self.serveCommits(count: count) {
+            try git.git(["log", "--format=%s"], in: sandbox.root).lines.filter { $0.hasPrefix("contacts: serve: ") }
+        }
+    }
+
+    /// Reads `commits` until it holds `count` of them, for at most 30 seconds.
+    static func serveCommits(count: Int?, _ commits: () throws -> [String]) throws -> [String] {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var read = try commits()
+        while let count, read.count < count, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            read = try commits()
+        }
+        return read
     }
 
     /// Whether the store has changes Git does not have.
