@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PlainContacts
 import Testing
 @testable import contacts
 
@@ -78,6 +79,24 @@ private final class Notes: Sendable {
         try step.run()
 
         #expect(try git.git(["log", "--format=%s"], in: repository).lines == ["contacts: serve: PUT", "Create the store"])
+        #expect(try git.git(["status", "--porcelain"], in: repository).stdout.isEmpty)
+    }
+
+    @Test func theFirstCommitOfARepositoryTakesTheStoresOwnFilesWithTheChange() throws {
+        let git = GitRepositories(sandbox: try CLISandbox())
+        let repository = git.folder("repo")
+        try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: true)
+        try git.git(["init", "--quiet", "--initial-branch=main"], in: repository)
+        try git.succeed(["init"], in: repository)
+        try git.add(["--first", "Katie", "--last", "Bell"], in: repository)
+        let people = git.store(repository).appending(path: "people").path(percentEncoded: false)
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: people).first { $0.hasSuffix(".json") })
+
+        try commit([("people/" + file, try bytes("people/" + file, in: repository, git: git))], "serve: PUT", in: repository, git: git).run()
+
+        #expect(try git.git(["log", "--format=%s"], in: repository).lines == ["contacts: serve: PUT"])
+        let committed = try git.git(["ls-tree", "-r", "--name-only", "HEAD"], in: repository).lines
+        #expect(Set(committed) == Set(["book/people/" + file] + StoreRepository.skeletonPaths.map { "book/" + $0 }))
         #expect(try git.git(["status", "--porcelain"], in: repository).stdout.isEmpty)
     }
 
