@@ -4,10 +4,10 @@
 /// as many as the person with the most needs.
 ///
 /// The text properties come first, in Google's order (``TextProperty/googleOrder``), those of
-/// the notes section after "Birthday". Labels are Google's words for predefined labels (Home, Work, Mobile, Home Fax...) and the
-/// text of custom ones; groups go into "Labels" after Google's `* myContacts`; dates are
-/// `YYYY-MM-DD`, or `--MM-DD` without a year. Columns CSV imports kept with a person come back
-/// as custom fields.
+/// the notes section after "Birthday". Labels are Google's words for predefined labels (Home,
+/// Work, Mobile, Home Fax...) and the text of custom ones; groups go into "Labels" after
+/// Google's `* myContacts`; dates are `YYYY-MM-DD`, or `--MM-DD` without a year. Columns CSV
+/// imports kept with a person come back as custom fields.
 ///
 /// ```swift
 /// let text = GoogleCSVExporter.csv(for: people, groupNames: { book.groups(containing: $0).compactMap(\.name) })
