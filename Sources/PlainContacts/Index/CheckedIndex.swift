@@ -58,7 +58,7 @@ struct CheckedIndex: Sendable {
         defer { close(folder) }
         var status = stat()
         guard fstat(folder, &status) == 0, listing.vouches(for: FileSignature(status)),
-            let baseEntries = Self.entries(of: entries.buffer, leaving: index.overrides.keys, count: index.count)
+            let baseEntries = Self.entries(index.entryBodies, of: entries.buffer, leaving: index.overrides.keys)
         else { return nil }
         var logged: [PersonSummary] = []
         for case let (_, summary?) in index.overrides { logged.append(summary) }
@@ -131,27 +131,18 @@ struct CheckedIndex: Sendable {
         return kept
     }
 
-    /// Where each summary of a summaries section lies, leaving out those whose key is in
-    /// `replaced` (people the log wrote or removed since); `nil` when the section does not
-    /// divide into summaries.
+    /// The bodies of the base's summaries, leaving out those whose key is in `replaced`
+    /// (people the log wrote or removed since); `nil` when a summary has no key.
     private static func entries(
-        of section: UnsafeRawBufferPointer, leaving replaced: some Collection<String>, count: Int
+        _ bodies: [Range<Int>], of section: UnsafeRawBufferPointer, leaving replaced: some Collection<String>
     ) -> [Range<Int>]? {
+        guard !replaced.isEmpty else { return bodies }
         let replacedKeys = replaced.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
         var entries: [Range<Int>] = []
-        entries.reserveCapacity(count)
-        var offset = 0
-        while offset < section.count {
-            guard section.count - offset >= 4 else { return nil }
-            let length = Int(UInt32(littleEndian: section.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-            guard length <= section.count - offset - 4 else { return nil }
-            let body = (offset + 4)..<(offset + 4 + length)
-            offset = body.upperBound
-            if !replacedKeys.isEmpty {
-                guard let key = SummaryBytes(buffer: section, body: body).key else { return nil }
-                if contains(replacedKeys, key) { continue }
-            }
-            entries.append(body)
+        entries.reserveCapacity(bodies.count)
+        for body in bodies {
+            guard let key = SummaryBytes(buffer: section, body: body).key else { return nil }
+            if !contains(replacedKeys, key) { entries.append(body) }
         }
         return entries
     }

@@ -67,6 +67,9 @@ struct StoreIndex: Sendable {
     /// The summaries section, when the index was loaded with it (mapped from the file, see
     /// ``IndexBytes``): each summary's byte length, then its body.
     let entries: IndexBytes?
+    /// Where each summary's body lies in ``entries``, in order (empty without them): found
+    /// beside the checksum, while the bytes pass through the processor's caches anyway.
+    let entryBodies: [Range<Int>]
     /// Summaries from the log by key; `nil` marks a deleted person.
     private(set) var overrides: [String: PersonSummary?] = [:]
     /// When the log's summaries were taken, by key.
@@ -152,13 +155,33 @@ struct StoreIndex: Sendable {
             let section = (tableStart + tableLength)..<fileSize
             let bytes = try IndexBytes(mapping: descriptor, fileSize: fileSize, section: section)
                 ?? IndexBytes(copying: StoreIndex.readSection(descriptor, at: section.lowerBound, count: section.count))
-            guard StoreIndex.checksum(bytes.buffer) == entriesChecksum else { throw IndexReader.Damaged() }
+            // Finding the summaries follows one length to the next, waiting on memory each
+            // time: on another core beside the checksum it costs nothing.
+            let (sum, bodies) = Parallel.both({ StoreIndex.checksum(bytes.buffer) }, { StoreIndex.bodies(in: bytes.buffer) })
+            guard sum == entriesChecksum, let bodies, bodies.count == count else { throw IndexReader.Damaged() }
             entries = bytes
+            entryBodies = bodies
         } else {
             entries = nil
+            entryBodies = []
         }
         baseSize = fileSize
         self.extent = extent
+    }
+
+    /// Where the body of each summary of a summaries section lies (each is its length, then
+    /// its body), or `nil` when a length runs past the section.
+    private static func bodies(in section: UnsafeRawBufferPointer) -> [Range<Int>]? {
+        var bodies: [Range<Int>] = []
+        var offset = 0
+        while offset < section.count {
+            guard section.count - offset >= 4 else { return nil }
+            let length = Int(UInt32(littleEndian: section.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            guard length <= section.count - offset - 4 else { return nil }
+            bodies.append((offset + 4)..<(offset + 4 + length))
+            offset += 4 + length
+        }
+        return bodies
     }
 
     /// Whether every row of an ID table names a key inside the table, so that ``row(_:)`` can
@@ -269,13 +292,8 @@ struct StoreIndex: Sendable {
         guard let entries else { return [:] }
         var result: [RecordKey: PersonSummary] = [:]
         result.reserveCapacity(count)
-        var reader = SummaryBytes.Reader(buffer: entries.buffer, offset: 0, end: entries.buffer.count)
-        while reader.offset < reader.end {
-            guard let length = try? reader.uint32() else { return nil }
-            let start = reader.offset
-            guard (try? reader.skip(length)) != nil,
-                let summary = try? PersonSummary.decode(body: start..<reader.offset, sharing: entries)
-            else { return nil }
+        for body in entryBodies {
+            guard let summary = try? PersonSummary.decode(body: body, sharing: entries) else { return nil }
             if overrides.isEmpty || overrides[summary.key.rawValue] == nil { result[summary.key] = summary }
         }
         for case let (_, summary?) in overrides { result[summary.key] = summary }
