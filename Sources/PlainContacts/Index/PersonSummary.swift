@@ -138,27 +138,27 @@ struct PersonSummary: Sendable, Hashable {
     // MARK: Fields
 
     /// The record ID written in the file.
-    var id: RecordID { withBytes(\.id) }
+    var id: RecordID { withBytes { $0.id } }
 
     /// The signature of the person's file when the summary was made.
     var signature: FileSignature {
-        withBytes(\.signature) ?? FileSignature(inode: 0, size: -1, modified: 0, changed: 0)
+        withBytes { $0.signature } ?? FileSignature(inode: 0, size: -1, modified: 0, changed: 0)
     }
 
     /// The creation date in whole seconds, which settles duplicate IDs.
-    var created: Int64? { withBytes(\.created) }
+    var created: Int64? { withBytes { $0.created } }
 
-    var nameHash: NameHash? { withBytes(\.nameHash) }
+    var nameHash: NameHash? { withBytes { $0.nameHash } }
 
-    var parts: NameParts { withBytes(\.parts) }
+    var parts: NameParts { withBytes { $0.parts } }
 
     var firstPhone: String? { withBytes { $0.text(Text.firstPhone.rawValue) } }
     var firstEmail: String? { withBytes { $0.text(Text.firstEmail.rawValue) } }
     var uid: String? { withBytes { $0.text(Text.uid.rawValue) } }
 
-    var mergedKeys: [String] { withBytes(\.mergedKeys) }
+    var mergedKeys: [String] { withBytes { $0.mergedKeys } }
 
-    var searchWords: [String] { withBytes(\.searchWords) }
+    var searchWords: [String] { withBytes { $0.searchWords } }
 
     /// Whether every query word begins one of the search words, comparing bytes in place
     /// (the same rule as ``NameSearch/matches(queryWords:searchWords:)``).
@@ -178,13 +178,13 @@ struct PersonSummary: Sendable, Hashable {
 
     /// How many email addresses the person has, read without decoding them.
     var emailCount: Int {
-        withBytes(\.emailCount)
+        withBytes { $0.emailCount }
     }
 
     /// Every email address with its label (the stored word or custom text), in the person's
     /// order.
     var emails: [(label: String?, address: String)] {
-        withBytes(\.emails)
+        withBytes { $0.emails }
     }
 
     /// Calls `body` with the place and the UTF-8 bytes of each email address in turn, read in
