@@ -15,6 +15,11 @@ import Foundation
 /// ```
 enum CSVSourceReader {
     /// Thunderbird's CSV columns, in the order it writes them.
+    ///
+    /// The store's CSV reader has the same list (`CSVLayout.thunderbirdColumns`). This copy is
+    /// kept apart on purpose, as the rest of this reader is: the measure reads each source file
+    /// independently of the importer it judges, so a wrong or missing column in the importer's
+    /// list shows as fields lost instead of agreeing with itself.
     static let thunderbirdColumns = [
         "First Name", "Last Name", "Display Name", "Nickname", "Primary Email", "Secondary Email", "Screen Name",
         "Work Phone", "Home Phone", "Fax Number", "Pager Number", "Mobile Number", "Home Address", "Home Address 2",
