@@ -14,6 +14,11 @@ import Synchronization
 /// are saved before it is made. A book's store is watched from when the server opens it. A
 /// stopping server waits for the queue (``finish()``).
 ///
+/// Each change is written to the store's ``ServeCommitJournal`` before its commit is queued, and
+/// the journal is removed when the store's queued commits are all made. A server that stopped
+/// before then leaves the journal, and the next one commits the changes it names when it starts
+/// watching the store, with their files as they are then.
+///
 /// ```swift
 /// let committer = ServeCommitter(store: store, explicit: true) { line in console.note(line) }
 /// committer.record(change)   // returns at once
@@ -22,36 +27,90 @@ import Synchronization
 final class ServeCommitter: Sendable {
     private let store: URL
     private let explicit: Bool
-    /// The paths of the stores whose changes are committed.
-    private let committed = Mutex<Set<String>>([])
+    /// The paths of the stores whose changes are committed, with how many of their changes are
+    /// queued and not committed yet.
+    private let committed = Mutex<[String: Int]>([:])
     /// Where the commits are made, in order.
     private let queue: ServeGitQueue
     /// Where notes and failures are reported.
     private let log: @Sendable (String) -> Void
+    /// Variables Git runs with, besides this process's.
+    private let environment: [String: String]
 
     /// A committer for the server of `store` (watched from now on), reporting to `log`;
-    /// `queue` makes the commits.
-    init(store: URL, explicit: Bool, queue: ServeGitQueue? = nil, log: @escaping @Sendable (String) -> Void) {
+    /// `queue` makes the commits, running Git with `environment` added to this process's.
+    init(
+        store: URL, explicit: Bool, queue: ServeGitQueue? = nil, environment: [String: String] = [:],
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.store = store
         self.explicit = explicit
+        self.environment = environment
         self.log = log
         self.queue = queue ?? ServeGitQueue(log: log)
         watch(store)
     }
 
-    /// Notes a store whose changes are to be committed, when they are.
+    /// Notes a store whose changes are to be committed, when they are, and queues the commits
+    /// of the changes an earlier server saved in it and did not commit.
     func watch(_ store: URL) {
         guard explicit || StoreRepository.autoCommitIsEnabled(inStoreAt: store) else { return }
-        committed.withLock { _ = $0.insert(store.path(percentEncoded: false)) }
+        let key = store.path(percentEncoded: false)
+        let journal = ServeCommitJournal(store: store)
+        committed.withLock { queued in
+            guard queued[key] == nil else { return }
+            queued[key] = 0
+            let (left, unreadable) = journal.entries()
+            if unreadable > 0 {
+                log("\(journal.file.path(percentEncoded: false)): \(unreadable) line\(unreadable == 1 ? "" : "s") cannot be read and \(unreadable == 1 ? "is" : "are") left out")
+            }
+            guard !left.isEmpty else {
+                if unreadable > 0 { journal.clear() }
+                return
+            }
+            log("committing \(left.count) change\(left.count == 1 ? "" : "s") saved by a server that stopped before committing \(left.count == 1 ? "it" : "them")")
+            for entry in left {
+                queued[key, default: 0] += 1
+                enqueue(ServeCommit(store: store, headline: entry.headline, files: files(entry.paths, in: store), explicit: explicit, environment: environment, note: log), journal: journal, key: key)
+            }
+        }
     }
 
     /// Queues the commit of a change, with its files as they are now, which is as the change
     /// left them while the server waits for this call.
     func record(_ change: ContactsServer.Change) {
         let store = change.storeURL ?? self.store
-        guard committed.withLock({ $0.contains(store.path(percentEncoded: false)) }), !change.files.isEmpty else { return }
+        let key = store.path(percentEncoded: false)
+        guard !change.files.isEmpty, committed.withLock({ $0[key] != nil }) else { return }
+        let headline = Self.headline(change)
+        let journal = ServeCommitJournal(store: store)
+        let commit = ServeCommit(store: store, headline: headline, files: files(change.files, in: store), explicit: explicit, environment: environment, note: log)
+        committed.withLock { queued in
+            do {
+                try journal.append(.init(headline: headline, paths: change.files))
+            } catch {
+                log("\(journal.file.path(percentEncoded: false)) cannot be written (\(error.localizedDescription)); a server stopped before this change is committed will not commit it")
+            }
+            queued[key, default: 0] += 1
+            enqueue(commit, journal: journal, key: key)
+        }
+    }
+
+    /// Queues `commit`; when it is made and no other commit of the store is queued, removes
+    /// the store's journal.
+    private func enqueue(_ commit: ServeCommit, journal: ServeCommitJournal, key: String) {
+        queue.add(JournaledCommit(commit: commit) { [self] in
+            committed.withLock { queued in
+                queued[key, default: 1] -= 1
+                if queued[key] == 0 { journal.clear() }
+            }
+        })
+    }
+
+    /// The files at `paths` in `store` with their bytes, `nil` for one removed.
+    private func files(_ paths: [String], in store: URL) -> [(path: String, data: Data?)] {
         var files: [(path: String, data: Data?)] = []
-        for path in change.files {
+        for path in paths {
             let file = store.appending(path: path).path(percentEncoded: false)
             if let data = FileManager.default.contents(atPath: file) {
                 files.append((path, data))
@@ -61,7 +120,7 @@ final class ServeCommitter: Sendable {
                 log("a file a change wrote cannot be read; it is left out of the change's commit")
             }
         }
-        queue.add(ServeCommit(store: store, headline: Self.headline(change), files: files, explicit: explicit, note: log))
+        return files
     }
 
     /// Waits for the commits queued, at most ``ServeGitQueue/stopPatience``, saying so in the
@@ -72,7 +131,7 @@ final class ServeCommitter: Sendable {
         log("stopping: waiting for the commits of \(waiting) change\(waiting == 1 ? "" : "s")")
         guard !queue.drain(patience: ServeGitQueue.stopPatience) else { return }
         let left = queue.waiting
-        log("\(left) change\(left == 1 ? " is" : "s are") saved but not committed: commit \(left == 1 ? "it" : "them") with git")
+        log("\(left) change\(left == 1 ? " is" : "s are") saved but not committed: the next server started on the store commits \(left == 1 ? "it" : "them")")
     }
 
     /// `serve: PUT by kim with DAVx5/4.4.2`: the method, the user and the client's product
@@ -109,3 +168,15 @@ final class ServeCommitter: Sendable {
     }
 }
 
+/// A change's commit, which tells the committer when it is made.
+private struct JournaledCommit: ServeGitStep {
+    let commit: ServeCommit
+    let made: @Sendable () -> Void
+
+    var summary: String { commit.summary }
+
+    func run() throws {
+        try commit.run()
+        made()
+    }
+}
