@@ -210,11 +210,21 @@ final class ServerAuthenticator: Sendable {
         guard let header = authorizationHeader, header.contains(where: { !$0.isWhitespace }) else {
             return .missing
         }
-        guard let credentials = BasicCredentials(authorizationHeader: header),
-            let user = try? ServerUserName(credentials.user)
-        else {
-            return .refused(.malformed)
-        }
+        guard let credentials = BasicCredentials(authorizationHeader: header) else { return .refused(.malformed) }
+        return authenticate(user: credentials.user, password: credentials.password, client: client)
+    }
+
+    /// Checks a user name and password given another way than in an `Authorization` header (the
+    /// web pages' sign-in form), with the same failure budgets and cost as
+    /// ``authenticate(authorizationHeader:client:)``.
+    ///
+    /// ```swift
+    /// authenticator.authenticate(user: "kim", password: "s3cret", client: "192.0.2.7")   // .authenticated(kim)
+    /// ```
+    func authenticate(user name: String, password: String, client: String? = nil) -> Outcome {
+        guard requiresAuthentication else { return .open }
+        guard let user = try? ServerUserName(name) else { return .refused(.malformed) }
+        let credentials = (user: name, password: password)
         let (known, dummy, remembered) = state.withLock { state in
             (state.hashes[user], state.dummy, state.verified[user])
         }

@@ -122,6 +122,7 @@ package final class ContactsServer: Sendable {
         // A book that cannot be served is said when the server starts; one granted later is
         // opened when first asked for.
         try service.openBooks()
+        let web = WebService(service: service, authenticator: authenticator)
         self.authenticator = authenticator
         self.proxyPolicy = proxyPolicy
         self.host = host
@@ -135,7 +136,8 @@ package final class ContactsServer: Sendable {
             if let crashPath, request.path == crashPath {
                 fatalError("\(Inheritance.crashPathVariable) asked for a crash at \(crashPath)")
             }
-            return Self.respond(to: request, service: service, authenticator: authenticator, proxyPolicy: proxyPolicy, log: log)
+            return Self.respond(
+                to: request, service: service, authenticator: authenticator, web: web, proxyPolicy: proxyPolicy, log: log)
         }
     }
 
@@ -211,7 +213,7 @@ package final class ContactsServer: Sendable {
     /// let response = ContactsServer.respond(to: request, service: service, authenticator: authenticator) { _ in }
     /// ```
     static func respond(
-        to request: HTTPServerRequest, service: CardDAVService, authenticator: ServerAuthenticator,
+        to request: HTTPServerRequest, service: CardDAVService, authenticator: ServerAuthenticator, web: WebService? = nil,
         proxyPolicy: ReverseProxyPolicy = ReverseProxyPolicy(), log: @Sendable (String) -> Void
     ) -> HTTPServerResponse {
         let client = proxyPolicy.client(of: request, log: log)
@@ -222,6 +224,13 @@ package final class ContactsServer: Sendable {
             return response
         }
         defer { proxyPolicy.leave(client) }
+        if let web, WebService.handles(request.path) {
+            reloadAccounts(authenticator, log: log)
+            if !authenticator.requiresAuthentication, let refusal = proxyRefusal(request) { return refusal }
+            var response = web.respond(to: request, client: client.address)
+            response.logNote = client.logNote.map { note in response.logNote.map { "\(note), \($0)" } ?? note } ?? response.logNote
+            return response
+        }
         var response = authenticatedResponse(to: request, client: client, service: service, authenticator: authenticator, log: log)
         response.logNote = client.logNote
         return response
@@ -232,22 +241,11 @@ package final class ContactsServer: Sendable {
         to request: HTTPServerRequest, client: HTTPForwardedClient, service: CardDAVService,
         authenticator: ServerAuthenticator, log: @Sendable (String) -> Void
     ) -> HTTPServerResponse {
-        do {
-            _ = try authenticator.reloadIfChanged()
-        } catch {
-            // The accounts as last read stay in force; the file's problem is logged once per change.
-            log("users file: \(error)")
-        }
+        reloadAccounts(authenticator, log: log)
         let user: String?
         switch authenticator.authenticate(authorizationHeader: request.header("Authorization"), client: client.address) {
         case .open:
-            if let proxyHeader = proxyHeaders.first(where: { request.header($0) != nil }) {
-                var response = HTTPServerResponse.text(
-                    403, "this server has no users and refuses requests through a proxy (\(proxyHeader)); "
-                        + "add one with `contacts user add NAME`\n")
-                response.headers.append("Connection", "close")
-                return response
-            }
+            if let refusal = proxyRefusal(request) { return refusal }
             user = nil
         case .authenticated(let name):
             user = name.rawValue
@@ -262,6 +260,27 @@ package final class ContactsServer: Sendable {
             return response
         }
         return service.respond(to: request, user: user, books: authenticator.books(of: user))
+    }
+
+    /// Reads the users file again if it changed.
+    private static func reloadAccounts(_ authenticator: ServerAuthenticator, log: @Sendable (String) -> Void) {
+        do {
+            _ = try authenticator.reloadIfChanged()
+        } catch {
+            // The accounts as last read stay in force; the file's problem is logged once per change.
+            log("users file: \(error)")
+        }
+    }
+
+    /// The 403 of a server without users for a request that came through a proxy; `nil` for
+    /// one that did not.
+    private static func proxyRefusal(_ request: HTTPServerRequest) -> HTTPServerResponse? {
+        guard let proxyHeader = proxyHeaders.first(where: { request.header($0) != nil }) else { return nil }
+        var response = HTTPServerResponse.text(
+            403, "this server has no users and refuses requests through a proxy (\(proxyHeader)); "
+                + "add one with `contacts user add NAME`\n")
+        response.headers.append("Connection", "close")
+        return response
     }
 
     /// The 401 that asks for credentials.

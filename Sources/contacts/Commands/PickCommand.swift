@@ -47,7 +47,7 @@ enum PickCommand: Command {
             case .phone: person.phones.map { ($0.label, $0.value) }
             case .email: person.emails.map { ($0.label, $0.value) }
             case .url: person.urls.map { ($0.label, $0.value) }
-            case .address: person.addresses.map { ($0.label, AddressText.singleLine($0.value)) }
+            case .address: person.addresses.map { ($0.label, $0.value.formattedLines.joined(separator: ", ")) }
             }
         }
     }

@@ -49,7 +49,7 @@ enum PersonText {
             case .date(let date)?: add(field, date.description)
             case .multiString(let values)?: add(field, values) { [$0] }
             case .multiDate(let values)?: add(field, values) { [$0.description] }
-            case .multiAddress(let values)?: add(field, values, AddressText.lines)
+            case .multiAddress(let values)?: add(field, values, \.formattedLines)
             case .multiInstantMessage(let values)?:
                 add(field, values) { account in
                     [[account.username, account.service.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")]

@@ -1,0 +1,85 @@
+/// The style sheet and the script of the web pages, served from the binary under
+/// `/web/static/` (no build step: written here as they are sent).
+///
+/// The pages work without the script; it adds search as you type to the people list.
+enum WebAssets {
+    static let stylePath = "/web/static/contacts.css"
+    static let scriptPath = "/web/static/contacts.js"
+
+    /// The asset at `path`, with its media type; `nil` for any other path.
+    static func asset(at path: String) -> (type: String, text: String)? {
+        switch path {
+        case stylePath: ("text/css; charset=utf-8", style)
+        case scriptPath: ("text/javascript; charset=utf-8", script)
+        default: nil
+        }
+    }
+
+    /// Colours pass WCAG AA contrast (4.5:1 and more for text) on both schemes.
+    static let style = """
+        :root { color-scheme: light dark; --fg: #1b1b1b; --bg: #ffffff; --muted: #4a4a4a; --line: #d0d0d0;
+          --accent: #0b57a4; --bad: #a4000f; font-family: system-ui, sans-serif; line-height: 1.45; }
+        @media (prefers-color-scheme: dark) {
+          :root { --fg: #ececec; --bg: #161616; --muted: #b8b8b8; --line: #3a3a3a; --accent: #8cc4ff; --bad: #ff9a9a; }
+        }
+        body { margin: 0; color: var(--fg); background: var(--bg); }
+        a { color: var(--accent); }
+        a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+        .bar { display: flex; gap: 1rem; align-items: center; padding: .6rem 1rem; border-bottom: 1px solid var(--line); }
+        .bar .home { font-weight: 600; text-decoration: none; margin-right: auto; }
+        .bar form { margin: 0; }
+        main { max-width: 46rem; margin: 0 auto; padding: 1rem; }
+        h1 { font-size: 1.5rem; margin: .2rem 0 1rem; }
+        label { display: block; margin: .6rem 0 .2rem; }
+        input[type=text], input[type=search], input[type=password] { font: inherit; width: 100%;
+          box-sizing: border-box; padding: .45rem; border: 1px solid var(--muted); border-radius: 4px;
+          color: var(--fg); background: var(--bg); }
+        button { font: inherit; padding: .4rem .9rem; border: 1px solid var(--accent); border-radius: 4px;
+          color: var(--bg); background: var(--accent); cursor: pointer; }
+        .error { color: var(--bad); }
+        .muted { color: var(--muted); }
+        ul.people, ul.books { list-style: none; padding: 0; margin: 0; }
+        ul.people li, ul.books li { border-bottom: 1px solid var(--line); }
+        ul.people a, ul.books a { display: block; padding: .55rem .2rem; text-decoration: none; }
+        ul.people .detail { display: block; font-size: .9em; color: var(--muted); }
+        dl.person { display: grid; grid-template-columns: minmax(7rem, max-content) 1fr; gap: .35rem 1rem; }
+        dl.person dt { color: var(--muted); }
+        dl.person dd { margin: 0; white-space: pre-line; overflow-wrap: anywhere; }
+        .search { margin-bottom: 1rem; }
+        .count { margin: .4rem 0; }
+        @media (max-width: 30rem) { dl.person { grid-template-columns: 1fr; } dl.person dd { margin-bottom: .4rem; } }
+        """
+
+    /// Search as you type: the search form's list is replaced by the server's list for the
+    /// words typed, at most one request in flight.
+    static let script = """
+        "use strict";
+        document.addEventListener("DOMContentLoaded", () => {
+          const form = document.querySelector("form.search");
+          if (!form || !document.getElementById("people")) return;
+          const field = form.querySelector("input[type=search]");
+          let pending = null;
+          let latest = 0;
+          field.addEventListener("input", () => {
+            clearTimeout(pending);
+            pending = setTimeout(async () => {
+              const asked = ++latest;
+              const url = new URL(form.action, location.href);
+              url.searchParams.set("q", field.value);
+              url.searchParams.set("list", "1");
+              try {
+                const response = await fetch(url, { credentials: "same-origin" });
+                if (!response.ok || asked !== latest) return;
+                const fragment = new DOMParser().parseFromString(await response.text(), "text/html");
+                const fresh = fragment.getElementById("people");
+                const shown = document.getElementById("people");
+                if (fresh && shown) shown.replaceWith(fresh);
+                history.replaceState(null, "", url.pathname + (field.value ? "?q=" + encodeURIComponent(field.value) : ""));
+              } catch (error) {
+                // The form still works: pressing Enter loads the page.
+              }
+            }, 120);
+          });
+        });
+        """
+}
