@@ -68,6 +68,8 @@ final class WebService: Sendable {
             response.headers.append("Cache-Control", "no-cache")
             return response
         }
+        // A form another site posts is refused before anything else is looked at.
+        if request.method == "POST", let refusal = Self.refuseForeignOrigin(request) { return refusal }
         if segments == ["signin"] {
             switch request.method {
             case "POST": return signIn(request, client: client)
@@ -167,7 +169,6 @@ final class WebService: Sendable {
     /// `POST /web/signin`: the user name and password of the form, checked as CardDAV checks
     /// them; a new session on success.
     private func signIn(_ request: HTTPServerRequest, client: String?) -> HTTPServerResponse {
-        if let refusal = Self.refuseForeignOrigin(request) { return refusal }
         let form = WebForm(String(decoding: request.body, as: UTF8.self))
         let user = form["user"] ?? ""
         switch authenticator.authenticate(user: user, password: form["password"] ?? "", client: client) {
@@ -201,9 +202,8 @@ final class WebService: Sendable {
 
     // MARK: Refusals
 
-    /// 403 unless a `POST` comes from a page of this server and carries the session's token.
+    /// 403 unless a `POST` carries the session's token (its origin is checked before).
     static func refuseForeignPost(_ request: HTTPServerRequest, session: WebSession) -> HTTPServerResponse? {
-        if let refusal = refuseForeignOrigin(request) { return refusal }
         let form = WebForm(String(decoding: request.body, as: UTF8.self))
         guard let token = form[WebForm.tokenField], ConstantTime.equals(Array(token.utf8), Array(session.formToken.utf8)) else {
             var response = HTTPServerResponse.text(403, "this form is out of date or did not come from this server: reload the page\n")

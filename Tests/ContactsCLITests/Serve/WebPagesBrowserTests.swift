@@ -1,0 +1,77 @@
+import DAVTestSupport
+import Foundation
+import TestTags
+import Testing
+
+/// The web pages of `contacts serve` in a real browser: headless Chromium, driven over
+/// WebDriver, signs in, searches as it types (the page's script running under the pages'
+/// Content-Security-Policy), opens a person, is refused a form posted from another origin, and
+/// signs out. Screenshots at a phone's and a desktop's width are saved under
+/// `.build/web-screenshots/`.
+@Suite(.serialized) struct WebPagesBrowserTests {
+    /// Where the screenshots go: the package's `.build` folder.
+    static let screenshots = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appending(path: ".build/web-screenshots")
+
+    /// Skipped on a machine without Chromium, except under CI (`CI` set), where its absence
+    /// fails the test: `.ci/run` installs it.
+    @Test(
+        .tags(.slow), .slowTestsEnabled,
+        .enabled(if: WebDriverBrowser.available || ProcessInfo.processInfo.environment["CI"] != nil, "\(WebDriverBrowser.installHint)"))
+    func aBrowserSignsInSearchesOpensAPersonAndSignsOut() throws {
+        try #require(WebDriverBrowser.available, "\(WebDriverBrowser.installHint)")
+        let book = try ServedBook()
+        let browser = try WebDriverBrowser(profile: book.sandbox.temporary)
+        defer { browser.quit() }
+        let web = book.server.url.appending(path: "web/")
+
+        try browser.go(to: web)
+        #expect(try browser.title == "Sign in")
+        try browser.type(ServedBook.user, into: "#user")
+        try browser.type(ServedBook.password, into: "#password")
+        try browser.click("button[type=submit]")
+
+        // One book: the user lands on its people.
+        try browser.wait("the people list") { try browser.count("#people li") == 4 }
+        #expect(try browser.currentURL.hasSuffix("/web/books/contacts/"))
+        let everyone = try browser.text(of: "#people")
+        #expect(everyone.contains("Katie Bell"))
+        #expect(everyone.contains("Zoë Ångström"))
+        try shoot(browser, "people")
+
+        // Typing searches without a page load: the script runs under the page's policy.
+        try browser.type("ång", into: "#q")
+        try browser.wait("the search as you type") { try browser.count("#people li") == 1 }
+        #expect(try browser.text(of: "#people").contains("Zoë Ångström"))
+        #expect(try browser.currentURL.hasSuffix("/web/books/contacts/?q=%C3%A5ng"))
+
+        try browser.go(to: web.appending(path: "books/contacts/").absoluteString + "?q=katie")
+        try browser.click("#people a")
+        try browser.wait("Katie Bell's page") { try browser.text(of: "h1") == "Katie Bell" }
+        #expect(try browser.attribute("href", of: "dl.person a") == "mailto:katie@example.com")
+        #expect(try browser.pageText.contains("Friends"))
+        try shoot(browser, "person")
+
+        // A form another origin posts to the server, as a page of another site could.
+        let signout = web.appending(path: "signout").absoluteString
+        let forged = "<form method=post action=\"\(signout)\"><input name=token value=guess></form>"
+            + "<script>document.forms[0].submit()</script>"
+        try browser.go(to: "data:text/html," + (forged.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+        try browser.wait("the refusal") { try browser.pageText.contains("refused") }
+        try browser.go(to: web)
+        try browser.wait("the list, still signed in") { try browser.count("#people li") == 4 }
+
+        try browser.click("header form button")
+        try browser.wait("the sign-in page") { try browser.title == "Sign in" }
+        try browser.go(to: web.appending(path: "books/contacts/"))
+        #expect(try browser.title == "Sign in")
+    }
+
+    /// Saves the page at a phone's width and at a desktop's.
+    private func shoot(_ browser: WebDriverBrowser, _ name: String) throws {
+        try browser.resize(width: 390, height: 844)
+        try browser.screenshot(to: Self.screenshots.appending(path: "\(name)-phone.png"))
+        try browser.resize(width: 1280, height: 900)
+        try browser.screenshot(to: Self.screenshots.appending(path: "\(name)-desktop.png"))
+    }
+}
