@@ -33,8 +33,11 @@ import PlainContacts
 package final class ContactsServer: Sendable {
     /// A change a client made, as the server saved it: what `--commit` records.
     package struct Change: Sendable, Hashable {
-        /// `PUT` or `DELETE`.
+        /// `PUT` or `DELETE`; for a change made on the web pages, what was done, such as
+        /// `edit Katie Bell`.
         package var method: String
+        /// Whether the change was made on the web pages rather than by a CardDAV client.
+        package var isWeb = false
         /// The signed-in user, `nil` without users.
         package var user: String?
         /// The client's `User-Agent`, if it sent one.
@@ -110,8 +113,8 @@ package final class ContactsServer: Sendable {
             afterWrite = { write in
                 afterChange(
                     Change(
-                        method: write.method, user: write.user, userAgent: write.userAgent, book: write.book,
-                        storeURL: write.storeURL, files: write.files))
+                        method: write.method, isWeb: write.isWeb, user: write.user, userAgent: write.userAgent,
+                        book: write.book, storeURL: write.storeURL, files: write.files))
             }
         }
         var opened: (@Sendable (CardDAVServedBook) -> Void)?

@@ -135,11 +135,14 @@ final class ServeCommitter: Sendable {
     }
 
     /// `serve: PUT by kim with DAVx5/4.4.2`: the method, the user and the client's product
-    /// (``clientProduct(of:)``); `serve family: …` for a book other than the server's store.
+    /// (``clientProduct(of:)``); `serve family: …` for a book other than the server's store;
+    /// `web: edit Katie Bell by kim` for a change made on the web pages.
     static func headline(_ change: ContactsServer.Change) -> String {
-        var line = change.book == .home ? "serve: \(change.method)" : "serve \(change.book): \(change.method)"
+        let source = change.isWeb ? "web" : "serve"
+        var line = change.book == .home ? "\(source): \(change.method)" : "\(source) \(change.book): \(change.method)"
         if let user = change.user { line += " by \(user)" }
-        if let product = change.userAgent.flatMap(clientProduct), !product.isEmpty {
+        // A browser's product says nothing worth keeping in the history.
+        if !change.isWeb, let product = change.userAgent.flatMap(clientProduct), !product.isEmpty {
             line += " with \(product.prefix(60))"
         }
         return line

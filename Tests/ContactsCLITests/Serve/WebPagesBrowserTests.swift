@@ -5,8 +5,9 @@ import Testing
 
 /// The web pages of `contacts serve` in a real browser: headless Chromium, driven over
 /// WebDriver, signs in, searches as it types (the page's script running under the pages'
-/// Content-Security-Policy), opens a person, is refused a form posted from another origin, and
-/// signs out. Screenshots at a phone's and a desktop's width are saved under
+/// Content-Security-Policy), opens a person, edits a phone (saved in the store and committed by
+/// `serve --commit` as a web change), is refused a form posted from another origin, and signs
+/// out. Screenshots at a phone's and a desktop's width are saved under
 /// `.build/web-screenshots/`.
 @Suite(.serialized) struct WebPagesBrowserTests {
     /// Where the screenshots go: the package's `.build` folder.
@@ -51,6 +52,21 @@ import Testing
         #expect(try browser.attribute("href", of: "dl.person a") == "mailto:katie@example.com")
         #expect(try browser.pageText.contains("Friends"))
         try shoot(browser, "person")
+
+        // Editing a phone: one save, committed as a web change by the user.
+        try browser.click("a[href$='/edit']")
+        try browser.wait("the edit form") { try browser.title == "Edit Katie Bell" }
+        try shoot(browser, "edit")
+        try browser.type("+1 555 0199", into: "input[name='phones.0.value']")
+        try browser.type("mobile", into: "input[name='phones.0.label']")
+        try browser.click("form.person button[type=submit]")
+        try browser.wait("Katie Bell's page again") { try browser.text(of: "h1") == "Katie Bell" }
+        #expect(try browser.attribute("href", of: "dl.person a[href^='tel:']") == "tel:+15550199")
+        #expect(try book.sandbox.succeed(["show", try book.id("Katie Bell")]).stdout.contains("+1 555 0199"))
+        let edits = try ServedBook.serveCommits(count: 1) {
+            try book.git.git(["log", "--format=%s"], in: book.sandbox.root).lines.filter { $0.hasPrefix("contacts: web: ") }
+        }
+        #expect(edits == ["contacts: web: edit Katie Bell by \(ServedBook.user)"])
 
         // A form another origin posts to the server, as a page of another site could.
         let signout = web.appending(path: "signout").absoluteString

@@ -331,8 +331,11 @@ final class CardDAVService: Sendable {
 
 /// A write the service saved to the store, as the `afterWrite` of ``CardDAVService`` is told of it.
 struct CardDAVWrite: Sendable, Hashable {
-    /// `PUT` or `DELETE`.
+    /// `PUT` or `DELETE`; for a change made on the web pages, what was done, such as `edit
+    /// Katie Bell`.
     var method: String
+    /// Whether the change was made on the web pages rather than by a CardDAV client.
+    var isWeb = false
     /// The record written or removed.
     var record: CardDAVEntry.Record
     /// The authenticated user, `nil` without users.

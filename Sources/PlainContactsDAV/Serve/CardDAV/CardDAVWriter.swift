@@ -141,6 +141,61 @@ final class CardDAVWriter: Sendable {
         }
     }
 
+    /// The card of the person a web page showed is no longer the one it showed: someone
+    /// changed the person meanwhile.
+    struct EditConflict: Error, Sendable, Hashable {
+        /// The ETag of the person's card now.
+        var currentETag: String
+    }
+
+    /// Changes the person whose file has `key` with `change`, or (`key` `nil`) adds a person
+    /// that `change` fills in, as the web pages do: under the writer's lock, one save of the
+    /// store, reported to `afterWrite` as `summary` (such as `edit Katie Bell`) made on the web
+    /// pages, and the person's card brought up to date for the CardDAV clients.
+    ///
+    /// - Parameter etag: the ETag of the person's card when the page was shown; when the card's
+    ///   is another now, nothing is changed and ``EditConflict`` is thrown.
+    /// - Returns: the key of the person's file.
+    /// - Throws: ``EditConflict``; a 404 failure when there is no such person; what `change`
+    ///   throws (the person is then unchanged); the errors of the save.
+    func edit(
+        personWithKey key: RecordKey?, ifMatch etag: String?, summary: @Sendable (Person) -> String, client: Client,
+        _ change: @Sendable (Person) throws -> Void
+    ) throws -> RecordKey {
+        try book.withLock { open in
+            var current: CardDAVEntry?
+            if let key {
+                let record = CardDAVEntry.Record(kind: .person, key: key)
+                guard let found = try collection.listing().entries.values.first(where: { $0.record == record }) else {
+                    throw CardDAVFailure(status: 404)
+                }
+                if let etag, found.etag != etag { throw EditConflict(currentETag: found.etag) }
+                current = found
+            }
+            var said = ""
+            let (record, files) = try saving(in: &open) { book in
+                try noting(current?.record, in: book) {
+                    let person: Person
+                    if let key {
+                        guard let found = try book.person(forKey: key) else { throw CardDAVFailure(status: 404) }
+                        person = found
+                    } else {
+                        person = Person()
+                        try book.add(person)
+                    }
+                    try change(person)
+                    try book.save()
+                    said = summary(person)
+                    guard let saved = person.key else { throw CardDAVFailure(status: 500) }
+                    return CardDAVEntry.Record(kind: .person, key: saved)
+                }
+            }
+            report(said, record, files, client, isWeb: true)
+            _ = try collection.record(CardDAVCollection.Written(record: record))
+            return record.key
+        }
+    }
+
     /// How many times the writer's book read the store: once when opened, then once each time
     /// others had changed it.
     var bookReads: Int {
@@ -182,10 +237,10 @@ final class CardDAVWriter: Sendable {
     }
 
     /// Tells `afterWrite` of a write saved and the files it changed.
-    private func report(_ method: String, _ record: CardDAVEntry.Record, _ files: [String], _ client: Client) {
+    private func report(_ method: String, _ record: CardDAVEntry.Record, _ files: [String], _ client: Client, isWeb: Bool = false) {
         afterWrite?(
             CardDAVWrite(
-                method: method, record: record, user: client.user, userAgent: client.userAgent, book: bookName,
+                method: method, isWeb: isWeb, record: record, user: client.user, userAgent: client.userAgent, book: bookName,
                 storeURL: layout.root, files: files))
     }
 

@@ -47,6 +47,15 @@ enum WebAssets {
         dl.person dd { margin: 0; white-space: pre-line; overflow-wrap: anywhere; }
         .search { margin-bottom: 1rem; }
         .count { margin: .4rem 0; }
+        textarea { font: inherit; width: 100%; box-sizing: border-box; padding: .45rem; border: 1px solid var(--muted);
+          border-radius: 4px; color: var(--fg); background: var(--bg); }
+        fieldset.rows { border: 1px solid var(--line); border-radius: 4px; margin: 1rem 0; padding: .5rem .8rem; }
+        fieldset.rows .row { display: grid; grid-template-columns: 8rem 1fr; gap: .5rem; margin: .3rem 0; }
+        fieldset.rows label { margin: 0; }
+        fieldset.rows label span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+        .conflict { border: 2px solid var(--bad); border-radius: 4px; padding: .5rem 1rem; margin-bottom: 1rem; }
+        .actions a { margin-right: 1rem; }
+        [aria-invalid=true] { border-color: var(--bad); }
         @media (max-width: 30rem) { dl.person { grid-template-columns: 1fr; } dl.person dd { margin-bottom: .4rem; } }
         """
 

@@ -53,6 +53,7 @@ extension WebService {
         }
         let title = target.book.displayName
         var body = "<h1>\(WebHTML.escaped(title))</h1>\n"
+        if target.access == .readWrite { body += "<p class=\"actions\"><a href=\"new\">New person</a></p>\n" }
         body += """
             <form class="search" method="get" action="\(WebHTML.escaped(Self.bookPath(target.book.name)))" role="search">
             <label for="q">Search by name</label>
@@ -87,7 +88,9 @@ extension WebService {
         for (field, value) in WebPersonFields.rows(of: person, groups: book.groups(containing: person).compactMap(\.name)) {
             body += "<dt>\(WebHTML.escaped(field))</dt><dd>\(value)</dd>\n"
         }
-        body += "</dl>\n<p><a href=\"\(person.recordID.rawValue).vcf\" download>Download as vCard</a></p>"
+        body += "</dl>\n<p class=\"actions\">"
+        if target.access == .readWrite { body += "<a href=\"\(person.recordID.rawValue)/edit\">Edit</a> " }
+        body += "<a href=\"\(person.recordID.rawValue).vcf\" download>Download as vCard</a></p>"
         return Self.page(200, name, signed: signed, body)
     }
 
@@ -102,7 +105,7 @@ extension WebService {
     }
 
     /// The person with the record ID `id` in the target's book, and the book.
-    private static func person(_ id: String, in target: CardDAVService.Target) -> (AddressBook, Person)? {
+    static func person(_ id: String, in target: CardDAVService.Target) -> (AddressBook, Person)? {
         guard let number = Int32(id), number > 0, let book = try? AddressBook(url: target.book.layout.root),
             let person = book.person(withID: RecordID(number))
         else { return nil }

@@ -83,7 +83,7 @@ final class WebService: Sendable {
         var response: HTTPServerResponse
         if request.method == "POST" {
             if let refusal = Self.refuseForeignPost(request, session: session) { return refusal }
-            response = segments == ["signout"] ? signOut(session) : Self.page(404, "Not found", signed: nil, "<p>There is no such page.</p>")
+            response = post(segments, body: WebForm(String(decoding: request.body, as: UTF8.self)), session: session)
         } else if !isRead {
             response = Self.notAllowed
         } else {
@@ -110,9 +110,30 @@ final class WebService: Sendable {
                 return personCard(target, id: String(path[3].dropLast(4)), signed: signed)
             }
             return personPage(target, id: path[3], signed: signed)
+        case let path where path.count == 5 && path[0] == "books" && path[2] == "people" && path[4] == "edit":
+            guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
+            return editPage(target, id: path[3], signed: signed)
+        case let path where path.count == 3 && path[0] == "books" && path[2] == "new":
+            guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
+            return editPage(target, id: nil, signed: signed)
         default:
             return Self.notFound(signed)
         }
+    }
+
+    /// The answer to a form sent to `segments` (its token and origin already checked).
+    private func post(_ segments: [String], body: WebForm, session: WebSession) -> HTTPServerResponse {
+        let signed = WebHTML.Signed(user: session.user, formToken: session.formToken)
+        if segments == ["signout"] { return signOut(session) }
+        let books = service.servedBooks(authenticator.books(of: session.user))
+        guard segments.count >= 3, segments[0] == "books", let target = Self.target(named: segments[1], in: books) else {
+            return Self.notFound(signed)
+        }
+        if segments.count == 5, segments[2] == "people", segments[4] == "edit" {
+            return save(target, id: segments[3], body: body, session: session)
+        }
+        if segments.count == 3, segments[2] == "new" { return save(target, id: nil, body: body, session: session) }
+        return Self.notFound(signed)
     }
 
     /// The book a path names, among the user's.
