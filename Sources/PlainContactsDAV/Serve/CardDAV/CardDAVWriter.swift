@@ -196,6 +196,35 @@ final class CardDAVWriter: Sendable {
         }
     }
 
+    /// Removes the person whose file has `key`, as the web pages do, reported to `afterWrite` as
+    /// `remove NAME` made on the web pages.
+    ///
+    /// - Parameter etag: the ETag of the person's card when the page was shown; when the card's
+    ///   is another now, nothing is removed and ``EditConflict`` is thrown.
+    /// - Throws: ``EditConflict``; a 404 failure when there is no such person; the errors of the
+    ///   save.
+    func remove(personWithKey key: RecordKey, ifMatch etag: String?, client: Client) throws {
+        try book.withLock { open in
+            let record = CardDAVEntry.Record(kind: .person, key: key)
+            guard let current = try collection.listing().entries.values.first(where: { $0.record == record }) else {
+                throw CardDAVFailure(status: 404)
+            }
+            if let etag, current.etag != etag { throw EditConflict(currentETag: current.etag) }
+            var name = ""
+            let (_, files) = try saving(in: &open) { book in
+                try noting(record, in: book) {
+                    guard let person = try book.person(forKey: key) else { throw CardDAVFailure(status: 404) }
+                    name = person.compositeName ?? "a person without a name"
+                    try book.remove(person)
+                    try book.save()
+                    return record
+                }
+            }
+            report("remove \(name)", record, files, client, isWeb: true)
+            _ = try collection.record(CardDAVCollection.Written(record: record))
+        }
+    }
+
     /// How many times the writer's book read the store: once when opened, then once each time
     /// others had changed it.
     var bookReads: Int {

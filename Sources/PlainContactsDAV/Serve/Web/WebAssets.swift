@@ -55,6 +55,7 @@ enum WebAssets {
         fieldset.rows label span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
         .conflict { border: 2px solid var(--bad); border-radius: 4px; padding: .5rem 1rem; margin-bottom: 1rem; }
         .actions a { margin-right: 1rem; }
+        img.photo { border-radius: 50%; object-fit: cover; float: right; margin-left: 1rem; }
         [aria-invalid=true] { border-color: var(--bad); }
         @media (max-width: 30rem) { dl.person { grid-template-columns: 1fr; } dl.person dd { margin-bottom: .4rem; } }
         """

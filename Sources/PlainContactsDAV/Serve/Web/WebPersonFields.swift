@@ -27,7 +27,9 @@ enum WebPersonFields {
             let field = property.localizedName
             switch person.value(for: property) {
             case .string(let text)? where !text.isEmpty: rows.append((field, WebHTML.escaped(text)))
-            case .date(let date)?: rows.append((field, WebHTML.escaped(date.description)))
+            case .date(let date)?:
+                let age = property == .birthday ? age(on: date).map { " (\($0) years old)" } ?? "" : ""
+                rows.append((field, WebHTML.escaped(date.description + age)))
             case .multiString(let values)?:
                 add(field, values) { text in link(text, property: property) }
             case .multiDate(let values)?: add(field, values) { WebHTML.escaped($0.description) }
@@ -49,6 +51,13 @@ enum WebPersonFields {
         }
         if !groups.isEmpty { rows.append(("groups", WebHTML.escaped(groups.joined(separator: ", ")))) }
         return rows
+    }
+
+    /// The age a person born on `birthday` has reached today; `nil` without a year.
+    static func age(on birthday: ContactDate, today: ContactDate = .today()) -> Int? {
+        guard let year = birthday.year, let now = today.year, year <= now else { return nil }
+        let hadBirthday = (today.month, today.day) >= (birthday.month, birthday.day)
+        return now - year - (hadBirthday ? 0 : 1)
     }
 
     /// A multi-value text as HTML: a link for phones, emails and web addresses.

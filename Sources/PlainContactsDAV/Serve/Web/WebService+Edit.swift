@@ -94,7 +94,7 @@ extension WebService {
     }
 
     /// The ETag of a person's card now.
-    private func etag(of person: Person, in target: CardDAVService.Target) -> String? {
+    func etag(of person: Person, in target: CardDAVService.Target) -> String? {
         guard let key = person.key, let listing = try? target.book.collection.listing() else { return nil }
         let record = CardDAVEntry.Record(kind: .person, key: key)
         return listing.entries.values.first { $0.record == record }?.etag

@@ -53,7 +53,9 @@ extension WebService {
         }
         let title = target.book.displayName
         var body = "<h1>\(WebHTML.escaped(title))</h1>\n"
-        if target.access == .readWrite { body += "<p class=\"actions\"><a href=\"new\">New person</a></p>\n" }
+        body += "<p class=\"actions\">"
+        if target.access == .readWrite { body += "<a href=\"new\">New person</a> " }
+        body += "<a href=\"export.vcf\" download>Download as vCard</a> <a href=\"export.csv\" download>Download as CSV</a></p>\n"
         body += """
             <form class="search" method="get" action="\(WebHTML.escaped(Self.bookPath(target.book.name)))" role="search">
             <label for="q">Search by name</label>
@@ -84,12 +86,17 @@ extension WebService {
         guard let (book, person) = Self.person(id, in: target) else { return Self.notFound(signed) }
         let name = person.compositeName ?? "(no name)"
         var body = "<p><a href=\"../\">← \(WebHTML.escaped(target.book.displayName))</a></p>\n"
+        if person.hasImage, let data = try? person.imageData(), Self.imageType(of: data) != nil {
+            body += "<img class=\"photo\" src=\"\(person.recordID.rawValue)/photo\" alt=\"Photo of \(WebHTML.escaped(name))\" width=\"96\" height=\"96\">\n"
+        }
         body += "<h1>\(WebHTML.escaped(name))</h1>\n<dl class=\"person\">\n"
         for (field, value) in WebPersonFields.rows(of: person, groups: book.groups(containing: person).compactMap(\.name)) {
             body += "<dt>\(WebHTML.escaped(field))</dt><dd>\(value)</dd>\n"
         }
         body += "</dl>\n<p class=\"actions\">"
-        if target.access == .readWrite { body += "<a href=\"\(person.recordID.rawValue)/edit\">Edit</a> " }
+        if target.access == .readWrite {
+            body += "<a href=\"\(person.recordID.rawValue)/edit\">Edit</a> <a href=\"\(person.recordID.rawValue)/remove\">Remove</a> "
+        }
         body += "<a href=\"\(person.recordID.rawValue).vcf\" download>Download as vCard</a></p>"
         return Self.page(200, name, signed: signed, body)
     }

@@ -110,9 +110,17 @@ final class WebService: Sendable {
                 return personCard(target, id: String(path[3].dropLast(4)), signed: signed)
             }
             return personPage(target, id: path[3], signed: signed)
-        case let path where path.count == 5 && path[0] == "books" && path[2] == "people" && path[4] == "edit":
+        case let path where path.count == 5 && path[0] == "books" && path[2] == "people":
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
-            return editPage(target, id: path[3], signed: signed)
+            switch path[4] {
+            case "edit": return editPage(target, id: path[3], signed: signed)
+            case "photo": return photo(target, id: path[3], signed: signed)
+            case "remove": return removePage(target, id: path[3], signed: signed)
+            default: return Self.notFound(signed)
+            }
+        case let path where path.count == 3 && path[0] == "books" && ["export.vcf", "export.csv"].contains(path[2]):
+            guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
+            return bookDownload(target, format: String(path[2].dropFirst("export.".count)), signed: signed)
         case let path where path.count == 3 && path[0] == "books" && path[2] == "new":
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
             return editPage(target, id: nil, signed: signed)
@@ -131,6 +139,9 @@ final class WebService: Sendable {
         }
         if segments.count == 5, segments[2] == "people", segments[4] == "edit" {
             return save(target, id: segments[3], body: body, session: session)
+        }
+        if segments.count == 5, segments[2] == "people", segments[4] == "remove" {
+            return remove(target, id: segments[3], body: body, session: session)
         }
         if segments.count == 3, segments[2] == "new" { return save(target, id: nil, body: body, session: session) }
         return Self.notFound(signed)
