@@ -70,7 +70,7 @@ package struct GroupCard: Hashable, Sendable {
 
     /// The card, with `N`, `FN`, the kind, `UID`, the members and the kept lines. A member is
     /// written as `memberValues` spells it (by match key), else as `urn:uuid:` and its UID.
-    package func card(memberValues: [String: String] = [:]) -> VCard {
+    func card(memberValues: [String: String] = [:]) -> VCard {
         var properties: [VCardProperty] = []
         if form == .apple { properties.append(VCardProperty(name: "N", structured: [[name]])) }
         properties.append(VCardProperty(name: "FN", text: name))
