@@ -26,7 +26,22 @@ public struct AddressBookOptions: Sendable {
 
     /// Groups kept between openings of the store by a program that opens it again and again,
     /// so that only groups whose files changed are read again; `nil` reads every group.
-    package var groupFileCache: GroupFileCache? = nil
+    var groupFileCache: GroupFileCache? = nil
+
+    /// Keeps the groups read between openings of the store with these options (and copies of
+    /// them), so that only groups whose files changed are read again: for a program that opens
+    /// the store again and again, such as a server. Options that already keep them are left as
+    /// they are.
+    ///
+    /// ```swift
+    /// var options = AddressBookOptions()
+    /// options.keepGroupsBetweenOpenings()
+    /// let book = try AddressBook(url: storeURL, options: options)   // reads every group
+    /// let again = try AddressBook(url: storeURL, options: options)  // reads only changed groups
+    /// ```
+    package mutating func keepGroupsBetweenOpenings() {
+        if groupFileCache == nil { groupFileCache = GroupFileCache() }
+    }
 
     /// Creates the default options: open an existing store, wait up to 10 seconds for the lock.
     public init() {}

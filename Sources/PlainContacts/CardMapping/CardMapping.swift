@@ -134,7 +134,7 @@ package enum CardMapping {
 
     /// The UID of a person with file key `key` as a sync matches it, from the UID stored in its
     /// record (`nil` or empty when none): what `matchKey(of:)` gives for the person.
-    package static func matchKey(storedUID: String?, key: RecordKey) -> String {
+    static func matchKey(storedUID: String?, key: RecordKey) -> String {
         if let storedUID, !storedUID.isEmpty { return VCardRecordFields.matchKey(storedUID) }
         return VCardRecordFields.derivedUID(for: key)
     }

@@ -50,7 +50,7 @@ extension GroupCard {
 
     /// The member values of the card kept as sent, by match key: how a card made afresh spells
     /// the members it still has (`user03@example.com` stays without `urn:uuid:`).
-    package static func sentMemberValues(in state: GroupState) -> [String: String] {
+    static func sentMemberValues(in state: GroupState) -> [String: String] {
         guard let sent = keptSent(in: state) else { return [:] }
         var values: [String: String] = [:]
         for property in sent.properties where property.name == "MEMBER" || property.name == "X-ADDRESSBOOKSERVER-MEMBER" {
@@ -63,7 +63,7 @@ extension GroupCard {
 
     /// The card kept in a group's state as sent, when it is this card in another spelling: the
     /// mapping reads it as this card, in this card's vCard version; `nil` otherwise.
-    package func sentCard(in state: GroupState) -> VCard? {
+    func sentCard(in state: GroupState) -> VCard? {
         guard let sent = Self.keptSent(in: state), sent.version == form.version.rawValue,
             let read = GroupCard(card: sent, href: ""), read == self
         else { return nil }

@@ -13,7 +13,7 @@ import FoundationEssentials
 /// ```
 package struct GroupCard: Hashable, Sendable {
     /// How a card says it is a group and names its members.
-    package enum Form: String, Hashable, Sendable {
+    enum Form: String, Hashable, Sendable {
         /// `X-ADDRESSBOOKSERVER-KIND:group`, `X-ADDRESSBOOKSERVER-MEMBER`, vCard 3.0.
         case apple
         /// `KIND:group`, `MEMBER`, vCard 4.0.
@@ -31,7 +31,7 @@ package struct GroupCard: Hashable, Sendable {
     /// The members' UIDs (``VCardRecordFields/matchKey(_:)`` form), sorted, without repeats.
     package var members: [String]
     /// The form the card is in.
-    package var form: Form = .apple
+    var form: Form = .apple
     /// The card's other content lines, as written: what the store has no place for.
     package var lines: [String] = []
 
@@ -70,7 +70,7 @@ package struct GroupCard: Hashable, Sendable {
 
     /// The card, with `N`, `FN`, the kind, `UID`, the members and the kept lines. A member is
     /// written as `memberValues` spells it (by match key), else as `urn:uuid:` and its UID.
-    package func card(memberValues: [String: String] = [:]) -> VCard {
+    func card(memberValues: [String: String] = [:]) -> VCard {
         var properties: [VCardProperty] = []
         if form == .apple { properties.append(VCardProperty(name: "N", structured: [[name]])) }
         properties.append(VCardProperty(name: "FN", text: name))

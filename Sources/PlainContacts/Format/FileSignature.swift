@@ -29,7 +29,7 @@ package struct FileSignature: Hashable, Sendable {
     }
 
     /// The signature of `name` inside the open folder `folder`.
-    package static func of(_ name: String, in folder: Int32) -> FileSignature? {
+    static func of(_ name: String, in folder: Int32) -> FileSignature? {
         var status = stat()
         guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         return FileSignature(status)

@@ -20,7 +20,7 @@ import Synchronization
 /// let book = try AddressBook(url: storeURL, options: options)   // reads every group
 /// let again = try AddressBook(url: storeURL, options: options)  // reads only changed groups
 /// ```
-package final class GroupFileCache: Sendable {
+final class GroupFileCache: Sendable {
     /// A group as read, with the signatures of its record and membership files then.
     private struct Kept {
         var signatures: [FileSignature?]
@@ -35,7 +35,7 @@ package final class GroupFileCache: Sendable {
     private let now: @Sendable () -> Int64
 
     /// An empty cache that judges files by the current time.
-    package convenience init() {
+    convenience init() {
         self.init(now: { FileSignature.now() })
     }
 

@@ -153,7 +153,7 @@ enum FieldWriter {
 
 extension PersonRecordCoder {
     /// What the bytes of a person file say of its stored vCard UID, read without decoding.
-    package enum StoredUID: Sendable, Equatable {
+    enum StoredUID: Sendable, Equatable {
         /// The file stores this UID.
         case uid(String)
         /// The file stores none.
@@ -166,7 +166,7 @@ extension PersonRecordCoder {
     /// Whether a person file's bytes may name an image: whether they hold the key `"image"`,
     /// spelt so in every file the store writes (a value spelt so answers `true` too). Found
     /// with `memchr` and `memcmp`: Foundation's generic search took most of a listing's time.
-    package static func mayNameImage(inStoreWritten bytes: Data) -> Bool {
+    static func mayNameImage(inStoreWritten bytes: Data) -> Bool {
         let key = Array("\"image\"".utf8)
         return bytes.withUnsafeBytes { haystack in
             key.withUnsafeBytes { pattern in
@@ -192,7 +192,7 @@ extension PersonRecordCoder {
     ///
     /// The file is not checked otherwise: a record whose other fields cannot be read still
     /// answers its UID.
-    package static func storedUID(inStoreWritten bytes: Data) -> StoredUID {
+    static func storedUID(inStoreWritten bytes: Data) -> StoredUID {
         bytes.withUnsafeBytes { buffer in
             let bytes = buffer.bindMemory(to: UInt8.self)
             guard bytes.count >= 4, bytes[0] == UInt8(ascii: "{"), bytes[1] == 0x0A,

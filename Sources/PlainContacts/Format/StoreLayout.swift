@@ -23,8 +23,8 @@ package struct StoreLayout: Sendable {
     static let privateFolderName = ".contacts"
 
     var manifest: URL { root.appending(path: StoreLayout.manifestName) }
-    package var peopleFolder: URL { root.appending(path: StoreLayout.peopleFolderName, directoryHint: .isDirectory) }
-    package var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
+    var peopleFolder: URL { root.appending(path: StoreLayout.peopleFolderName, directoryHint: .isDirectory) }
+    var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
     package var privateFolder: URL { root.appending(path: StoreLayout.privateFolderName, directoryHint: .isDirectory) }
     var gitignore: URL { root.appending(path: StoreLayout.gitignoreName) }
     var gitattributes: URL { root.appending(path: StoreLayout.gitattributesName) }
@@ -47,7 +47,7 @@ package struct StoreLayout: Sendable {
     /// The record file of the group with `key`.
     package func groupFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.groupPath(key)) }
     /// The membership file of the group with `key`.
-    package func membersFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.membersPath(key)) }
+    func membersFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.membersPath(key)) }
 
     /// What the store's own `.gitignore` holds.
     static let gitignoreContents = """

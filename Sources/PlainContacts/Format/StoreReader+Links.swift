@@ -30,7 +30,7 @@ extension StoreReader {
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` for a symbolic link, which the store never
     ///   follows; the other codes of ``PosixError`` when the file cannot be read.
-    package static func readFile(named name: String, in folder: Int32, folderPath: String) throws -> (
+    static func readFile(named name: String, in folder: Int32, folderPath: String) throws -> (
         signature: FileSignature, data: Data
     )? {
         var descriptor: Int32

@@ -2,21 +2,21 @@ import Foundation
 import Glibc
 
 /// Reads a whole store folder into values.
-package struct StoreReader: PersonImageSource {
+struct StoreReader: PersonImageSource {
     /// A person file as read.
-    package struct PersonFile: Sendable {
-        package var key: RecordKey
-        package var decoded: PersonRecordCoder.Decoded
-        package var fingerprint: Fingerprint
+    struct PersonFile: Sendable {
+        var key: RecordKey
+        var decoded: PersonRecordCoder.Decoded
+        var fingerprint: Fingerprint
     }
 
     /// A group file and its membership file as read.
-    package struct GroupFile: Sendable {
-        package var key: RecordKey
-        package var id: RecordID
-        package var state: GroupState
-        package var members: Set<RecordKey>
-        package var fingerprint: Fingerprint
+    struct GroupFile: Sendable {
+        var key: RecordKey
+        var id: RecordID
+        var state: GroupState
+        var members: Set<RecordKey>
+        var fingerprint: Fingerprint
         var membersFingerprint: Fingerprint?
     }
 
@@ -29,7 +29,7 @@ package struct StoreReader: PersonImageSource {
 
     let layout: StoreLayout
 
-    package init(layout: StoreLayout) {
+    init(layout: StoreLayout) {
         self.layout = layout
     }
 
@@ -71,7 +71,7 @@ package struct StoreReader: PersonImageSource {
     }
 
     /// Reads one person file, or `nil` when it does not exist.
-    package func readPerson(key: RecordKey) throws -> PersonFile? {
+    func readPerson(key: RecordKey) throws -> PersonFile? {
         let url = layout.personFile(key)
         guard let data = try read(url) else { return nil }
         let decoded = try PersonRecordCoder.decode(data, path: url.path)
@@ -84,7 +84,7 @@ package struct StoreReader: PersonImageSource {
     /// - Throws: ``ContactsError/Code/io`` when the sidecar file cannot be read;
     ///   ``ContactsError/Code/malformedFile`` when it is a symbolic link, which the store never
     ///   follows.
-    package func imageData(_ image: ImageState) throws -> Data? {
+    func imageData(_ image: ImageState) throws -> Data? {
         switch image {
         case .none: nil
         case .pending(let data): data
@@ -107,7 +107,7 @@ package struct StoreReader: PersonImageSource {
     }
 
     /// Reads one group file and its members, or `nil` when the group file does not exist.
-    package func readGroup(key: RecordKey) throws -> GroupFile? {
+    func readGroup(key: RecordKey) throws -> GroupFile? {
         let url = layout.groupFile(key)
         guard let data = try read(url) else { return nil }
         let (id, state) = try GroupRecordCoder.decode(data, path: url.path)
@@ -138,7 +138,7 @@ package struct StoreReader: PersonImageSource {
     /// (`ENOENT`).
     ///
     /// - Throws: the errors of ``folderError(_:code:call:)`` when it exists but cannot be listed.
-    package static func entries(ofFolder path: String) throws -> [String]? {
+    static func entries(ofFolder path: String) throws -> [String]? {
         do {
             return try PosixFileSystem.entries(of: path)
         } catch let error as ContactsError {
@@ -164,7 +164,7 @@ package struct StoreReader: PersonImageSource {
     /// - Throws: ``ContactsError/Code/malformedFile`` when the file is a symbolic link;
     ///   ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when it exists
     ///   but cannot be read, the failed call and its `errno` as the error's underlying value.
-    package func read(_ url: URL) throws -> Data? {
+    func read(_ url: URL) throws -> Data? {
         try refuseSymbolicLink(url)
         do {
             return try Data(contentsOf: url)

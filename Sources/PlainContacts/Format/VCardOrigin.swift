@@ -32,7 +32,7 @@ struct VCardOrigin: Sendable, Hashable {
     }
 
     /// The record key holding the origin.
-    package static let key = "vcardOrigin"
+    static let key = "vcardOrigin"
 
     /// The vCard version of the card, such as `"3.0"`.
     var version: String
@@ -62,7 +62,7 @@ struct VCardOrigin: Sendable, Hashable {
     }
 
     /// Stores the origin in a person's state; an origin without sources removes the key.
-    package func store(in state: inout PersonState) {
+    func store(in state: inout PersonState) {
         guard !sources.isEmpty else {
             state.unknownFields[Self.key] = nil
             return

@@ -58,7 +58,7 @@ package enum VCardRecordFields {
 
     /// The form of a UID used to compare UIDs: without a leading `urn:uuid:` (any case), so that
     /// `urn:uuid:1234…` and `1234…` name the same card.
-    package static func matchKey(_ uid: String) -> String {
+    static func matchKey(_ uid: String) -> String {
         let prefix = "urn:uuid:"
         if uid.utf8.count > prefix.utf8.count, uid.lowercased().hasPrefix(prefix) {
             return String(uid.dropFirst(prefix.count))
@@ -73,7 +73,7 @@ package enum VCardRecordFields {
     }
 
     /// Removes a stored UID that is the one derived from `key`.
-    package static func removeDerivedUID(from state: inout PersonState, key: RecordKey) {
+    static func removeDerivedUID(from state: inout PersonState, key: RecordKey) {
         if let uid = uid(of: state), isDerived(uid, for: key) { setUID(nil, in: &state) }
     }
 

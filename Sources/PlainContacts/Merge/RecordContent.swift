@@ -13,10 +13,10 @@ import FoundationEssentials
 /// ```swift
 /// if RecordContent.same(merged, person.state) { return }  // nothing to write
 /// ```
-package enum RecordContent {
+enum RecordContent {
     /// The person without its bookkeeping: each multi-value's entries in the order of
     /// ``sortKey(of:)``, numbered 0, 1, 2….
-    package static func of(_ state: PersonState) -> PersonState {
+    static func of(_ state: PersonState) -> PersonState {
         var content = state
         content.values[.creationDate] = nil
         content.values[.modificationDate] = nil

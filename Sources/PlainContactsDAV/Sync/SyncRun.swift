@@ -183,21 +183,14 @@ struct SyncRun {
         return planned
     }
 
-    /// The fingerprint of what a person says: its content (``RecordContent``, with a
-    /// UID that export derives from its key left out) and its image's bytes, so that a rewrite
+    /// The fingerprint of what a person says: its content and its image's bytes
+    /// (``PlainContacts/Person/contentFingerprints()``), so that a rewrite
     /// of the record file that changes no content (a settled record ID, another clone's
     /// modification date, a Git merge) is not a change to sync. It starts with
     /// ``contentFingerprintMark``; older statuses hold the fingerprint of the file's bytes.
     func fingerprint(of person: Person) -> String {
-        var state = RecordContent.of(person.state)
-        if let key = person.key { VCardRecordFields.removeDerivedUID(from: &state, key: key) }
-        var image = ""
-        if case .stored = state.image {
-            image = (try? person.imageData()).flatMap { $0 }.map { Self.hex(Fingerprint($0).value) } ?? ""
-            state.image = .none
-        }
-        let record = Fingerprint(PersonRecordCoder.encode(id: RecordID(0), state: state)).value
-        return Self.contentFingerprintMark + Self.hex(record) + image
+        let (content, image) = person.contentFingerprints()
+        return Self.contentFingerprintMark + Self.hex(content.value) + (image.map { Self.hex($0.value) } ?? "")
     }
 
     /// The first character of a content fingerprint (see ``fingerprint(of:)``).

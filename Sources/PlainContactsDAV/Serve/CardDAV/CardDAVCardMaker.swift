@@ -3,22 +3,20 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import PlainContacts
 
-/// Makes a record's card from its files, without opening an address book: a person's card as
-/// `contacts sync` uploads it (``CardMapping/data(for:imageData:version:carryingKey:)``, vCard
-/// 3.0 unless the person came from a 4.0 card) but without the record's file key, a group's in
-/// the form it came in (``GroupCard``); or either in the vCard version a client asks for. For
-/// a listing, a person's UID and ETag are taken without making the card
-/// (``listedPerson(_:in:folderPath:)``).
+/// Makes a record's card from its files through the store's ``RecordCards``, without opening an
+/// address book: a person's card as `contacts sync` uploads it (vCard 3.0 unless the person
+/// came from a 4.0 card) but without the record's file key, a group's in the form it came in;
+/// or either in the vCard version a client asks for. For a listing, a person's UID and ETag
+/// are taken without making the card (``listedPeople(_:)``).
 ///
 /// While the record is as a client's `PUT` left it, its card is the one the client sent, byte
 /// for byte, with that card's ETag (see ``CardDAVSentCards``); asked for in another vCard
 /// version, the card is made from the record.
 ///
-/// Each file's signature is taken before the file is read, so that a signature recorded with a
-/// card never describes bytes newer than the card: a write that lands meanwhile changes the
+/// Each file's signature is taken before the file is read (``RecordCards``), so that a signature
+/// recorded with a card never describes bytes newer than the card: a write that lands meanwhile changes the
 /// signature again, and the next look makes the card anew. A file changed within
 /// ``FileSignature/racyWindow`` of being read could change again in the same clock tick without
 /// changing its signature (an editor writing in place, keeping the size): its signature is recorded as
@@ -33,7 +31,7 @@ struct CardDAVCardMaker: Sendable {
     /// A card made from a record's files, or, for a listing, what names it without its bytes.
     struct Made: Sendable {
         /// The card's bytes; `nil` when only its UID and ETag were taken (see
-        /// ``listedPerson(_:in:folderPath:)``).
+        /// ``listedPeople(_:)``).
         var data: Data?
         /// The card's UID in ``VCardRecordFields/matchKey(_:)`` form.
         var uid: String
@@ -62,10 +60,17 @@ struct CardDAVCardMaker: Sendable {
     /// The signature recorded for a file changed within ``FileSignature/racyWindow`` of being read.
     static let racySignature = FileSignature(inode: 0, size: -1, modified: 0, changed: 0)
 
-    /// The store.
-    let layout: StoreLayout
+    /// The store's cards.
+    let cards: RecordCards
     /// The cards clients sent, served in place of the store's while their records are unchanged.
     let sent: CardDAVSentCards
+
+    /// A maker of the cards of the store at `layout`, serving those in `sent` while they are
+    /// kept.
+    init(layout: StoreLayout, sent: CardDAVSentCards) {
+        cards = RecordCards(layout: layout)
+        self.sent = sent
+    }
 
     /// A signature as it may be recorded: itself, or ``racySignature`` when the file changed too
     /// recently.
@@ -74,41 +79,20 @@ struct CardDAVCardMaker: Sendable {
         return signature.isSettled ? signature : racySignature
     }
 
-    /// The path of a person's record file.
-    func personPath(_ key: RecordKey) -> String {
-        layout.personFile(key).path(percentEncoded: false)
-    }
-
-    /// The paths of a group's record and membership files.
-    func groupPaths(_ key: RecordKey) -> [String] {
-        [
-            layout.groupFile(key).path(percentEncoded: false),
-            layout.membersFile(key).path(percentEncoded: false),
-        ]
-    }
-
     /// The current signatures of a record's files.
     func signatures(of record: CardDAVEntry.Record) -> [FileSignature?] {
         signatures(of: record.kind, keys: [record.key])[0]
     }
 
-    /// The current signatures of the files of many records of one kind, taken relative to
-    /// their folder (a full path per file would cost more than the `stat` itself), on all
-    /// cores for a large store.
+    /// The current signatures of the files of many records of one kind, on all cores for a
+    /// large store (see ``RecordCards/signatures(of:keys:)``).
     func signatures(of kind: CardDAVEntry.Record.Kind, keys: [RecordKey]) -> [[FileSignature?]] {
-        let folder = (kind == .person ? layout.peopleFolder : layout.groupsFolder).path(percentEncoded: false)
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return keys.map { _ in kind == .person ? [nil] : [nil, nil] } }
-        defer { close(descriptor) }
-        return Parallel.map(keys.count, minimumChunk: 4096) { index in
-            let key = keys[index].rawValue
-            switch kind {
-            case .person:
-                return [FileSignature.of(key + ".json", in: descriptor)]
-            case .group:
-                return [FileSignature.of(key + ".json", in: descriptor), FileSignature.of(key + ".members", in: descriptor)]
-            }
-        }
+        cards.signatures(of: Self.kind(kind), keys: keys)
+    }
+
+    /// The store's name for a kind of record.
+    private static func kind(_ kind: CardDAVEntry.Record.Kind) -> RecordCards.Kind {
+        kind == .person ? .person : .group
     }
 
     /// A record's card in a vCard version (`nil` for the version its card came in), or what
@@ -154,75 +138,44 @@ struct CardDAVCardMaker: Sendable {
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the record
     ///   file or its image.
     func person(_ key: RecordKey, version: VCardVersion? = nil, ownCard: Bool = false) throws -> Made? {
-        let signature = FileSignature.of(personPath(key))
-        let reader = StoreReader(layout: layout)
-        guard let signature, let file = try reader.readPerson(key: key) else { return nil }
-        let uid = CardMapping.matchKey(storedUID: VCardRecordFields.uid(of: file.decoded.state), key: key)
-        let image = try reader.imageData(file.decoded.state.image)
-        let etag = Self.personETag(record: file.fingerprint, image: image)
+        try cards.person(key).map { made($0, key: key, version: version, ownCard: ownCard) }
+    }
+
+    /// The card of a person as read: for one only listed, its UID and ETag (the ETag of the card
+    /// a client sent while it is kept) without the card's bytes; else as ``person(_:version:ownCard:)``
+    /// gives it.
+    private func made(_ file: RecordCards.PersonFile, key: RecordKey, version: VCardVersion?, ownCard: Bool) -> Made {
+        let signatures = [Self.trusted(file.signature)]
+        let modified = file.signature.modified
+        let etag = Self.personETag(record: file.fingerprint, image: file.imageFingerprint)
         let record = CardDAVEntry.Record(kind: .person, key: key)
+        if file.isListed {
+            let sent = sentCard(record, source: etag, version: nil, ownCard: false, reading: false)
+            return Made(data: nil, uid: file.uid, etag: sent?.etag ?? etag, signatures: signatures, modified: modified)
+        }
         if let card = sentCard(record, source: etag, version: version, ownCard: ownCard) {
-            return Made(
-                data: card.data, uid: uid, etag: card.etag, signatures: [Self.trusted(signature)], modified: signature.modified)
+            return Made(data: card.data, uid: file.uid, etag: card.etag, signatures: signatures, modified: modified)
         }
-        let person = Person(state: file.decoded.state, key: key, recordID: file.decoded.id)
-        let data = CardMapping.data(for: person, imageData: image, version: version, carryingKey: false)
-        return Made(data: data, uid: uid, etag: etag, signatures: [Self.trusted(signature)], modified: signature.modified)
+        let data = file.card(version: version) ?? Data()
+        return Made(data: data, uid: file.uid, etag: etag, signatures: signatures, modified: modified)
     }
 
-    /// What a listing needs of a person's card, its UID and ETag, without making the card: the
-    /// record file is read (through the people folder, open as `folder`) but, when it is in the
-    /// form the store writes, not decoded (``PersonRecordCoder/storedUID(inStoreWritten:)``). A
-    /// person with an image has the card made (``person(_:version:)``), since its ETag needs
-    /// the image's bytes. `nil` when the person has no file.
-    ///
-    /// A UID read so is the record's as long as the record can be read; when it cannot, the
-    /// card is left out once a client asks for it, as a record in the middle of a merge is.
-    ///
-    /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the record
-    ///   file.
-    func listedPerson(_ key: RecordKey, in folder: Int32, folderPath: String) throws -> Made? {
-        let name = key.rawValue + ".json"
-        guard let (signature, bytes) = try StoreReader.readFile(named: name, in: folder, folderPath: folderPath) else {
-            return nil
-        }
-        if PersonRecordCoder.mayNameImage(inStoreWritten: bytes) { return try person(key) }
-        let stored: String?
-        switch PersonRecordCoder.storedUID(inStoreWritten: bytes) {
-        case .uid(let uid): stored = uid
-        case .none: stored = nil
-        case .undecided: stored = VCardRecordFields.uid(of: try PersonRecordCoder.decode(bytes, path: folderPath + "/" + name).state)
-        }
-        var etag = Self.personETag(record: Fingerprint(bytes), image: nil)
-        if let card = sentCard(.init(kind: .person, key: key), source: etag, version: nil, ownCard: false, reading: false) {
-            etag = card.etag
-        }
-        return Made(
-            data: nil, uid: CardMapping.matchKey(storedUID: stored, key: key), etag: etag,
-            signatures: [Self.trusted(signature)], modified: signature.modified)
-    }
-
-    /// What a listing needs of many people's cards (see ``listedPerson(_:in:folderPath:)``), on
-    /// all cores.
+    /// What a listing needs of many people's cards, their UIDs and ETags, on all cores: a
+    /// person's card is made only when its ETag needs its image (see
+    /// ``RecordCards/listedPeople(_:)``).
     func listedPeople(_ keys: [RecordKey]) -> [Outcome] {
-        let folderPath = layout.peopleFolder.path(percentEncoded: false)
-        let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else {
-            let missing = errno == ENOENT
-            return keys.map { _ in missing ? .missing : .unreadable }
-        }
-        defer { close(folder) }
+        let files = cards.listedPeople(keys)
         return Parallel.map(keys.count, minimumChunk: 64) { index in
-            Self.outcome { try listedPerson(keys[index], in: folder, folderPath: folderPath) }
+            Self.outcome { try files[index].get().map { made($0, key: keys[index], version: nil, ownCard: false) } }
         }
     }
 
     /// A person card's ETag: ``CardMapping/personCardVersion`` and the fingerprints of the
     /// record file's bytes and of the image's, in hexadecimal. It changes whenever the card can:
     /// the card is made from the record file, the image and the mapping alone.
-    static func personETag(record: Fingerprint, image: Data?) -> String {
+    static func personETag(record: Fingerprint, image: Fingerprint?) -> String {
         var etag = personETagPrefix + hex(record.value)
-        if let image { etag += "-" + hex(Fingerprint(image).value) }
+        if let image { etag += "-" + hex(image.value) }
         return etag
     }
 
@@ -250,18 +203,11 @@ struct CardDAVCardMaker: Sendable {
     func group(
         _ key: RecordKey, uidOfPerson: (RecordKey) -> String?, version: VCardVersion? = nil, ownCard: Bool = false
     ) throws -> Made? {
-        let signatures = groupPaths(key).map(FileSignature.of)
-        guard let signature = signatures[0], let file = try StoreReader(layout: layout).readGroup(key: key) else {
-            return nil
-        }
-        var card = GroupCard(group: file.state, key: key, memberUIDs: file.members.compactMap(uidOfPerson))
-        if let version { card.form = version == .v4 ? .rfc6350 : .apple }
-        let served = card.sentCard(in: file.state) ?? card.card(memberValues: GroupCard.sentMemberValues(in: file.state))
-        let data = Data(VCardWriter.serialize(served).utf8)
+        guard let file = try cards.group(key), let signature = file.signatures[0] else { return nil }
+        let (data, uid) = file.card(uidOfPerson: uidOfPerson, version: version)
         let etag = SHA256.hexString(SHA256.hash(data).prefix(16))
         var made = Made(
-            data: data, uid: VCardRecordFields.matchKey(card.uid), etag: etag, signatures: signatures.map(Self.trusted),
-            modified: signature.modified)
+            data: data, uid: uid, etag: etag, signatures: file.signatures.map(Self.trusted), modified: signature.modified)
         if version == nil, let sent = sentCard(.init(kind: .group, key: key), source: etag, version: nil, ownCard: ownCard) {
             made.data = sent.data
             made.etag = sent.etag
@@ -273,13 +219,6 @@ struct CardDAVCardMaker: Sendable {
     ///
     /// - Throws: the errors of listing the folder (a missing folder has no records).
     func keys(of kind: CardDAVEntry.Record.Kind) throws -> [RecordKey] {
-        let folder = kind == .person ? layout.peopleFolder : layout.groupsFolder
-        guard let names = try StoreReader.entries(ofFolder: folder.path(percentEncoded: false)) else { return [] }
-        var keys: [RecordKey] = []
-        keys.reserveCapacity(names.count)
-        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            if let key = RecordKey(rawValue: String(name.dropLast(5))) { keys.append(key) }
-        }
-        return keys
+        try cards.keys(of: Self.kind(kind))
     }
 }

@@ -282,7 +282,7 @@ final class CardDAVCollection: Sendable {
     }
 
     /// Records a write just saved: a card sent is kept as sent when the record's files, read
-    /// again, say what it says (``CardDAVSentCard/isKept(by:layout:ownCard:)``); the record's card
+    /// again, say what it says (``CardDAVSentCard/isKept(by:in:ownCard:)``); the record's card
     /// is then brought up to date and returned with the bytes a `GET` now serves (`nil` once
     /// removed; bytes `nil` when the record's files cannot be read now).
     ///
@@ -310,7 +310,7 @@ final class CardDAVCollection: Sendable {
         let outcome = state.withLock { state in
             maker.outcome(record, ownCard: true) { key in state.table.uid(ofPersonWithKey: key) }
         }
-        guard case .made(let own) = outcome, sent.isKept(by: record, layout: maker.layout, ownCard: own) else {
+        guard case .made(let own) = outcome, sent.isKept(by: record, in: maker.cards, ownCard: own) else {
             maker.sent.forget(record)
             return
         }

@@ -11,7 +11,7 @@ import PlainContacts
 ///
 /// After a bulk change (an import, a pull of thousands of records) it takes only what a listing
 /// needs of each person's card, its UID and ETag, from the record file
-/// (``CardDAVCardMaker/listedPerson(_:in:folderPath:)``), and gives the names of the cards it
+/// (``CardDAVCardMaker/listedPeople(_:)``), and gives the names of the cards it
 /// did not make, for the ``CardDAVCardWarmer``.
 ///
 /// The watch has a second listener: the ``CardDAVWriter``'s book, which asks what the watch heard
@@ -26,7 +26,7 @@ import PlainContacts
 /// ```
 struct CardDAVRefresher {
     /// How many people must have changed together for their cards not to be made at once
-    /// (see ``CardDAVCardMaker/listedPerson(_:in:folderPath:)``).
+    /// (see ``CardDAVCardMaker/listedPeople(_:)``).
     static let bulkChange = 256
 
     /// What the watch told that is still to be looked at.

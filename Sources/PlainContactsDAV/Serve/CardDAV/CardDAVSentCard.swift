@@ -17,7 +17,7 @@ import PlainContacts
 ///
 /// ```swift
 /// let sent = try CardDAVService.readCard(request.body, name: "k.vcf")
-/// sent.isKept(by: record, layout: layout, ownCard: made)   // true: serve the body as sent
+/// sent.isKept(by: record, in: RecordCards(layout: layout), ownCard: made)   // true: serve the body as sent
 /// ```
 struct CardDAVSentCard {
     /// The body of the `PUT`.
@@ -41,20 +41,12 @@ struct CardDAVSentCard {
     /// Whether the record's files now say what the card says.
     ///
     /// - Parameter ownCard: the card the store makes from the record's files now.
-    func isKept(by record: CardDAVEntry.Record, layout: StoreLayout, ownCard: CardDAVCardMaker.Made) -> Bool {
+    func isKept(by record: CardDAVEntry.Record, in cards: RecordCards, ownCard: CardDAVCardMaker.Made) -> Bool {
         guard hasUID else { return false }
         switch card {
         case .person(let theirs, _, _):
-            guard record.kind == .person else { return false }
-            let reader = StoreReader(layout: layout)
-            guard let file = try? reader.readPerson(key: record.key) else { return false }
-            let stored = file.decoded.state
-            guard
-                let outcome = try? CardMerge.merge(
-                    base: stored, ours: stored, theirs: theirs, prefer: .remote, key: record.key,
-                    image: { try reader.imageData(stored.image) })
-            else { return false }
-            return CardMerge.sameContent(outcome.merged, stored)
+            guard record.kind == .person, let file = try? cards.person(record.key) else { return false }
+            return file.says(theirs)
         case .group(let sent, _):
             guard record.kind == .group, let data = ownCard.data,
                 case .group(let own, _)? = try? CardMapping.read(data, href: "")

@@ -70,7 +70,7 @@ final class CardDAVSentCards: Sendable {
         folder = CardDAVStateFile.folder(in: layout).appending(path: "sent", directoryHint: .isDirectory)
         var found: [CardDAVEntry.Record: Kept] = [:]
         let path = folder.path(percentEncoded: false)
-        for name in (try? StoreReader.entries(ofFolder: path)) ?? [] where !name.hasPrefix(".") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where !name.hasPrefix(".") {
             guard let record = Self.record(fileName: name),
                 PosixFileSystem.exists(
                     (record.kind == .person ? layout.personFile(record.key) : layout.groupFile(record.key)).path(percentEncoded: false)),

@@ -53,7 +53,7 @@ final class CardDAVServedBook: Sendable {
         }
         var options = options
         // When the writer's book reads the store again, only groups whose files changed are read.
-        if options.groupFileCache == nil { options.groupFileCache = GroupFileCache() }
+        options.keepGroupsBetweenOpenings()
         collection = CardDAVCollection(layout: layout, log: log)
         writer = CardDAVWriter(collection: collection, layout: layout, options: options, name: name, afterWrite: afterWrite)
     }

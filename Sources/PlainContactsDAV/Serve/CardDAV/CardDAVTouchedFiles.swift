@@ -47,18 +47,7 @@ struct CardDAVTouchedFiles {
 
     /// The files a write of `record` could change.
     private func candidates(_ record: CardDAVEntry.Record?, in book: AddressBook) -> [String] {
-        var paths = [StoreLayout.manifestName]
-        let groups = layout.groupsFolder.lastPathComponent
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: layout.groupsFolder.path(percentEncoded: false))) ?? []
-        paths += names.filter { !$0.hasPrefix(".") }.map { groups + "/" + $0 }
-        if let record, record.kind == .person {
-            let people = layout.peopleFolder.lastPathComponent
-            paths.append(people + "/" + layout.personFile(record.key).lastPathComponent)
-            if let person = book.readablePerson(forKey: record.key), case .stored(let image) = person.state.image {
-                paths.append(people + "/" + image)
-            }
-        }
-        return paths
+        book.filesASaveCouldChange(personKey: record.flatMap { $0.kind == .person ? $0.key : nil })
     }
 
     /// The signature of a file of the store; `nil` when it does not exist.
