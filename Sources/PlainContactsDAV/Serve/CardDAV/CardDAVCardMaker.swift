@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 import PlainContacts
+import PlainContactsSystem
 
 /// Makes a record's card from its files, without opening an address book: a person's card as
 /// `contacts sync` uploads it (``CardMapping/data(for:imageData:version:carryingKey:)``, vCard

@@ -1,7 +1,7 @@
 /// The SHA-256 hash function of FIPS 180-4, over bytes.
 ///
-/// Used where the library needs a stable digest that is the same on every machine and in
-/// every version, such as ``NameHash``.
+/// Used where a stable digest is needed that is the same on every machine and in every
+/// version, such as the hash in a file's name or a checksum over a file.
 ///
 /// ```swift
 /// SHA256.hexDigest(Array("abc".utf8))
