@@ -54,7 +54,7 @@ package struct PosixFile<Failures: FileFailures> {
     /// Opens `path` with the given flags, retrying on `EINTR`. The corresponding C function is `open`.
     ///
     /// - Throws: the error of `Failures` with the system's reason.
-    package static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws -> PosixFile {
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws -> PosixFile {
         while true {
             let descriptor = Glibc.open(path, flags, mode)
             if descriptor >= 0 { return PosixFile(descriptor: descriptor, path: path) }

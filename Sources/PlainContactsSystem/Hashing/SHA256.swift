@@ -9,7 +9,7 @@
 /// ```
 package enum SHA256 {
     /// The length of a digest in bytes.
-    package static let digestCount = 32
+    static let digestCount = 32
 
     /// Returns the 32-byte SHA-256 digest of `bytes`.
     package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
