@@ -44,8 +44,8 @@ let package = Package(
                 "TestTags",
             ],
             exclude: ["Fixtures"]),
-        // The tests of PlainContactsSystem's hashes and parallel loops (its file types are tested
-        // through the store's, which fail with the store's errors).
+        // The tests of PlainContactsSystem, its file types failing with errors of the tests' own
+        // (the store's tests cover them failing with the store's errors).
         .testTarget(name: "PlainContactsSystemTests", dependencies: ["PlainContactsSystem", "DAVTestSupport", "TestTags"]),
         // The tests of PlainContactsDAV (WebDAV, HTTP, the CardDAV client and server).
         .testTarget(

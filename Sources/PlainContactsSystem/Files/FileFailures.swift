@@ -2,16 +2,17 @@
 /// this layer are generic over it, so that their failures reach callers as that library's own
 /// errors while this layer knows nothing of them.
 ///
-/// The store classifies the `errno` into its own codes and names each of these types once
-/// with its classification:
+/// A library names each of these types once with its own failures (the store's are coded from
+/// the `errno`):
 ///
 /// ```swift
-/// enum PosixError: FileFailures {
-///     static func error(_ action: String, path: String?, code: Int32, call: String) -> ContactsError {
-///         ContactsError(.io, action, path: path, underlying: SystemCallError(call: call, errno: code))
+/// enum SettingsFailures: FileFailures {
+///     static func error(_ action: String, path: String?, code: Int32, call: String) -> SettingsError {
+///         SettingsError(message: "\(action): errno \(code) from \(call)", path: path)
 ///     }
 /// }
-/// typealias DurableFile = PlainContactsSystem.DurableFile<PosixError>
+/// typealias SettingsFile = DurableFile<SettingsFailures>
+/// try SettingsFile.write(data, to: url)  // throws SettingsError
 /// ```
 package protocol FileFailures {
     /// The type of the errors thrown.

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 
-/// An open file descriptor with the few operations the writer needs.
+/// An open file descriptor with the few operations that durable writes and locks need.
 ///
 /// The value does not close itself: callers pair every `open` with `close()` (usually in a
 /// `defer`). Every call is retried on `EINTR`, and every failure becomes the error `Failures`

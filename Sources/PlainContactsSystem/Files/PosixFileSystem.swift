@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 
-/// Path-based POSIX operations used by the writer: folders, renames, removals and syncs.
+/// Path-based POSIX operations: folders, renames, removals and syncs.
 ///
 /// Every call is retried on `EINTR`; failures become the errors `Failures` makes of the call,
 /// the path and its `errno`. Folders are always created with mode exactly `0700`.
