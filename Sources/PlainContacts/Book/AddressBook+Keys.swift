@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Records by file key: what the CardDAV client and server ask of a book, since a card on a
 /// server names its record by the key it carries, never by a record ID.

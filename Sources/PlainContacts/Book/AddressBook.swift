@@ -1,4 +1,5 @@
 import Foundation
+import PlainContactsSystem
 
 /// An address book: the people and groups of one store folder, with this instance's unsaved
 /// changes.

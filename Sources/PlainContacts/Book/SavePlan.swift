@@ -1,4 +1,5 @@
 import Foundation
+import PlainContactsSystem
 
 /// The files one save writes and deletes, worked out before anything touches the disk, and
 /// the new snapshots the book takes once the commit succeeded.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Reads what an address book needs when it opens: the manifest, every group with its
 /// members (those of ``AddressBookOptions/groupFileCache`` whose files did not change), and

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// The mapping between records and CardDAV cards, for `contacts sync` and `contacts serve`
 /// alike: what a card becomes in the store and what a record becomes as a card, through the

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlainContactsSystem
 
 /// Reads a whole store folder into values.
 struct StoreReader: PersonImageSource {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// The content lines each value of a person came from, kept so that export writes a value that
 /// did not change exactly as its card had it: parameters the model does not map (`PREF`,

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// The vCard data a person record keeps beside its properties, under two keys of the record's
 /// JSON file:

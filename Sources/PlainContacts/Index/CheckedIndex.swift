@@ -1,4 +1,5 @@
 import Glibc
+import PlainContactsSystem
 
 /// The index with every summary confirmed against its person file, without listing
 /// `people/` and without decoding the summaries: what an operation over all people (a mail

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PlainContactsSystem
 
 /// Every person of a store as summaries, checked against the files: the full validation the
 /// index gets before any operation that looks at all people.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlainContactsSystem
 
 /// Turns failed POSIX calls, and Foundation's file errors, into the library's `ContactsError`
 /// values, keeping the call and its `errno` as the underlying ``SystemCallError``.
@@ -7,13 +8,16 @@ import Glibc
 /// `EACCES` and `EPERM` become ``ContactsError/Code/permissionDenied``, `ENOSPC` and `EDQUOT`
 /// ``ContactsError/Code/diskFull``, `EROFS` ``ContactsError/Code/readOnlyFileSystem``; every
 /// other value ``ContactsError/Code/io`` with the system's description of it.
-package enum PosixError {
+///
+/// It is the failures of the store's files, locks and durable writes: the file layer beneath
+/// is generic over ``FileFailures`` and knows nothing of `ContactsError`.
+package enum PosixError: FileFailures {
     /// The error for a failed call, its message the action and the reason.
     ///
     /// ```swift
     /// throw PosixError.error("could not rename staged file", path: target, code: errno, call: "rename")
     /// ```
-    static func error(_ action: String, path: String?, code: Int32, call: String) -> ContactsError {
+    package static func error(_ action: String, path: String?, code: Int32, call: String) -> ContactsError {
         let (errorCode, reason) = classify(code)
         return ContactsError(errorCode, "\(action): \(reason)", path: path, underlying: SystemCallError(call: call, errno: code))
     }

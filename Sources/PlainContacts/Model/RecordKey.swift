@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlainContactsSystem
 
 /// The file name (without extension) of a record: a slug of the name plus a random suffix,
 /// such as `katie-bell-7kq2mx`.

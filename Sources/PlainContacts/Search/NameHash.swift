@@ -1,3 +1,5 @@
+import PlainContactsSystem
+
 /// A short, stable fingerprint of a person's first and last name.
 ///
 /// A name hash is 16 lowercase hexadecimal digits: the first 8 bytes of the SHA-256 digest of

@@ -22,11 +22,7 @@ package struct StorePaths: Sendable {
 
     /// The file system path of a file URL, standardized and without a trailing slash.
     package static func path(of url: URL) -> String {
-        var path = url.standardizedFileURL.path(percentEncoded: false)
-        while path.count > 1 && path.hasSuffix("/") {
-            path.removeLast()
-        }
-        return path
+        PosixFileSystem.path(of: url)
     }
 
     /// `<store>/.contacts`

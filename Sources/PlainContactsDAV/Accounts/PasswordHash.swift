@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsSystem
 
 /// A password kept as a salted slow hash, PBKDF2-HMAC-SHA256 (RFC 8018) with a high iteration
 /// count: what the accounts of `contacts serve` store instead of the password.

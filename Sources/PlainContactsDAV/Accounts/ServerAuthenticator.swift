@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import PlainContactsSystem
 import Synchronization
 import PlainContacts
 

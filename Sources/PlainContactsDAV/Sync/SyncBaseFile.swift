@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PlainContacts
+import PlainContactsSystem
 
 /// The version of each contact the last sync left on both sides, kept device-local in
 /// `.contacts/sync/<remote>/bases` beside the status: what a three-way merge compares both sides

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PlainContacts
+import PlainContactsSystem
 
 /// Carrying out a sync's decisions: server writes, each on a condition, and the store's edits,
 /// saved together at the end.

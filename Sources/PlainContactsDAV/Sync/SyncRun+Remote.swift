@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PlainContacts
+import PlainContactsSystem
 
 /// Reading the server's side of a sync.
 extension SyncRun {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PlainContacts
+import PlainContactsSystem
 
 /// The state of one sync while it runs: both sides read, the decisions, and what was done.
 /// ``ContactSync`` drives it; the steps live in `SyncRun+Local`, `+Remote` and `+CarryOut`.

@@ -1,4 +1,5 @@
 import DAVTestSupport
+import PlainContactsSystem
 import Testing
 @testable import PlainContacts
 @testable import PlainContactsDAV

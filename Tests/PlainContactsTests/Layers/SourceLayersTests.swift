@@ -14,7 +14,8 @@ extension LibraryLayers {
             // The error values every other layer throws: `ContactsError` and its codes,
             // `InterchangeError`, `SystemCallError`.
             ["Errors"],
-            // System calls, files, hashing, timestamps and parallel loops, knowing no contacts.
+            // The store's side of the system library beneath it: failed calls as `ContactsError`
+            // values, the file types that throw them, timestamps, image formats.
             ["Internal"],
             // JSON values, their parser and their canonical writing.
             ["JSON"],
@@ -29,7 +30,8 @@ extension LibraryLayers {
             // The record format: file names, the record coders, the vCard fields and origins a
             // record keeps, file signatures, the manifest, the store's layout and its reader.
             ["Format"],
-            // Durable files, locks, transactions and their journal.
+            // Store locks, transactions and their journal, on the system library's durable
+            // files and locks.
             ["Writer"],
             // What the book is built from, none using another: the index of people, the
             // three-way merge of records, the watching of the store's folder, access consent,
@@ -70,7 +72,18 @@ extension LibraryLayers {
         ],
         knownViolations: [])
 
-    static let all = [store, dav]
+    /// The library beneath the store, knowing nothing of contacts: the compiler keeps it so,
+    /// since it depends on no other target.
+    static let system = LibraryLayers(
+        library: "PlainContactsSystem",
+        layers: [
+            // None using another: files, locks and durable writes; SHA-256, HMAC, PBKDF2 and
+            // file fingerprints; parallel loops.
+            ["Files", "Hashing", "Concurrency"],
+        ],
+        knownViolations: [])
+
+    static let all = [system, store, dav]
 }
 
 /// The folders of each library keep to its layers, read from the sources, so that no cycle

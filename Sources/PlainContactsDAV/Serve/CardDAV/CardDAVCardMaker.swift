@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainContacts
+import PlainContactsSystem
 
 /// Makes a record's card from its files through the store's ``RecordCards``, without opening an
 /// address book: a person's card as `contacts sync` uploads it (vCard 3.0 unless the person

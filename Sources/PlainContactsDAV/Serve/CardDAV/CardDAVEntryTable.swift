@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainContacts
+import PlainContactsSystem
 
 /// The listing of the address book: every card's entry (its record, resource name, UID, ETag,
 /// the signatures of its files and the change number at which it last changed), the names of

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainContacts
+import PlainContactsSystem
 
 /// The served store's ``AddressBook``, opened at its first use and kept for the server's life,
 /// and brought up to date before each use with what others changed meanwhile: the command line,

@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsSystem
 
 /// Brings a ``CardDAVEntryTable`` up to date with the store's files, cheaply: it makes again the
 /// cards of the records the store's ``StoreFolderWatch`` says changed since the last time.

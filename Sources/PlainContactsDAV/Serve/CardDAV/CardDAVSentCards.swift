@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import PlainContactsSystem
 import Synchronization
 import PlainContacts
 

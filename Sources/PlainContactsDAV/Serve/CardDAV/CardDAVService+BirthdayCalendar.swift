@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainContacts
+import PlainContactsSystem
 
 /// The birthday calendar, `/<user>/birthdays.ics`: the store's birthdays and anniversaries as
 /// ``AddressBook/birthdayCalendar(people:name:)`` writes them, for calendar apps to subscribe

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainContacts
+import PlainContactsSystem
 
 /// What the server knows of the address book between runs, kept device-local in
 /// `.contacts/carddav/state` (mode 0600, never committed): the collection's instance and change

@@ -1,6 +1,7 @@
 import Foundation
 import PlainContacts
 import PlainContactsDAV
+import PlainContactsSystem
 
 /// `contacts user …`: the accounts that may sign in to `contacts serve`.
 enum UserCommand: Command {

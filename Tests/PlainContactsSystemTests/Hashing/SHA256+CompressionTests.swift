@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlainContacts
+@testable import PlainContactsSystem
 
 @Suite("SHA-256 compression")
 struct SHA256CompressionTests {

@@ -11,12 +11,14 @@ import Glibc
 /// system releases the lock if the process dies.
 ///
 /// ```swift
-/// let file = try FileLock.open(root + "/.contacts/lock", in: root + "/.contacts")
+/// let file = try FileLock.open(folder + "/settings.lock", in: folder)
 /// defer { FileLock.release(file) }
-/// guard try FileLock.acquire(.exclusive, on: file, waiting: .upTo(.seconds(5)), action: "could not lock the store")
-/// else { throw ContactsError(.busy, "the store is locked by another process", path: file.path) }
+/// guard try FileLock.acquire(.exclusive, on: file, waiting: .upTo(.seconds(5)), action: "could not lock the settings")
+/// else { throw SettingsBusy(path: file.path) }
 /// ```
-package enum FileLock {
+package enum FileLock<Failures: FileFailures> {
+    private typealias FileSystem = PosixFileSystem<Failures>
+
     /// Whether other holders may hold the lock at the same time.
     package enum Mode {
         /// Any number of shared holders coexist; they exclude exclusive holders.
@@ -39,40 +41,40 @@ package enum FileLock {
     /// file of mode `0600` owned by this user always opens. The file is never written.
     ///
     /// ```swift
-    /// let file = try FileLock.open(root + "/.contacts/lock", in: root + "/.contacts")
+    /// let file = try FileLock.open(folder + "/settings.lock", in: folder)
     /// defer { FileLock.release(file) }
     /// ```
     ///
-    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder or the file cannot be
+    /// - Throws: the error of `Failures` if the folder or the file cannot be
     ///   created, or the file cannot be opened.
-    package static func open(_ lockFile: String, in folder: String) throws -> PosixFile {
-        if !PosixFileSystem.exists(lockFile) {
-            try PosixFileSystem.makeFolder(folder)
+    package static func open(_ lockFile: String, in folder: String) throws -> PosixFile<Failures> {
+        if !FileSystem.exists(lockFile) {
+            try FileSystem.makeFolder(folder)
             do {
-                try PosixFile.createNew(lockFile).closeIgnoringErrors()
-            } catch where PosixFileSystem.exists(lockFile) {
+                try PosixFile<Failures>.createNew(lockFile).closeIgnoringErrors()
+            } catch where FileSystem.exists(lockFile) {
                 // Another process created it first.
             }
         }
-        return try PosixFile.open(lockFile, flags: O_RDONLY | O_CLOEXEC)
+        return try PosixFile<Failures>.open(lockFile, flags: O_RDONLY | O_CLOEXEC)
     }
 
     /// Takes the lock on an open file, retrying on `EINTR`. The corresponding C function is `flock`.
     ///
     /// ```swift
-    /// let taken = try FileLock.acquire(.shared, on: file, waiting: .upTo(.zero), action: "could not lock the store")
+    /// let taken = try FileLock.acquire(.shared, on: file, waiting: .upTo(.zero), action: "could not lock the settings")
     /// ```
     ///
     /// - Returns: `true` once the lock is held; `false` if another holder kept it past `wait`.
-    /// - Throws: a `ContactsError` (coded by ``PosixError``) starting with `action` when `flock`
+    /// - Throws: the error of `Failures` starting with `action` when `flock`
     ///   fails for another reason than a lock held elsewhere.
-    package static func acquire(_ mode: Mode, on file: PosixFile, waiting wait: Wait, action: String) throws -> Bool {
+    package static func acquire(_ mode: Mode, on file: PosixFile<Failures>, waiting wait: Wait, action: String) throws -> Bool {
         let operation = mode == .exclusive ? LOCK_EX : LOCK_SH
         guard case .upTo(let timeout) = wait else {
             while flock(file.descriptor, operation) != 0 {
                 let code = errno
                 if code == EINTR { continue }
-                throw PosixError.error(action, path: file.path, code: code, call: "flock")
+                throw Failures.error(action, path: file.path, code: code, call: "flock")
             }
             return true
         }
@@ -84,7 +86,7 @@ package enum FileLock {
             let code = errno
             if code == EINTR { continue }
             guard code == EWOULDBLOCK else {
-                throw PosixError.error(action, path: file.path, code: code, call: "flock")
+                throw Failures.error(action, path: file.path, code: code, call: "flock")
             }
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else { return false }
@@ -94,7 +96,7 @@ package enum FileLock {
     }
 
     /// Releases the lock and closes the descriptor; the file stays for the next holder.
-    package static func release(_ file: PosixFile) {
+    package static func release(_ file: PosixFile<Failures>) {
         while flock(file.descriptor, LOCK_UN) != 0 && errno == EINTR {}
         file.closeIgnoringErrors()
     }
@@ -103,15 +105,15 @@ package enum FileLock {
     ///
     /// ```swift
     /// try FileLock.withLock(path, in: folder, .exclusive, waiting: .forever, action: "could not lock the file",
-    ///                       busy: ContactsError(.busy, "busy", path: path)) { try update() }
+    ///                       busy: SettingsBusy(path: path)) { try update() }
     /// ```
     ///
     /// - Returns: What `body` returns.
     /// - Throws: `busy` if another holder keeps the lock past `wait`; the errors of
     ///   ``open(_:in:)`` and ``acquire(_:on:waiting:action:)``; whatever `body` throws.
-    static func withLock<T>(
+    package static func withLock<T>(
         _ lockFile: String, in folder: String, _ mode: Mode, waiting wait: Wait, action: String,
-        busy: @autoclosure () -> ContactsError, _ body: () throws -> T
+        busy: @autoclosure () -> any Error, _ body: () throws -> T
     ) throws -> T {
         let file = try open(lockFile, in: folder)
         defer { release(file) }

@@ -1,7 +1,7 @@
 /// The SHA-256 hash function of FIPS 180-4, over bytes.
 ///
-/// Used where the library needs a stable digest that is the same on every machine and in
-/// every version, such as ``NameHash``.
+/// Used where a stable digest is needed that is the same on every machine and in every
+/// version, such as the hash in a file's name or a checksum over a file.
 ///
 /// ```swift
 /// SHA256.hexDigest(Array("abc".utf8))
@@ -9,7 +9,7 @@
 /// ```
 package enum SHA256 {
     /// The length of a digest in bytes.
-    package static let digestCount = 32
+    static let digestCount = 32
 
     /// Returns the 32-byte SHA-256 digest of `bytes`.
     package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {

@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
 
-/// Independent pieces of work run on all the machine's cores: the `stat` of every person file
-/// when a large store is scanned, the group files when a book opens.
+/// Independent pieces of work run on all the machine's cores, such as the `stat` of every
+/// file in a large folder, or the reading of many small files.
 package enum Parallel {
     /// The number of cores online.
     static var cores: Int { Swift.max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
@@ -28,7 +28,7 @@ package enum Parallel {
 
     /// `transform(range)` for contiguous ranges that cover `0..<count` in order, one per core,
     /// none shorter than `minimumChunk`: for work that sets something up once per core.
-    static func mapChunks<T: Sendable>(
+    package static func mapChunks<T: Sendable>(
         _ count: Int, minimumChunk: Int = 1, _ transform: @Sendable (Range<Int>) -> T
     ) -> [T] {
         let chunks = Swift.min(cores, Swift.max(1, count / Swift.max(1, minimumChunk)))
@@ -36,7 +36,7 @@ package enum Parallel {
     }
 
     /// Two results computed at once.
-    static func both<A: Sendable, B: Sendable>(
+    package static func both<A: Sendable, B: Sendable>(
         _ first: @Sendable () -> A, _ second: @Sendable () -> B
     ) -> (A, B) {
         let results = map(2) { task -> Either<A, B> in task == 0 ? .first(first()) : .second(second()) }

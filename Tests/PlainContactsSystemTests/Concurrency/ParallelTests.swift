@@ -1,5 +1,5 @@
 import Testing
-@testable import PlainContacts
+@testable import PlainContactsSystem
 
 @Suite struct ParallelTests {
     @Test(arguments: [0, 1, 7, 10_000])

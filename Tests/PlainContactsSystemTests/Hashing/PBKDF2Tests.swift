@@ -2,7 +2,7 @@ import DAVTestSupport
 import TestTags
 import Testing
 
-@testable import PlainContacts
+@testable import PlainContactsSystem
 
 @Suite("PBKDF2-HMAC-SHA256")
 struct PBKDF2Tests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlainContacts
+@testable import PlainContactsSystem
 
 @Suite("HMAC-SHA256")
 struct HMACSHA256Tests {

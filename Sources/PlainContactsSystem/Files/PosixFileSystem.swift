@@ -1,10 +1,11 @@
+import FoundationEssentials
 import Glibc
 
-/// Path-based POSIX operations used by the writer: folders, renames, removals and syncs.
+/// Path-based POSIX operations: folders, renames, removals and syncs.
 ///
-/// Every call is retried on `EINTR`; failures become `ContactsError` values that name the
-/// path, coded from their `errno` by ``PosixError``. Folders are always created with mode exactly `0700`.
-package enum PosixFileSystem {
+/// Every call is retried on `EINTR`; failures become the errors `Failures` makes of the call,
+/// the path and its `errno`. Folders are always created with mode exactly `0700`.
+package enum PosixFileSystem<Failures: FileFailures> {
     /// Whether anything (file, folder or link) exists at `path`. The corresponding C function is `lstat`.
     package static func exists(_ path: String) -> Bool {
         var status = stat()
@@ -12,26 +13,26 @@ package enum PosixFileSystem {
     }
 
     /// Whether `path` is a folder (links are not followed).
-    static func isFolder(_ path: String) -> Bool {
+    package static func isFolder(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Creates one folder with mode exactly `0700`; returns `false` if a folder already exists there.
     ///
-    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder cannot be created, or a non-folder is in the way.
+    /// - Throws: the error of `Failures` if the folder cannot be created, or a non-folder is in the way.
     @discardableResult
     package static func makeFolder(_ path: String) throws -> Bool {
         while mkdir(path, 0o700) != 0 {
             let code = errno
             if code == EINTR { continue }
             if code == EEXIST, isFolder(path) { return false }
-            throw PosixError.error("could not create folder", path: path, code: code, call: "mkdir")
+            throw Failures.error("could not create folder", path: path, code: code, call: "mkdir")
         }
         while chmod(path, 0o700) != 0 {
             let code = errno
             if code == EINTR { continue }
-            throw PosixError.error("could not set folder permissions", path: path, code: code, call: "chmod")
+            throw Failures.error("could not set folder permissions", path: path, code: code, call: "chmod")
         }
         return true
     }
@@ -42,11 +43,11 @@ package enum PosixFileSystem {
     /// can sync their parents.
     ///
     /// ```swift
-    /// let created = try PosixFileSystem.makeFolders("groups/archive", under: "/home/me/contacts")
+    /// let created = try PosixFileSystem.makeFolders("photos/2026", under: "/home/me/notes")
     /// ```
     ///
-    /// - Throws: a `ContactsError` (coded by ``PosixError``) if a folder cannot be created.
-    static func makeFolders(_ relativeFolder: String, under root: String) throws -> [String] {
+    /// - Throws: the error of `Failures` if a folder cannot be created.
+    package static func makeFolders(_ relativeFolder: String, under root: String) throws -> [String] {
         var created: [String] = []
         var current = root
         for component in relativeFolder.split(separator: "/", omittingEmptySubsequences: true) {
@@ -60,7 +61,7 @@ package enum PosixFileSystem {
     ///
     /// Returns the `errno` value on failure instead of throwing, so that callers can treat
     /// `ENOENT` as part of their protocol.
-    static func rename(_ source: String, to target: String) -> Int32 {
+    package static func rename(_ source: String, to target: String) -> Int32 {
         while Glibc.rename(source, target) != 0 {
             let code = errno
             if code == EINTR { continue }
@@ -71,20 +72,20 @@ package enum PosixFileSystem {
 
     /// Removes a file; a file that is already missing is not an error. The corresponding C function is `unlink`.
     ///
-    /// - Throws: a `ContactsError` (coded by ``PosixError``) for any failure other than `ENOENT`.
-    static func removeFile(_ path: String) throws {
+    /// - Throws: the error of `Failures` for any failure other than `ENOENT`.
+    package static func removeFile(_ path: String) throws {
         while Glibc.unlink(path) != 0 {
             let code = errno
             if code == EINTR { continue }
             if code == ENOENT { return }
-            throw PosixError.error("could not remove file", path: path, code: code, call: "unlink")
+            throw Failures.error("could not remove file", path: path, code: code, call: "unlink")
         }
     }
 
     /// Removes `path` and, if it is a folder, everything inside it; a missing path is not an error.
     ///
-    /// - Throws: a `ContactsError` (coded by ``PosixError``) if something cannot be removed.
-    static func removeTree(_ path: String) throws {
+    /// - Throws: the error of `Failures` if something cannot be removed.
+    package static func removeTree(_ path: String) throws {
         guard isFolder(path) else {
             try removeFile(path)
             return
@@ -96,28 +97,28 @@ package enum PosixFileSystem {
             let code = errno
             if code == EINTR { continue }
             if code == ENOENT { return }
-            throw PosixError.error("could not remove folder", path: path, code: code, call: "rmdir")
+            throw Failures.error("could not remove folder", path: path, code: code, call: "rmdir")
         }
     }
 
     /// The names in a folder, without `.` and `..`, in no particular order.
     ///
-    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder cannot be read.
-    static func entries(of folder: String) throws -> [String] {
+    /// - Throws: the error of `Failures` if the folder cannot be read.
+    package static func entries(of folder: String) throws -> [String] {
         guard let stream = opendir(folder) else {
-            throw PosixError.error("could not read folder", path: folder, code: errno, call: "opendir")
+            throw Failures.error("could not read folder", path: folder, code: errno, call: "opendir")
         }
         defer { closedir(stream) }
         let listing = names(in: stream)
         if listing.errno != 0 {
-            throw PosixError.error("could not read folder", path: folder, code: listing.errno, call: "readdir")
+            throw Failures.error("could not read folder", path: folder, code: listing.errno, call: "readdir")
         }
         return listing.names
     }
 
     /// The names an open folder stream lists, without `.` and `..`, and `readdir`'s `errno`
     /// when the listing stopped short (0 when it reached the end).
-    static func names(in stream: OpaquePointer) -> (names: [String], errno: Int32) {
+    package static func names(in stream: OpaquePointer) -> (names: [String], errno: Int32) {
         var names: [String] = []
         while true {
             errno = 0
@@ -133,21 +134,21 @@ package enum PosixFileSystem {
 
     /// Flushes a folder's entries (creations, renames, removals) to stable storage.
     ///
-    /// - Throws: a `ContactsError` (coded by ``PosixError``) if the folder cannot be opened or synced.
-    static func syncFolder(_ path: String) throws {
-        let folder = try PosixFile.openFolder(path)
+    /// - Throws: the error of `Failures` if the folder cannot be opened or synced.
+    package static func syncFolder(_ path: String) throws {
+        let folder = try PosixFile<Failures>.openFolder(path)
         defer { folder.closeIgnoringErrors() }
         try folder.sync()
     }
 
     /// The folder part of a path ("a/b/c.json" gives "a/b"; "c.json" gives "").
-    static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[..<slash])
     }
 
     /// The last component of a path ("a/b/c.json" gives "c.json").
-    static func lastComponent(of path: String) -> String {
+    package static func lastComponent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
@@ -163,5 +164,18 @@ package enum PosixFileSystem {
             text += digits.count == 1 ? "0" + digits : digits
         }
         return text
+    }
+
+    /// The file system path of a file URL, standardized and without a trailing slash.
+    ///
+    /// ```swift
+    /// PosixFileSystem.path(of: URL(filePath: "/home/me/notes/"))  // "/home/me/notes"
+    /// ```
+    package static func path(of url: URL) -> String {
+        var path = url.standardizedFileURL.path(percentEncoded: false)
+        while path.count > 1 && path.hasSuffix("/") {
+            path.removeLast()
+        }
+        return path
     }
 }

@@ -1,9 +1,8 @@
 import FoundationEssentials
 import Glibc
 
-/// Durable replacement of one file outside a transaction: the store's manifest, the ID map,
-/// device-local settings (access consent, remotes, server users), sync status, the server's
-/// state, the index, and files the user names.
+/// Durable replacement of one file on its own, outside any transaction: a settings file, a
+/// state file, a cache, or a file the user names.
 ///
 /// The new bytes go to a temporary file in the same folder, named `.<name>.tmp-<random>`,
 /// which is synced and then renamed over the target; finally the folder is synced. Readers
@@ -12,11 +11,14 @@ import Glibc
 /// another one, whatever the umask.
 ///
 /// ```swift
-/// try DurableFile.write(manifestData, to: root.appending(path: "store.json"))
+/// try DurableFile.write(settingsData, to: folder.appending(path: "settings.json"))
 /// let changed = try DurableFile.writeIfChanged(settings, to: settingsURL)
 /// try DurableFile.remove(settingsURL)
 /// ```
-package enum DurableFile {
+package enum DurableFile<Failures: FileFailures> {
+    private typealias FileSystem = PosixFileSystem<Failures>
+
+
     /// How far a write goes to survive a crash.
     package enum Durability: Sendable {
         /// The file and its folder are synced: after a crash the new file is fully there or
@@ -33,20 +35,19 @@ package enum DurableFile {
     /// if any, is left as it was.
     ///
     /// ```swift
-    /// try DurableFile.write(Data("{}\n".utf8), to: manifestURL)
+    /// try DurableFile.write(Data("{}\n".utf8), to: settingsURL)
     /// try DurableFile.write(exported, to: outputURL, mode: 0o644)
     /// ```
     ///
-    /// - Throws: `ContactsError` (coded by ``PosixError``, `.io` for most failures) if creating,
-    ///   writing, syncing or renaming fails.
+    /// - Throws: The error of `Failures` if creating, writing, syncing or renaming fails.
     package static func write(
         _ data: Data, to url: URL, mode: mode_t = 0o600, durability: Durability = .synced
     ) throws {
-        let target = StorePaths.path(of: url)
-        let folder = PosixFileSystem.parent(of: target)
-        let temporary = folder + "/." + PosixFileSystem.lastComponent(of: target) + temporaryMarker
-            + PosixFileSystem.randomHex(byteCount: 8)
-        let file = try PosixFile.createNew(temporary)
+        let target = FileSystem.path(of: url)
+        let folder = FileSystem.parent(of: target)
+        let temporary = folder + "/." + FileSystem.lastComponent(of: target) + temporaryMarker
+            + FileSystem.randomHex(byteCount: 8)
+        let file = try PosixFile<Failures>.createNew(temporary)
         do {
             do {
                 if mode != 0o600 { try file.setPermissions(mode) }
@@ -57,15 +58,15 @@ package enum DurableFile {
                 throw error
             }
             try file.close()
-            let code = PosixFileSystem.rename(temporary, to: target)
+            let code = FileSystem.rename(temporary, to: target)
             guard code == 0 else {
-                throw PosixError.error("could not replace file", path: target, code: code, call: "rename")
+                throw Failures.error("could not replace file", path: target, code: code, call: "rename")
             }
         } catch {
-            try? PosixFileSystem.removeFile(temporary)
+            try? FileSystem.removeFile(temporary)
             throw error
         }
-        if durability == .synced { try PosixFileSystem.syncFolder(folder.isEmpty ? "/" : folder) }
+        if durability == .synced { try FileSystem.syncFolder(folder.isEmpty ? "/" : folder) }
     }
 
     /// Replaces the file at `url` with `data` unless it already holds exactly these bytes, so
@@ -76,12 +77,12 @@ package enum DurableFile {
     /// ```
     ///
     /// - Returns: `true` if the file was written, `false` if it was left untouched.
-    /// - Throws: `ContactsError` `.io` if the existing file cannot be read or the write fails.
+    /// - Throws: The error of `Failures` if the existing file cannot be read or the write fails.
     @discardableResult
     package static func writeIfChanged(_ data: Data, to url: URL, mode: mode_t = 0o600) throws -> Bool {
-        let target = StorePaths.path(of: url)
-        if PosixFileSystem.exists(target) {
-            let file = try PosixFile.openForReading(target)
+        let target = FileSystem.path(of: url)
+        if FileSystem.exists(target) {
+            let file = try PosixFile<Failures>.openForReading(target)
             defer { file.closeIgnoringErrors() }
             if try file.readToEnd() == data { return false }
         }
@@ -95,39 +96,39 @@ package enum DurableFile {
     /// try DurableFile.remove(consentURL)
     /// ```
     ///
-    /// - Throws: `ContactsError` (coded by ``PosixError``) if the file exists but cannot be
-    ///   removed, or the folder cannot be synced.
-    static func remove(_ url: URL) throws {
-        let target = StorePaths.path(of: url)
-        guard PosixFileSystem.exists(target) else { return }
-        try PosixFileSystem.removeFile(target)
-        let folder = PosixFileSystem.parent(of: target)
-        try PosixFileSystem.syncFolder(folder.isEmpty ? "/" : folder)
+    /// - Throws: The error of `Failures` if the file exists but cannot be removed, or the
+    ///   folder cannot be synced.
+    package static func remove(_ url: URL) throws {
+        let target = FileSystem.path(of: url)
+        guard FileSystem.exists(target) else { return }
+        try FileSystem.removeFile(target)
+        let folder = FileSystem.parent(of: target)
+        try FileSystem.syncFolder(folder.isEmpty ? "/" : folder)
     }
 
     /// Removes the temporary files that writes of `url` killed before their rename left beside
     /// it: `.<name>.tmp-…`, and `.<name>.<random>.tmp` as earlier versions named them. Call it
-    /// only while no other process can be writing `url`, such as under the store's exclusive
-    /// lock for a file only saves write, or under the lock of a device-local settings file.
+    /// only while no other process can be writing `url`, such as under a ``FileLock`` that every
+    /// writer of `url` takes.
     ///
     /// ```swift
-    /// try DurableFile.removeLeftovers(of: idsURL)
+    /// try DurableFile.removeLeftovers(of: settingsURL)
     /// ```
     ///
-    /// - Throws: `ContactsError` when the folder cannot be listed or a leftover removed.
+    /// - Throws: The error of `Failures` when the folder cannot be listed or a leftover removed.
     package static func removeLeftovers(of url: URL) throws {
-        let target = StorePaths.path(of: url)
-        let folder = PosixFileSystem.parent(of: target)
-        let name = "." + PosixFileSystem.lastComponent(of: target)
+        let target = FileSystem.path(of: url)
+        let folder = FileSystem.parent(of: target)
+        let name = "." + FileSystem.lastComponent(of: target)
         var removed = false
-        for entry in try PosixFileSystem.entries(of: folder.isEmpty ? "/" : folder)
+        for entry in try FileSystem.entries(of: folder.isEmpty ? "/" : folder)
         where entry.hasPrefix(name + temporaryMarker) || (entry.hasPrefix(name + ".") && entry.hasSuffix(".tmp")) {
-            try PosixFileSystem.removeFile(folder + "/" + entry)
+            try FileSystem.removeFile(folder + "/" + entry)
             removed = true
         }
-        if removed { try PosixFileSystem.syncFolder(folder.isEmpty ? "/" : folder) }
+        if removed { try FileSystem.syncFolder(folder.isEmpty ? "/" : folder) }
     }
 
     /// What follows a file's name in the names of its temporary files.
-    private static let temporaryMarker = ".tmp-"
+    private static var temporaryMarker: String { ".tmp-" }
 }
