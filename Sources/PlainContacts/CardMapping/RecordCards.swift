@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PlainContactsSystem
 
 /// The cards of a store's records, made from their files without opening an address book: what
 /// a CardDAV server serves. A person's card is the one `contacts sync` uploads

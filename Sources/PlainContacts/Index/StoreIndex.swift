@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 import Glibc
 
 /// The derived index in `.contacts/`: a summary of every person file, so that opening a large

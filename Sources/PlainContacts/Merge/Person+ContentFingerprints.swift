@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// What a person says, as fingerprints that a rewrite of its record file leaves alone.
 ///

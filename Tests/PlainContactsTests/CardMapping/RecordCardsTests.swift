@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import PlainContacts
+import PlainContactsSystem
 
 /// The cards a server serves, read from the record files alone: a person's card is the one a
 /// sync uploads without the file key, a listing takes only the UID and fingerprint, and a

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import PlainContacts
+import PlainContactsSystem
 
 /// A person's content fingerprints change with what it says, and not with a rewrite of its
 /// file that says the same.
