@@ -166,13 +166,28 @@ extension AddressBook {
         return nil
     }
 
-    /// Every saved key of a person, from the catalog.
+    /// Every saved key of a person, from the catalog: the catalog's keys in the catalog's
+    /// order, then those of people read but not in it, leaving out the removed ones.
+    ///
+    /// The order matters to the callers that read every person into ``people``: a dictionary
+    /// filled in the order of another hash table that has the same seed clusters its keys,
+    /// and every insertion and look-up then walks the cluster. Swift seeds each table with
+    /// its storage's address, so a set made here and freed on return could pass its address,
+    /// and with it its order, on to the table the people are read into (a long-running
+    /// process listing a book again and again did, and each person cost a dozen times more
+    /// to insert and find). The catalog stays alive while the people are read, so no table
+    /// can share its seed.
     var catalogKeys: [RecordKey] {
         ensureCatalogQuietly()
-        var keys = Set(people.byKey.keys)
-        if let catalog { keys.formUnion(catalog.keys) }
-        keys.subtract(people.removed.keys)
-        return Array(keys)
+        var keys: [RecordKey] = []
+        keys.reserveCapacity((catalog?.count ?? 0) + people.byKey.count)
+        if let catalog {
+            for key in catalog.keys where !people.isRemoved(key) { keys.append(key) }
+        }
+        for key in people.byKey.keys where catalog?[key] == nil && !people.isRemoved(key) {
+            keys.append(key)
+        }
+        return keys
     }
 
     /// The key of the saved person with an ID: from the catalog, or from the index while the

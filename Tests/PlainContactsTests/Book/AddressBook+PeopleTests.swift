@@ -30,6 +30,29 @@ import Testing
         #expect(book.allPeople().count == 1)
     }
 
+    @Test func allPeopleListsEverySavedPersonOnceWhetherReadBeforeOrNot() throws {
+        let store = try TemporaryStore()
+        let writer = try store.makeBook()
+        let people = [makePerson("Katie", "Bell"), makePerson("John", "Appleseed"), makePerson("Ann", "Lee")]
+        for person in people { try writer.add(person) }
+        try writer.save()
+
+        let book = try store.openBook()
+        // John is read by ID before the catalog exists, Ann is removed, and Mia is new.
+        let john = try #require(book.person(withID: people[1].recordID))
+        try book.remove(try #require(book.person(withID: people[2].recordID)))
+        let mia = makePerson("Mia", "Wong")
+        try book.add(mia)
+        let listed = book.allPeople()
+        #expect(listed.count == 3)
+        #expect(Set(listed.map(ObjectIdentifier.init)).count == 3)
+        #expect(Set(listed.compactMap(\.lastName)) == ["Bell", "Appleseed", "Wong"])
+        #expect(listed.contains { $0 === john })
+        #expect(listed.contains { $0 === mia })
+        // Listing again gives the same records.
+        #expect(Set(book.allPeople().map(ObjectIdentifier.init)) == Set(listed.map(ObjectIdentifier.init)))
+    }
+
     @Test func personWithIDFindsTheSavedPerson() throws {
         let store = try TemporaryStore()
         let book = try store.makeBook()
