@@ -2,7 +2,7 @@ import Foundation
 
 /// Lays out a new, empty store: manifest, record folders, private folder, `.gitignore` and
 /// `.gitattributes`. Folders are created 0700 and files 0600, whatever the umask.
-package struct StoreCreator {
+struct StoreCreator {
     let layout: StoreLayout
 
     init(layout: StoreLayout) {
@@ -30,22 +30,11 @@ package struct StoreCreator {
         try DurableFile.write(Manifest().data, to: layout.manifest)
     }
 
-    /// What ``updateGitattributes()`` found.
-    package enum GitattributesUpdate: Sendable, Equatable {
-        /// The file already held the current contents.
-        case current
-        /// The file was missing or held what an earlier version wrote; it now holds the
-        /// current contents.
-        case written
-        /// The file was edited by hand and was left alone.
-        case edited
-    }
-
     /// Brings the store's `.gitattributes` up to date: writes it when it is missing or holds
     /// what an earlier version wrote, and never touches one edited by hand.
     ///
     /// - Throws: I/O errors naming the file.
-    func updateGitattributes() throws -> GitattributesUpdate {
+    func updateGitattributes() throws -> StoreRepository.GitattributesUpdate {
         let url = layout.gitattributes
         let current = Data(StoreLayout.gitattributesContents.utf8)
         if let data = try StoreReader(layout: layout).read(url) {

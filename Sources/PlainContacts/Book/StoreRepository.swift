@@ -27,11 +27,22 @@ package enum StoreRepository {
         Manifest.autoCommitIsEnabled(inStoreAt: root)
     }
 
-    /// Brings the `.gitattributes` of the store at `root` up to date; see
-    /// `StoreCreator.updateGitattributes()`.
+    /// What ``updateGitattributes(inStoreAt:)`` found.
+    package enum GitattributesUpdate: Sendable, Equatable {
+        /// The file already held the current contents.
+        case current
+        /// The file was missing or held what an earlier version wrote; it now holds the
+        /// current contents.
+        case written
+        /// The file was edited by hand and was left alone.
+        case edited
+    }
+
+    /// Brings the `.gitattributes` of the store at `root` up to date: writes it when it is
+    /// missing or holds what an earlier version wrote, and never touches one edited by hand.
     ///
     /// - Throws: I/O errors naming the file.
-    package static func updateGitattributes(inStoreAt root: URL) throws -> StoreCreator.GitattributesUpdate {
+    package static func updateGitattributes(inStoreAt root: URL) throws -> GitattributesUpdate {
         try StoreCreator(layout: StoreLayout(root: root)).updateGitattributes()
     }
 }

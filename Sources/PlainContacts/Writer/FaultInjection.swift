@@ -2,7 +2,7 @@ import Glibc
 
 /// A test-only facility that interrupts a commit at a chosen point, to prove it is crash safe.
 ///
-/// Production code passes ``none`` (the default). Tests pass a hook that throws at a
+/// Production code commits without one (``none``). Tests pass a hook that throws at a
 /// ``Point``: ``throwing(_:at:)`` behaves like an ordinary failure (the commit cleans up after
 /// itself), ``crashing(at:)`` behaves like a process killed at that instant (the commit stops
 /// without cleaning up, leaving the work to ``StoreTransaction/recover(storeRoot:)``).
@@ -16,7 +16,7 @@ import Glibc
 /// ```swift
 /// try StoreTransaction.commit(changes, storeRoot: root, faultInjection: .crashing(at: .afterSomeRenames))
 /// ```
-package struct FaultInjection: Sendable {
+struct FaultInjection: Sendable {
     /// The points of a commit where a fault can be injected, in the order a commit reaches them.
     enum Point: String, CaseIterable, Sendable {
         /// Half of the new files are staged (before the first one if the commit writes fewer than two).

@@ -41,15 +41,22 @@ package enum StoreTransaction {
     /// - Parameters:
     ///   - changes: The files to write or delete, applied in this order.
     ///   - storeRoot: The store's root folder.
-    ///   - faultInjection: Test-only interruptions; see ``FaultInjection``.
     /// - Throws: `ContactsError` `.invalidValue` for an unacceptable or repeated path (nothing is
     ///   changed); `.io` if a file operation fails. A failure before the commit point leaves the
     ///   old files untouched and removes what was staged; a failure after it leaves the journal,
     ///   and the next ``recover(storeRoot:)`` completes the commit.
-    package static func commit(
+    package static func commit(_ changes: [FileChange], storeRoot: URL) throws {
+        try commit(changes, storeRoot: storeRoot, faultInjection: .none)
+    }
+
+    /// ``commit(_:storeRoot:)``, interrupted where `faultInjection` says (test-only; see
+    /// ``FaultInjection``).
+    ///
+    /// - Throws: As ``commit(_:storeRoot:)``, and whatever `faultInjection` throws.
+    static func commit(
         _ changes: [FileChange],
         storeRoot: URL,
-        faultInjection: FaultInjection = .none
+        faultInjection: FaultInjection
     ) throws {
         let paths = StorePaths(root: storeRoot)
         try validate(changes)
