@@ -225,6 +225,40 @@ final class CardDAVWriter: Sendable {
         }
     }
 
+    /// Changes the group whose file has `key` with `change`, or (`key` `nil`) adds the group
+    /// `change` gives back, as the web pages do: create, rename, add or remove members, or
+    /// remove the group (`change` gives `nil` after removing it). One save under the writer's
+    /// lock, reported to `afterWrite` as `summary` made on the web pages; the group's card is
+    /// brought up to date for the CardDAV clients.
+    ///
+    /// - Returns: the key of the group's file.
+    /// - Throws: a 404 failure when there is no such group; what `change` throws (nothing is
+    ///   then saved); the errors of the save.
+    @discardableResult
+    func changeGroup(
+        withKey key: RecordKey?, summary: String, client: Client, _ change: @Sendable (Group?, AddressBook) throws -> Group?
+    ) throws -> RecordKey {
+        try book.withLock { open in
+            let before = key.map { CardDAVEntry.Record(kind: .group, key: $0) }
+            let (record, files) = try saving(in: &open) { book in
+                try noting(before, in: book) {
+                    var group: Group?
+                    if let key {
+                        guard let found = book.group(forKey: key) else { throw CardDAVFailure(status: 404) }
+                        group = found
+                    }
+                    let changed = try change(group, book)
+                    try book.save()
+                    guard let saved = changed?.key ?? key else { throw CardDAVFailure(status: 500) }
+                    return CardDAVEntry.Record(kind: .group, key: saved)
+                }
+            }
+            report(summary, record, files, client, isWeb: true)
+            _ = try collection.record(CardDAVCollection.Written(record: record))
+            return record.key
+        }
+    }
+
     /// How many times the writer's book read the store: once when opened, then once each time
     /// others had changed it.
     var bookReads: Int {

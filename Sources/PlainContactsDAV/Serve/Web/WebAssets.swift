@@ -55,6 +55,10 @@ enum WebAssets {
         fieldset.rows label span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
         .conflict { border: 2px solid var(--bad); border-radius: 4px; padding: .5rem 1rem; margin-bottom: 1rem; }
         .actions a { margin-right: 1rem; }
+        select { font: inherit; padding: .35rem; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); border-radius: 4px; }
+        ul.people li form { display: inline; margin-left: .5rem; }
+        ul.people li:has(form) { display: flex; align-items: center; justify-content: space-between; padding: .3rem .2rem; }
+        ul.people li:has(form) a { display: inline; padding: 0; }
         img.photo { border-radius: 50%; object-fit: cover; float: right; margin-left: 1rem; }
         [aria-invalid=true] { border-color: var(--bad); }
         @media (max-width: 30rem) { dl.person { grid-template-columns: 1fr; } dl.person dd { margin-bottom: .4rem; } }
@@ -76,6 +80,8 @@ enum WebAssets {
               const asked = ++latest;
               const url = new URL(form.action, location.href);
               url.searchParams.set("q", field.value);
+              const group = form.querySelector("select[name=group]");
+              if (group && group.value) url.searchParams.set("group", group.value);
               url.searchParams.set("list", "1");
               try {
                 const response = await fetch(url, { credentials: "same-origin" });

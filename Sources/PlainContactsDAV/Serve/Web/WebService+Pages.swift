@@ -40,10 +40,18 @@ extension WebService {
     /// `list=1` only the list, which the script puts in place as the user types.
     func peoplePage(_ target: CardDAVService.Target, query: WebForm, signed: WebHTML.Signed) -> HTTPServerResponse {
         let words = query["q"] ?? ""
-        let rows: [PersonListing]
+        var rows: [PersonListing]
+        var groups: [Group] = []
+        var chosen: Group?
         do {
             let book = try AddressBook(url: target.book.layout.root)
             rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
+            groups = book.allGroups()
+            if let id = query["group"].flatMap(Int32.init), let group = book.group(withID: RecordID(id)) {
+                chosen = group
+                let members = Set(group.members().map(\.recordID))
+                rows = rows.filter { members.contains($0.recordID) }
+            }
         } catch {
             return Self.page(500, "Cannot read the book", signed: signed, "<h1>Cannot read the book</h1>\n<p>The server log says why.</p>")
         }
@@ -55,11 +63,23 @@ extension WebService {
         var body = "<h1>\(WebHTML.escaped(title))</h1>\n"
         body += "<p class=\"actions\">"
         if target.access == .readWrite { body += "<a href=\"new\">New person</a> " }
-        body += "<a href=\"export.vcf\" download>Download as vCard</a> <a href=\"export.csv\" download>Download as CSV</a></p>\n"
+        body += "<a href=\"groups/\">Groups</a> <a href=\"export.vcf\" download>Download as vCard</a> "
+        body += "<a href=\"export.csv\" download>Download as CSV</a></p>\n"
         body += """
             <form class="search" method="get" action="\(WebHTML.escaped(Self.bookPath(target.book.name)))" role="search">
             <label for="q">Search by name</label>
             <input type="search" id="q" name="q" value="\(WebHTML.escaped(words))" autocomplete="off">
+
+            """
+        if !groups.isEmpty {
+            body += "<label for=\"group\">Group</label><select id=\"group\" name=\"group\"><option value=\"\">Everyone</option>"
+            for group in groups {
+                let selected = group.recordID == chosen?.recordID ? " selected" : ""
+                body += "<option value=\"\(group.recordID.rawValue)\"\(selected)>\(WebHTML.escaped(group.name ?? "(no name)"))</option>"
+            }
+            body += "</select> <button type=\"submit\">Show</button>\n"
+        }
+        body += """
             </form>
 
             """

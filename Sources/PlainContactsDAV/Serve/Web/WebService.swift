@@ -118,6 +118,9 @@ final class WebService: Sendable {
             case "remove": return removePage(target, id: path[3], signed: signed)
             default: return Self.notFound(signed)
             }
+        case let path where path.count == 4 && path[0] == "books" && path[2] == "groups":
+            guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
+            return path[3].isEmpty ? groupsPage(target, signed: signed) : groupPage(target, id: path[3], find: query["find"], signed: signed)
         case let path where path.count == 3 && path[0] == "books" && ["export.vcf", "export.csv"].contains(path[2]):
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
             return bookDownload(target, format: String(path[2].dropFirst("export.".count)), signed: signed)
@@ -144,6 +147,10 @@ final class WebService: Sendable {
             return remove(target, id: segments[3], body: body, session: session)
         }
         if segments.count == 3, segments[2] == "new" { return save(target, id: nil, body: body, session: session) }
+        if segments.count >= 4, segments[2] == "groups" {
+            let rest = segments[3] == "" ? [] : Array(segments.dropFirst(3))
+            return changeGroup(target, path: rest, body: body, session: session)
+        }
         return Self.notFound(signed)
     }
 
