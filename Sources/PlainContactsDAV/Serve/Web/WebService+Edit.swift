@@ -10,13 +10,49 @@ import PlainContacts
 /// lock, committed like a CardDAV client's change with `--commit`), and what a conflict shows.
 extension WebService {
     /// `GET …/people/ID/edit` and `GET …/new`: the form, filled with the person's values.
-    func editPage(_ target: CardDAVService.Target, id: String?, signed: WebHTML.Signed) -> HTTPServerResponse {
+    ///
+    /// A link from a mail client or a web page can offer a sender (`…/new?email=…&name=…`): the
+    /// new person's form is filled with them, and the people already called that are listed,
+    /// each with a link that adds the address to them (`…/people/ID/edit?email=…`, whose form
+    /// has the address in a blank row).
+    func editPage(_ target: CardDAVService.Target, id: String?, offering query: WebForm, signed: WebHTML.Signed) -> HTTPServerResponse {
         guard target.access == .readWrite else { return Self.readOnly(signed) }
-        guard let id else { return formPage(target, person: nil, form: WebPersonForm(), etag: nil, signed: signed) }
+        let email = query["email"].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        guard let id else {
+            var form = WebPersonForm()
+            if let name = query["name"], name.contains(where: { !$0.isWhitespace }) {
+                let named = Person()
+                named.setName(written: name)
+                form = WebPersonForm(named)
+            }
+            if let email { form.rows[PropertyID.emails.key] = [WebPersonForm.Row(label: "", value: email)] }
+            return formPage(target, person: nil, form: form, etag: nil, signed: signed, above: knownAs(query["name"], email: email, in: target))
+        }
         guard let (_, person) = Self.person(id, in: target), let etag = etag(of: person, in: target) else {
             return Self.notFound(signed)
         }
-        return formPage(target, person: person, form: WebPersonForm(person), etag: etag, signed: signed)
+        var form = WebPersonForm(person)
+        if let email, !person.emails.values.contains(email) {
+            form.rows[PropertyID.emails.key, default: []].append(WebPersonForm.Row(label: "", value: email))
+        }
+        return formPage(target, person: person, form: form, etag: etag, signed: signed)
+    }
+
+    /// The people already called `name`, each with a link that adds `email` to them instead.
+    private func knownAs(_ name: String?, email: String?, in target: CardDAVService.Target) -> String {
+        guard let name, let email, name.contains(where: { !$0.isWhitespace }),
+            let book = try? AddressBook(url: target.book.layout.root)
+        else { return "" }
+        let known = book.listing(matchingName: name).prefix(20)
+        guard !known.isEmpty else { return "" }
+        var html = "<div class=\"known\"><p>Already in the book with that name? Add \(WebHTML.escaped(email)) to them instead:</p>\n<ul class=\"people\">\n"
+        for row in known {
+            let link = "people/\(row.recordID.rawValue)/edit?email=" + WebForm.encoded(email)
+            html += "<li><a href=\"\(WebHTML.escaped(link))\">\(WebHTML.escaped(row.compositeName ?? "(no name)"))"
+            if let first = row.firstEmail { html += "<span class=\"detail\">\(WebHTML.escaped(first))</span>" }
+            html += "</a></li>\n"
+        }
+        return html + "</ul></div>\n"
     }
 
     /// `POST …/people/ID/edit` and `POST …/new`: saves the form, then shows the person; shows

@@ -113,7 +113,7 @@ final class WebService: Sendable {
         case let path where path.count == 5 && path[0] == "books" && path[2] == "people":
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
             switch path[4] {
-            case "edit": return editPage(target, id: path[3], signed: signed)
+            case "edit": return editPage(target, id: path[3], offering: query, signed: signed)
             case "photo": return photo(target, id: path[3], signed: signed)
             case "remove": return removePage(target, id: path[3], signed: signed)
             default: return Self.notFound(signed)
@@ -126,7 +126,7 @@ final class WebService: Sendable {
             return bookDownload(target, format: String(path[2].dropFirst("export.".count)), signed: signed)
         case let path where path.count == 3 && path[0] == "books" && path[2] == "new":
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
-            return editPage(target, id: nil, signed: signed)
+            return editPage(target, id: nil, offering: query, signed: signed)
         default:
             return Self.notFound(signed)
         }

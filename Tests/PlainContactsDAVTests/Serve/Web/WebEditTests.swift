@@ -125,6 +125,24 @@ import Testing
         #expect(added.headers["Location"] == "/web/books/contacts/people/\(asa.recordID.rawValue)")
     }
 
+    @Test func anUnknownSenderIsOfferedAsANewPersonOrAnAddressForSomeoneAlreadyThere() throws {
+        let (browser, katie, page) = try katie()
+
+        let offered = text(browser.send("GET", "/web/books/contacts/new?email=kb%40example.org&name=Katie+Bell"))
+        let toKatie = "people/\(katie.recordID.rawValue)/edit?email=kb%40example.org"
+
+        #expect(offered.contains("name=\"firstName\" value=\"Katie\""))
+        #expect(offered.contains("name=\"lastName\" value=\"Bell\""))
+        #expect(offered.contains("name=\"emails.0.value\" value=\"kb@example.org\""))
+        #expect(offered.contains("<a href=\"\(toKatie)\">Katie Bell"))
+
+        // Adding the address to Katie: her form holds it in a row of its own, saved as it is.
+        let form = fields(of: browser, at: "/web/books/contacts/" + toKatie)
+        #expect(form.contains { $0.0 == "emails.0.value" && $0.1 == "kb@example.org" })
+        #expect(browser.send("POST", page + "/edit", form: form).status == 303)
+        #expect(try browser.books.alice.openBook().person(withID: katie.recordID)?.emails.values == ["kb@example.org"])
+    }
+
     @Test func aReadOnlyGrantShowsNoEditControlAndItsWritesAreRefused() throws {
         let books = try ServedBooks()
         let family = try books.family.openBook()
