@@ -9,21 +9,10 @@
 /// WebHTML.escaped("<script>alert(1)</script>")   // "&lt;script&gt;alert(1)&lt;/script&gt;"
 /// ```
 enum WebHTML {
-    /// `text` with `&`, `<`, `>`, `"` and `'` as character references.
+    /// `text` with `&`, `<`, `>`, `"` and `'` as character references, and the control
+    /// characters HTML cannot carry dropped: the WebDAV writer's escaping, plus the apostrophe.
     static func escaped(_ text: some StringProtocol) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
+        WebDAVXMLWriter.escaped(String(text)).replacingOccurrences(of: "'", with: "&#39;")
     }
 
     /// What the frame of a page shows of the signed-in user.

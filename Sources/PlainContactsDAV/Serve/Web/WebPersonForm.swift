@@ -132,13 +132,17 @@ struct WebPersonForm: Sendable {
             let key = property.key
             let value = WebHTML.escaped(texts[key] ?? "")
             html += "<label for=\"\(key)\">\(WebHTML.escaped(property.localizedName.capitalizedFirst))</label>\n"
-            let described = problems[key] != nil ? " aria-invalid=\"true\" aria-describedby=\"\(key)-problem\"" : ""
+            // The birthday's format is said in a hint beside the field, which stays in view.
+            let hinted = property == .birthday
+            let descriptions = (hinted ? ["\(key)-hint"] : []) + (problems[key] != nil ? ["\(key)-problem"] : [])
+            var attributes = problems[key] != nil ? " aria-invalid=\"true\"" : ""
+            if !descriptions.isEmpty { attributes += " aria-describedby=\"\(descriptions.joined(separator: " "))\"" }
             if property == .note {
-                html += "<textarea id=\"\(key)\" name=\"\(key)\" rows=\"4\"\(described)>\(value)</textarea>\n"
+                html += "<textarea id=\"\(key)\" name=\"\(key)\" rows=\"4\"\(attributes)>\(value)</textarea>\n"
             } else {
-                let hint = property == .birthday ? " placeholder=\"YYYY-MM-DD\"" : ""
-                html += "<input type=\"text\" id=\"\(key)\" name=\"\(key)\" value=\"\(value)\"\(hint)\(described)>\n"
+                html += "<input type=\"text\" id=\"\(key)\" name=\"\(key)\" value=\"\(value)\"\(attributes)>\n"
             }
+            if hinted { html += "<p class=\"muted\" id=\"\(key)-hint\">YYYY-MM-DD, or --MM-DD without a year</p>\n" }
             html += problemHTML(key)
         }
         for property in Self.rowProperties {

@@ -1,3 +1,4 @@
+import PlainContacts
 import Synchronization
 
 /// The web pages' signed-in sessions, kept in memory: a session ends when its user signs out,
@@ -69,17 +70,7 @@ final class WebSessions: Sendable {
 
     /// 32 random bytes as 64 hexadecimal digits.
     static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef".unicodeScalars)
-        var text = ""
-        for _ in 0..<4 {
-            var word = generator.next() as UInt64
-            for _ in 0..<16 {
-                text.unicodeScalars.append(digits[Int(word & 0x0F)])
-                word >>= 4
-            }
-        }
-        return text
+        PosixFileSystem.randomHex(byteCount: 32)
     }
 }
 
