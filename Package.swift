@@ -13,8 +13,8 @@ let package = Package(
         .executable(name: "contacts", targets: ["contacts"]),
     ],
     targets: [
-        // Beneath the store and knowing nothing of contacts: files, locks, durable writes, hashes
-        // and parallel loops, shared by the store and the DAV library. Not a product.
+        // Beneath the store and knowing nothing of contacts: files, locks, durable writes, hashes,
+        // parallel loops and the JSON codec, shared by the store and the DAV library. Not a product.
         .target(name: "PlainContactsSystem"),
         // The store: model, format, writer, index, search, vCard and the other interchange formats.
         .target(name: "PlainContacts", dependencies: ["PlainContactsSystem"]),
@@ -23,7 +23,7 @@ let package = Package(
         // benchmark; a program embeds the store, and serves or syncs it by running `contacts`.
         .target(name: "PlainContactsDAV", dependencies: ["PlainContacts", "PlainContactsSystem"]),
         // Seeded fuzzers of damaged store files, vCards and WebDAV bodies, run by the tests and the benchmark.
-        .target(name: "PlainContactsFuzz", dependencies: ["PlainContacts", "PlainContactsDAV"]),
+        .target(name: "PlainContactsFuzz", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsSystem"]),
         .executableTarget(name: "contacts", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsSystem"]),
         // Measures the store at 1,000 to 100,000 people; compare-khard.sh times khard beside it.
         .executableTarget(

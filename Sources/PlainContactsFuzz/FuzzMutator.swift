@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PlainContacts
+import PlainContactsSystem
 
 /// Seeded damage to valid file contents, for ``StoreFuzzer``: bit flips, numbers at the edges
 /// of their ranges, huge strings, deep nesting, invalid UTF-8, Git conflict markers, cuts.

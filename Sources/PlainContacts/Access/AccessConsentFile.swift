@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// The recorded decisions, as kept in `<store>/.contacts/access.json`.
 ///

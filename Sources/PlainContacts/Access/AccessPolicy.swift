@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// The administrator's restrictions, read from `<store>/.contacts/policy.json`.
 ///

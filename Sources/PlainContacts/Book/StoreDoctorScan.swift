@@ -1,4 +1,5 @@
 import Foundation
+import PlainContactsSystem
 
 /// One pass over a store folder, file by file, for ``StoreDoctor``: every problem found, and
 /// the file changes that repair the fixable ones.

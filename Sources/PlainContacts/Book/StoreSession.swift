@@ -1,4 +1,5 @@
 import Foundation
+import PlainContactsSystem
 
 /// One locked visit to the store: reading under the shared lock, or saving under the exclusive
 /// lock, with an interrupted commit rolled forward or back first.

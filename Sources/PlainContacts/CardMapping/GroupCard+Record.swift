@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// A group record and its card: what a sync uploads and downloads, and what `contacts serve`
 /// gives and takes.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// A group's card kept as a client sent it, so that the card is read back as sent while it
 /// still says what the group says.

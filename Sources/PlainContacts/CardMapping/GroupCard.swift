@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// A group as a card on a CardDAV server, in either of the two forms servers and phones use.
 ///

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Changing a person from JSON: `contacts set` and `contacts edit`.
 extension Person {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// The JSON view of a person that programs read: `contacts show --json`, `list --json` and
 /// `search --json` print it.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// One `KEY=VALUE` change to a person property, as `contacts set` takes it.
 ///

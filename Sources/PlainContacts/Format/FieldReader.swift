@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Reads typed values out of a record's JSON, with errors that name the file and the key.
 struct FieldReader {

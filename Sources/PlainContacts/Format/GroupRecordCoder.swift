@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Reads and writes group record files (`groups/<key>.json`): `"id"`, `"name"`, `"created"`,
 /// `"modified"`, and any unknown keys, which are kept.

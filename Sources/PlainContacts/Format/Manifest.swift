@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// The store's manifest, `store.json`: the format version and the book's settings.
 ///

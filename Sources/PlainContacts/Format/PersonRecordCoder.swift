@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PlainContactsSystem
 
 /// Reads and writes person record files (`people/<key>.json`).
 ///

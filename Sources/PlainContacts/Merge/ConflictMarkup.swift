@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Writes a record's canonical JSON with Git-style conflict markers around the members that
 /// could not be merged, so that Git reports the conflict, the store refuses to load the file

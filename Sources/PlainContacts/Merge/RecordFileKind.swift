@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// What a file of the store holds, told by its path or, for the temporary copies Git hands to
 /// merge drivers and text converters, by its contents.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// The record-aware three-way merge behind Git's `merge=contacts` driver: merges the three
 /// versions of one store file (the common ancestor, this side's, the other side's) property by

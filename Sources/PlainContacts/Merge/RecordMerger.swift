@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Three-way merges of records: the version both sides started from (base), this side's
 /// version (ours) and the other side's (theirs).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// A store file as a readable card, for `git diff` and `git log -p` (Git's `textconv`): a
 /// diff then says `job title: Pilot` instead of showing JSON.

@@ -1,3 +1,4 @@
+import PlainContactsSystem
 /// The stable identifier of one value within a multi-value property.
 ///
 /// It stays the same across saves, reloads, and the insertion or removal of other values, and

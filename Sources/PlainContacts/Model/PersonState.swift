@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Everything a person record holds, as a value: what a save writes and what "unsaved
 /// changes" compares against the last saved snapshot.

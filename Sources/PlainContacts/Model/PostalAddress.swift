@@ -1,3 +1,4 @@
+import PlainContactsSystem
 /// A postal address, the value of one entry of a person's addresses.
 ///
 /// The AddressBook equivalent is the dictionary stored in `kABPersonAddressProperty`, with the

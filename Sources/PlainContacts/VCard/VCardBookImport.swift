@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// One import of vCards into an address book (see
 /// ``AddressBook/importVCards(from:source:options:decide:)``).

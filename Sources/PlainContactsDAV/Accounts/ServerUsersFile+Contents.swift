@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PlainContacts
+import PlainContactsSystem
 
 extension ServerUsersFile {
     /// What `users.json` holds: each account's password hash and, when it has a list, its

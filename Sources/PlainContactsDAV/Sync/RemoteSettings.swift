@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PlainContacts
+import PlainContactsSystem
 
 /// How to reach one remote: a server address book (a CardDAV collection) the store syncs
 /// with, as kept in the store's device-local `.contacts/remotes.json` (see

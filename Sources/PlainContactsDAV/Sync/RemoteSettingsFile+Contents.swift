@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PlainContacts
+import PlainContactsSystem
 
 extension RemoteSettingsFile {
     /// What `remotes.json` holds: each remote's settings under its name.

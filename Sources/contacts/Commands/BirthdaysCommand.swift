@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsSystem
 
 /// `contacts birthdays [--days N] [--json]`: the coming birthdays and anniversaries, soonest
 /// first.

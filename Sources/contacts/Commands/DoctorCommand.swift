@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsSystem
 
 /// `contacts doctor [--fix] [--json]`: checks the store and repairs what is safe to repair.
 enum DoctorCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import PlainContacts
+import PlainContactsSystem
 
 /// `contacts edit ID`: edits a person's JSON in the user's editor.
 enum EditCommand: Command {

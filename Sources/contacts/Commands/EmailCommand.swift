@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsSystem
 
 /// `contacts email [QUERY...]`: email addresses for a mail client's address query.
 enum EmailCommand: Command {

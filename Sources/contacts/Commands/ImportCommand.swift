@@ -1,5 +1,6 @@
 import Foundation
 import PlainContacts
+import PlainContactsSystem
 
 /// `contacts import PATH... [--format F] [--on-match merge|new|skip|ask]`: adds the people and
 /// groups of vCard, CSV, LDIF, abook and mutt alias files, and of folders of vCards, to the

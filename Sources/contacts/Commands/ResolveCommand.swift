@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsSystem
 
 /// `contacts resolve REF`: re-identifies a long-term reference.
 enum ResolveCommand: Command {

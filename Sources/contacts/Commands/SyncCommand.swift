@@ -1,6 +1,7 @@
 import Foundation
 import PlainContacts
 import PlainContactsDAV
+import PlainContactsSystem
 
 /// `contacts sync [NAME] [--prefer local|remote] [--force] [--dry-run] [--json]`: one two-way
 /// sync of the store with a CardDAV address book added with `contacts remote add`.

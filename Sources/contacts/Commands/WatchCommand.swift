@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import PlainContacts
+import PlainContactsSystem
 
 /// `contacts watch [--json]`: prints a line whenever someone else changes the store.
 enum WatchCommand: Command {

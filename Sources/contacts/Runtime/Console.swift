@@ -1,5 +1,6 @@
 import Glibc
 import PlainContacts
+import PlainContactsSystem
 
 /// Standard output and standard error.
 struct Console: Sendable {

@@ -2,6 +2,7 @@ import DAVTestSupport
 import Foundation
 import Glibc
 import Synchronization
+import PlainContactsSystem
 import Testing
 @testable import PlainContacts
 

@@ -17,7 +17,7 @@ extension LibraryLayers {
             // The store's side of the system library beneath it: failed calls as `ContactsError`
             // values, the file types that throw them, timestamps, image formats.
             ["Internal"],
-            // JSON values, their parser and their canonical writing.
+            // The store's side of the JSON codec beneath it: syntax errors as `ContactsError`.
             ["JSON"],
             // Names as text: composite names and their format, normalisation, sort keys and
             // orderings, name hashes, name and email matching. The model, the record format
@@ -78,8 +78,8 @@ extension LibraryLayers {
         library: "PlainContactsSystem",
         layers: [
             // None using another: files, locks and durable writes; SHA-256, HMAC, PBKDF2 and
-            // file fingerprints; parallel loops.
-            ["Files", "Hashing", "Concurrency"],
+            // file fingerprints; parallel loops; the JSON codec.
+            ["Files", "Hashing", "Concurrency", "JSON"],
         ],
         knownViolations: [])
 

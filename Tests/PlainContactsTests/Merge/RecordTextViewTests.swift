@@ -1,4 +1,5 @@
 import Foundation
+import PlainContactsSystem
 import Testing
 @testable import PlainContacts
 

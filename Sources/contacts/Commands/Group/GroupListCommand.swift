@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsSystem
 
 /// `contacts group list`: every group with its member count.
 enum GroupListCommand: Command {

@@ -1,5 +1,6 @@
 import PlainContacts
 import PlainContactsDAV
+import PlainContactsSystem
 
 /// `contacts remote list`: every remote with where its password comes from.
 enum RemoteListCommand: Command {

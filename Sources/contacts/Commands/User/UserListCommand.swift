@@ -1,5 +1,6 @@
 import PlainContacts
 import PlainContactsDAV
+import PlainContactsSystem
 
 /// `contacts user list`: every account with how its password is hashed, and its books.
 enum UserListCommand: Command {

@@ -14,9 +14,9 @@ import FoundationEssentials
 ///   `\`, control characters below U+0020 (as `\b` `\t` `\n` `\f` `\r`, otherwise `\u00XX`
 ///   with lowercase hex) and U+2028 / U+2029 (as `\u2028` / `\u2029`) are escaped.
 ///
-/// Parsing the output gives back the same value: `JSONParser.parse(encode(v), path:) == v`.
+/// Parsing the output gives back the same value: `JSONParser.parse(encode(v)) == v`.
 /// To tell whether a file is already canonical, compare its bytes with
-/// `encode(try JSONParser.parse(bytes, path:))`.
+/// `encode(try JSONParser.parse(bytes))`.
 ///
 /// ```swift
 /// let value = JSONValue.object(["b": .array([]), "a": .number(JSONNumber(1))])

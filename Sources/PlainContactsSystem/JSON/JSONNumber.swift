@@ -13,7 +13,7 @@
 /// ```
 package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The number exactly as written in JSON, for example `-12`, `1.50` or `6.02e23`.
-    let literal: String
+    package let literal: String
 
     /// Creates a number from an integer; its literal is the decimal spelling of `int`.
     package init(_ int: Int) {
@@ -41,7 +41,7 @@ package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// The value as an `Int`, when the literal is an integer (no fraction, no exponent)
     /// that fits in `Int`; otherwise `nil`. `1e2` and `1.0` give `nil`.
-    var int: Int? {
+    package var int: Int? {
         for byte in literal.utf8 where byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e") {
             return nil
         }
@@ -50,7 +50,7 @@ package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// The nearest `Double` to the literal, or `nil` when its magnitude is beyond the range of
     /// `Double` (for example `1e400`). Very small magnitudes round to zero.
-    var double: Double? {
+    package var double: Double? {
         guard let value = Double(literal), value.isFinite else { return nil }
         return value
     }

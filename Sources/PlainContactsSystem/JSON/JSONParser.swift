@@ -13,22 +13,22 @@ import FoundationEssentials
 /// mark on the first line), so `é` counts as one column and a tab counts as one.
 ///
 /// A file that holds Git conflict markers (a line that starts with `<<<<<<< `, `||||||| ` or
-/// `>>>>>>> `, or a line that is exactly `=======`) is reported as
-/// ``ContactsError/Code/conflictMarkers`` with the line of the first marker. Such a line can
-/// never occur in valid JSON, so the check runs only after a syntax error and costs nothing for
-/// valid files.
+/// `>>>>>>> `, or a line that is exactly `=======`) is reported as a
+/// ``JSONSyntaxError/Kind/conflictMarkers`` error with the line of the first marker. Such a line
+/// can never occur in valid JSON, so the check runs only after a syntax error and costs nothing
+/// for valid files.
 ///
 /// ```swift
-/// let value = try JSONParser.parse(Data(#"{"id": 7, "note": "caf\u00e9"}"#.utf8), path: "7.json")
+/// let value = try JSONParser.parse(Data(#"{"id": 7, "note": "caf\u00e9"}"#.utf8))
 /// value["id"]?.int        // 7
 /// value["note"]?.string   // "café"
 /// ```
 package struct JSONParser {
-    /// The deepest nesting of arrays and objects that ``parse(_:path:)`` accepts; the top-level
+    /// The deepest nesting of arrays and objects that ``parse(_:)`` accepts; the top-level
     /// array or object is depth 1.
     static let maximumDepth = 512
 
-    /// A syntax error at a byte offset, before it is turned into a ``ContactsError``.
+    /// A syntax error at a byte offset, before it is turned into a ``JSONSyntaxError``.
     struct Failure: Error {
         var offset: Int
         var message: String
@@ -55,28 +55,23 @@ package struct JSONParser {
     /// Parses one JSON document.
     ///
     /// ```swift
-    /// let data = try Data(contentsOf: url)
-    /// let record = try JSONParser.parse(data, path: url.path)
+    /// let record = try JSONParser.parse(Data(contentsOf: url))
     /// ```
     ///
-    /// - Parameters:
-    ///   - data: The document's bytes, in UTF-8.
-    ///   - path: The file the bytes came from; it only appears in errors.
+    /// - Parameter data: The document's bytes, in UTF-8.
     /// - Returns: The document's value.
-    /// - Throws: ``ContactsError`` with code ``ContactsError/Code/conflictMarkers`` when the file
-    ///   holds unresolved Git conflict markers (the line is the first marker's), or
-    ///   ``ContactsError/Code/malformedFile`` for any other deviation from RFC 8259 or the
-    ///   rules above, with the line and column of the offending character.
-    package static func parse(_ data: Data, path: String) throws(ContactsError) -> JSONValue {
-        let result: Result<JSONValue, ContactsError> = data.withUnsafeBytes { raw in
-            parse(raw.assumingMemoryBound(to: UInt8.self), path: path)
+    /// - Throws: ``JSONSyntaxError`` of kind ``JSONSyntaxError/Kind/conflictMarkers`` when the
+    ///   bytes hold unresolved Git conflict markers (the line is the first marker's), or
+    ///   ``JSONSyntaxError/Kind/malformed`` for any other deviation from RFC 8259 or the rules
+    ///   above, with the line and column of the offending character.
+    package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+        let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
+            parse(raw.assumingMemoryBound(to: UInt8.self))
         }
         return try result.get()
     }
 
-    private static func parse(
-        _ bytes: UnsafeBufferPointer<UInt8>, path: String
-    ) -> Result<JSONValue, ContactsError> {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONSyntaxError> {
         let bodyStart = startsWithByteOrderMark(bytes) ? 3 : 0
         var parser = JSONParser(bytes: bytes, index: bodyStart)
         do throws(Failure) {
@@ -84,15 +79,14 @@ package struct JSONParser {
         } catch {
             if let markerLine = firstConflictMarkerLine(in: bytes, from: bodyStart) {
                 return .failure(
-                    ContactsError(
-                        .conflictMarkers,
-                        "unresolved Git merge conflict; edit the file to keep one side, "
+                    JSONSyntaxError(
+                        kind: .conflictMarkers,
+                        message: "unresolved Git merge conflict; edit the file to keep one side, "
                             + "or run `contacts doctor`",
-                        path: path, line: markerLine, column: 1))
+                        line: markerLine, column: 1))
             }
             let (line, column) = location(of: error.offset, in: bytes, from: bodyStart)
-            return .failure(
-                ContactsError(.malformedFile, error.message, path: path, line: line, column: column))
+            return .failure(JSONSyntaxError(kind: .malformed, message: error.message, line: line, column: column))
         }
     }
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlainContacts
+@testable import PlainContactsSystem
 
 @Suite("JSONValue")
 struct JSONValueTests {

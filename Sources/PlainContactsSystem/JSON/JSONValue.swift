@@ -8,7 +8,7 @@
 /// (such as a precomposed `é` and `e` followed by a combining accent) are the same key.
 ///
 /// ```swift
-/// let value = try JSONParser.parse(Data(#"{"name": "Ada", "tags": [1, 2]}"#.utf8), path: "p.json")
+/// let value = try JSONParser.parse(Data(#"{"name": "Ada", "tags": [1, 2]}"#.utf8))
 /// value["name"]?.string         // "Ada"
 /// value["tags"]?.array?.count   // 2
 /// value["missing"]              // nil
@@ -36,25 +36,25 @@ extension JSONValue {
     }
 
     /// The number, when this value is a number; otherwise `nil`.
-    var number: JSONNumber? {
+    package var number: JSONNumber? {
         if case .number(let number) = self { return number }
         return nil
     }
 
     /// The integer, when this value is a number written as an integer that fits in `Int`
     /// (see ``JSONNumber/int``); otherwise `nil`.
-    var int: Int? {
+    package var int: Int? {
         number?.int
     }
 
     /// The number as a `Double`, when this value is a finite number (see
     /// ``JSONNumber/double``); otherwise `nil`.
-    var double: Double? {
+    package var double: Double? {
         number?.double
     }
 
     /// The Boolean, when this value is `true` or `false`; otherwise `nil`.
-    var bool: Bool? {
+    package var bool: Bool? {
         if case .bool(let bool) = self { return bool }
         return nil
     }
@@ -80,7 +80,7 @@ extension JSONValue {
     /// The member named `key`, when this value is an object that has one; otherwise `nil`.
     ///
     /// A member whose value is `null` gives `.null`, not `nil`.
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
         return nil
     }

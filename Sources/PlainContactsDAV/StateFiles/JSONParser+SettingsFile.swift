@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PlainContacts
+import PlainContactsSystem
 
 extension JSONParser {
     /// The top-level object of a device-local settings file (`remotes.json`, `users.json`):
@@ -14,7 +16,7 @@ extension JSONParser {
     /// ```
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` when the bytes are not JSON or not an object.
-    package static func settingsObject(
+    static func settingsObject(
         _ data: Data, path: String, kind: String, repairHint: String
     ) throws(ContactsError) -> [String: JSONValue] {
         let document: JSONValue

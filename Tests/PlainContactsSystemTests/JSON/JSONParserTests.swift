@@ -1,29 +1,29 @@
 import Foundation
 import Testing
 
-@testable import PlainContacts
+@testable import PlainContactsSystem
 
 @Suite("JSONParser")
 struct JSONParserTests {
     // MARK: Helpers
 
-    private func parse(_ text: String) throws(ContactsError) -> JSONValue {
-        try JSONParser.parse(Data(text.utf8), path: "test.json")
+    private func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try JSONParser.parse(Data(text.utf8))
     }
 
-    private func parse(bytes: [UInt8]) throws(ContactsError) -> JSONValue {
-        try JSONParser.parse(Data(bytes), path: "test.json")
+    private func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        try JSONParser.parse(Data(bytes))
     }
 
     /// The error that parsing `text` throws, recorded as a test failure when there is none.
     private func error(parsing text: String, sourceLocation: SourceLocation = #_sourceLocation)
-        -> ContactsError?
+        -> JSONSyntaxError?
     {
         error(parsing: Array(text.utf8), sourceLocation: sourceLocation)
     }
 
     private func error(parsing bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation)
-        -> ContactsError?
+        -> JSONSyntaxError?
     {
         do {
             let value = try parse(bytes: bytes)
@@ -77,17 +77,17 @@ struct JSONParserTests {
 
     @Test(arguments: ["\u{0C}1", "\u{A0}1", "1\u{0B}", "[1,\u{2028}2]"])
     func rejectsWhitespaceThatJSONDoesNotAllow(text: String) {
-        #expect(error(parsing: text)?.code == .malformedFile)
+        #expect(error(parsing: text)?.kind == .malformed)
     }
 
     @Test(arguments: ["", "   ", "\n\n", "\u{FEFF}"])
     func rejectsEmptyDocuments(text: String) {
-        #expect(error(parsing: text)?.code == .malformedFile)
+        #expect(error(parsing: text)?.kind == .malformed)
     }
 
     @Test(arguments: ["tru", "nul", "fals", "True", "NULL", "nan", "undefined", "'a'"])
     func rejectsMisspelledLiterals(text: String) {
-        #expect(error(parsing: text)?.code == .malformedFile)
+        #expect(error(parsing: text)?.kind == .malformed)
     }
 
     // MARK: Strings
@@ -117,19 +117,19 @@ struct JSONParserTests {
     ])
     func rejectsLoneSurrogateEscapes(escape: String) {
         let failure = error(parsing: "[\"ab\(escape)\"]")
-        #expect(failure?.code == .malformedFile)
+        #expect(failure?.kind == .malformed)
         #expect(failure?.column == 5)
     }
 
     @Test(arguments: [#"\x"#, #"\u12"#, #"\u12G4"#, #"\U0041"#, #"\'"#, #"\a"#, #"\"#, #"\u"#])
     func rejectsInvalidEscapes(escape: String) {
-        #expect(error(parsing: "\"\(escape)\"")?.code == .malformedFile)
+        #expect(error(parsing: "\"\(escape)\"")?.kind == .malformed)
     }
 
     @Test(arguments: [UInt8(0x00), 0x09, 0x0A, 0x0D, 0x1F])
     func rejectsRawControlCharactersInStrings(byte: UInt8) {
         let failure = error(parsing: Array(#"["ab"#.utf8) + [byte] + Array(#""]"#.utf8))
-        #expect(failure?.code == .malformedFile)
+        #expect(failure?.kind == .malformed)
         #expect(failure?.line == 1)
         #expect(failure?.column == 5)
     }
@@ -145,9 +145,9 @@ struct JSONParserTests {
     ])
     func rejectsInvalidUTF8(sequence: [UInt8]) {
         let inString = error(parsing: [UInt8(ascii: "\"")] + sequence + [UInt8(ascii: "\"")])
-        #expect(inString?.code == .malformedFile)
+        #expect(inString?.kind == .malformed)
         #expect(inString?.column == 2)
-        #expect(error(parsing: [UInt8(ascii: "[")] + sequence + [UInt8(ascii: "]")])?.code == .malformedFile)
+        #expect(error(parsing: [UInt8(ascii: "[")] + sequence + [UInt8(ascii: "]")])?.kind == .malformed)
     }
 
     @Test(arguments: [
@@ -179,7 +179,7 @@ struct JSONParserTests {
     ])
     func rejectsNumbersOutsideTheGrammar(text: String, column: Int) {
         let failure = error(parsing: text)
-        #expect(failure?.code == .malformedFile)
+        #expect(failure?.kind == .malformed)
         #expect(failure?.line == 1)
         #expect(failure?.column == column)
     }
@@ -190,7 +190,7 @@ struct JSONParserTests {
         "[1, 2", "[1,", "[", "{", #"{"a""#, #"{"a":"#, #"{"a": 1"#, #"{"a": 1,"#, #""abc"#, #"["a\"]"#,
     ])
     func rejectsUnterminatedValues(text: String) {
-        #expect(error(parsing: text)?.code == .malformedFile)
+        #expect(error(parsing: text)?.kind == .malformed)
     }
 
     @Test(arguments: [
@@ -198,7 +198,7 @@ struct JSONParserTests {
         "{'a': 1}", "{1: 2}", "[1:2]", "{]", "[}",
     ])
     func rejectsMisplacedPunctuation(text: String) {
-        #expect(error(parsing: text)?.code == .malformedFile)
+        #expect(error(parsing: text)?.kind == .malformed)
     }
 
     @Test(arguments: [
@@ -208,31 +208,31 @@ struct JSONParserTests {
     ])
     func rejectsTextAfterTheValue(text: String, column: Int) {
         let failure = error(parsing: text)
-        #expect(failure?.code == .malformedFile)
+        #expect(failure?.kind == .malformed)
         #expect(failure?.column == column)
     }
 
     @Test func rejectsDuplicateKeysAtTheSecondOccurrence() {
         let failure = error(parsing: "{\n  \"a\": 1,\n  \"b\": 2,\n  \"a\": 3\n}")
-        #expect(failure?.code == .malformedFile)
+        #expect(failure?.kind == .malformed)
         #expect(failure?.line == 4)
         #expect(failure?.column == 3)
     }
 
     @Test func reportsTheFirstRepeatedKeyInDocumentOrder() {
         let failure = error(parsing: #"{"a": 1, "b": 2, "a": 3, "b": 4}"#)
-        #expect(failure?.code == .malformedFile)
+        #expect(failure?.kind == .malformed)
         #expect(failure?.column == 18)
     }
 
     @Test func rejectsDuplicateKeysInNestedObjects() {
         let failure = error(parsing: #"[{"x": {"k": 1, "k": {}}}]"#)
-        #expect(failure?.code == .malformedFile)
+        #expect(failure?.kind == .malformed)
         #expect(failure?.column == 17)
     }
 
     @Test func treatsCanonicallyEquivalentKeysAsDuplicates() {
-        #expect(error(parsing: "{\"\u{E9}\": 1, \"e\u{301}\": 2}")?.code == .malformedFile)
+        #expect(error(parsing: "{\"\u{E9}\": 1, \"e\u{301}\": 2}")?.kind == .malformed)
     }
 
     @Test func acceptsTheSameKeyInDifferentObjects() throws {
@@ -261,10 +261,10 @@ struct JSONParserTests {
         let depth = JSONParser.maximumDepth + 1
         let failure = error(
             parsing: String(repeating: "[", count: depth) + String(repeating: "]", count: depth))
-        #expect(failure?.code == .malformedFile)
+        #expect(failure?.kind == .malformed)
         #expect(failure?.column == depth)
         let objects = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
-        #expect(error(parsing: objects)?.code == .malformedFile)
+        #expect(error(parsing: objects)?.kind == .malformed)
     }
 
     // MARK: Locations
@@ -282,8 +282,7 @@ struct JSONParserTests {
     ])
     func reportsOneBasedLineAndScalarColumn(text: String, line: Int, column: Int) {
         let failure = error(parsing: text)
-        #expect(failure?.code == .malformedFile)
-        #expect(failure?.path == "test.json")
+        #expect(failure?.kind == .malformed)
         #expect(failure?.line == line)
         #expect(failure?.column == column)
     }
@@ -297,17 +296,17 @@ struct JSONParserTests {
 
     @Test func countsColumnsAfterTheByteOrderMark() {
         let failure = error(parsing: [0xEF, 0xBB, 0xBF] + Array("[x]".utf8))
-        #expect(failure?.code == .malformedFile)
+        #expect(failure?.kind == .malformed)
         #expect(failure?.column == 2)
     }
 
     @Test(arguments: ["[\u{FEFF}1]", "\u{FEFF}\u{FEFF}{}", " \u{FEFF}{}", "{}\u{FEFF}"])
     func rejectsAByteOrderMarkAnywhereElse(text: String) {
-        #expect(error(parsing: text)?.code == .malformedFile)
+        #expect(error(parsing: text)?.kind == .malformed)
     }
 
     @Test func rejectsAPartialByteOrderMark() {
-        #expect(error(parsing: [0xEF, 0xBB] + Array("{}".utf8))?.code == .malformedFile)
+        #expect(error(parsing: [0xEF, 0xBB] + Array("{}".utf8))?.kind == .malformed)
     }
 
     // MARK: Conflict markers
@@ -324,14 +323,13 @@ struct JSONParserTests {
     ])
     func reportsGitConflictMarkersWithTheFirstMarkerLine(text: String, line: Int) {
         let failure = error(parsing: text)
-        #expect(failure?.code == .conflictMarkers)
+        #expect(failure?.kind == .conflictMarkers)
         #expect(failure?.line == line)
-        #expect(failure?.path == "test.json")
     }
 
     @Test func reportsConflictMarkersAfterAByteOrderMark() {
         let failure = error(parsing: [0xEF, 0xBB, 0xBF] + Array("<<<<<<< HEAD\n{}\n".utf8))
-        #expect(failure?.code == .conflictMarkers)
+        #expect(failure?.kind == .conflictMarkers)
         #expect(failure?.line == 1)
     }
 
@@ -340,7 +338,7 @@ struct JSONParserTests {
         "{\n=======x\n}",
     ])
     func treatsNearMissMarkersAsOrdinarySyntaxErrors(text: String) {
-        #expect(error(parsing: text)?.code == .malformedFile)
+        #expect(error(parsing: text)?.kind == .malformed)
     }
 
     @Test func acceptsMarkerLookalikesInsideStrings() throws {
