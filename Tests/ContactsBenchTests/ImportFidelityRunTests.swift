@@ -8,7 +8,7 @@ struct ImportFidelityRunTests {
     @Test func importsEachExportAndCountsWhatComesBackAndWhatIsLost() throws {
         let url = try temporaryFolder([
             "csv/people.csv": "Name,Home Phone,Mobile Phone,Gender\nKatie Bell,+1 555 0100,+1 555 0101,\n",
-            // A group holds a name, members and the RFC 5322 group's own name; a list's comment has no place.
+            // A group holds a name, members, the RFC 5322 group's own name and the list's comment.
             "aliases":
                 "alias kb Katie Bell <katie@example.org> # keeper\nalias club quidditch: kb, oliver@example.org; # weekly\n",
             "README.md": "Exports for the test.\n",
@@ -22,11 +22,10 @@ struct ImportFidelityRunTests {
                 == .init(files: 1, records: 1, fields: 3, fieldsKept: 3, labels: 2, labelsKept: 2))
         #expect(
             summary.formats["mutt"]
-                == .init(files: 1, records: 2, fields: 9, fieldsKept: 8, labels: 0, labelsKept: 0))
-        #expect(summary.files[0].losses == [.init(what: "field", line: 2, column: "comment", value: "weekly", expected: "other")])
+                == .init(files: 1, records: 2, fields: 9, fieldsKept: 9, labels: 0, labelsKept: 0))
+        #expect(summary.files[0].losses.isEmpty)
         #expect(summary.excluded == ["empty": 1])
-        #expect(summary.shortfalls(fields: 97, labels: 95) == ["mutt: 88.9% of fields"])
-        #expect(summary.text(details: true).contains(#"- field aliases:2 [comment] other: "weekly""#))
+        #expect(summary.shortfalls(fields: 97, labels: 95).isEmpty)
     }
 
     @Test func countsEveryFieldOfARefusedFileAsLost() throws {

@@ -15,6 +15,8 @@
 /// - `-group NAME` puts the alias's people in the group NAME too.
 /// - A comment after a one-address alias (`alias kb Katie <k@x.example>  # met at the club`) is
 ///   the alias's comment, which NeoMutt shows in its alias menu: it becomes the person's note.
+///   A list alias's comment is about the list: its group keeps it as
+///   `X-IMPORTED-FIELD;X-FORMAT=mutt;X-NAME="comment":…`.
 /// - An address met in several aliases is one person: the first name and key found are kept,
 ///   the groups of all of them gathered.
 /// - An alias with an address that cannot be read is skipped with a warning naming its line.
@@ -244,8 +246,9 @@ enum MuttAliasReader {
         var draftIndex: [String: Int] = [:]
         var groups: [(name: String, line: Int, kept: [KeptField])] = []
         var groupIndex: [String: Int] = [:]
-        func addGroup(_ name: String, line: Int, displayNames: [String] = []) {
-            let kept = displayNames.filter { $0 != name }.map { KeptField(format: format, name: "display-name", value: $0) }
+        func addGroup(_ name: String, line: Int, displayNames: [String] = [], comment: String? = nil) {
+            var kept = displayNames.filter { $0 != name }.map { KeptField(format: format, name: "display-name", value: $0) }
+            if let comment { kept.append(KeptField(format: format, name: "comment", value: comment)) }
             if let index = groupIndex[name] {
                 groups[index].kept += kept.filter { !groups[index].kept.contains($0) }
             } else {
@@ -263,7 +266,7 @@ enum MuttAliasReader {
             }
             let isList = alias.isList || alias.mailboxes.contains(where: \.isBareWord)
             var memberOf = alias.groups
-            if isList { addGroup(alias.key, line: alias.line, displayNames: alias.displayNames) }
+            if isList { addGroup(alias.key, line: alias.line, displayNames: alias.displayNames, comment: alias.comment) }
             for name in memberOf { addGroup(name, line: alias.line) }
             if isList { memberOf.insert(alias.key, at: 0) }
             for mailbox in mailboxes {
@@ -282,7 +285,7 @@ enum MuttAliasReader {
                             name: mailbox.name, address: mailbox.address, nickname: isList ? nil : alias.key,
                             groups: memberOf, line: alias.line))
                 }
-                // A list's comment is about the list, which a group has no place for.
+                // A list's comment is about the list: its group keeps it (above).
                 if !isList, let comment = alias.comment { drafts[index].notes.append(comment) }
             }
         }

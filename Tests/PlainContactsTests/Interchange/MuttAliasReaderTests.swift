@@ -84,6 +84,14 @@ import Testing
         #expect(VCardRecordFields.lines(of: team.state).isEmpty)
     }
 
+    @Test func aListsCommentIsKeptWithItsGroupNotAsItsPeoplesNotes() throws {
+        let (_, book) = try imported("alias club k@x.example, o@x.example  # meets on Thursdays\n")
+        let club = try #require(book.groups(named: "club").first)
+        #expect(
+            VCardRecordFields.lines(of: club.state) == [#"X-IMPORTED-FIELD;X-FORMAT=mutt;X-NAME="comment":meets on Thursdays"#])
+        #expect(try Fixtures.person(book, email: "k@x.example").note == nil)
+    }
+
     @Test func aDisplayNameThatIsTheKeyIsNotKeptTwice() throws {
         let (_, book) = try imported("alias club club: k@x.example, o@x.example;\n")
         let club = try #require(book.groups(named: "club").first)
