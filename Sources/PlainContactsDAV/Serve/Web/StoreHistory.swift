@@ -70,6 +70,17 @@ package struct StoreHistoryVersion: Sendable, Hashable {
         self.after = after
     }
 
+    /// Who made the change: the user a server's headline names (`… by kim`: the server
+    /// commits as itself, for its users), else the commit's author.
+    package var who: String {
+        guard source == "web pages" || source.hasPrefix("CardDAV") else { return author }
+        var rest = Substring(headline)
+        if let with = rest.range(of: " with ", options: .backwards), source.hasPrefix("CardDAV ") { rest = rest[..<with.lowerBound] }
+        guard let by = rest.range(of: " by ", options: .backwards) else { return author }
+        let user = rest[by.upperBound...]
+        return user.isEmpty || user.contains(" ") ? author : String(user)
+    }
+
     /// The client or command that made the change, read from the headline the committers
     /// write: `web pages` (`contacts: web: …`), `CardDAV` or `CardDAV (DAVx5/4.4.2)`
     /// (`contacts: serve: PUT … with DAVx5/4.4.2`), `contacts command` for the commits of the

@@ -38,7 +38,7 @@ extension WebService {
         body += "<h1>Merge \(WebHTML.escaped(names.1)) into \(WebHTML.escaped(names.0))</h1>\n"
         body += "<p>\(WebHTML.escaped(names.0)) (ID \(survivor.recordID.rawValue)) stays and takes the values chosen below; "
         body += "\(WebHTML.escaped(names.1)) (ID \(duplicate.recordID.rawValue)) is removed. "
-        body += "<a href=\"\(duplicate.recordID.rawValue)/\(survivor.recordID.rawValue)\">Keep \(WebHTML.escaped(names.1)) instead</a></p>\n"
+        body += "<a href=\"\(duplicate.recordID.rawValue)/\(survivor.recordID.rawValue)\">Keep \(WebHTML.escaped(names.1)) (ID \(duplicate.recordID.rawValue)) instead</a></p>\n"
         if canChange {
             body += "<form method=\"post\" action=\"\(duplicate.recordID.rawValue)\" class=\"merge\">" + WebHTML.tokenField(signed.formToken)
             for (field, person) in [("etag.keep", survivor), ("etag.other", duplicate)] {
@@ -82,7 +82,8 @@ extension WebService {
         let checked: PersonMergeChoice = isMulti ? .both : survivorHasValue ? .survivor : .duplicate
         var html = "<fieldset class=\"choice\"><legend>\(WebHTML.escaped(property.localizedName))</legend>\n"
         var options: [(PersonMergeChoice, String, String)] = [
-            (.survivor, names.0, Self.valuesHTML(survivor, property)), (.duplicate, names.1, Self.valuesHTML(duplicate, property)),
+            (.survivor, "\(names.0) (ID \(survivor.recordID.rawValue))", Self.valuesHTML(survivor, property)),
+            (.duplicate, "\(names.1) (ID \(duplicate.recordID.rawValue))", Self.valuesHTML(duplicate, property)),
         ]
         if isMulti { options.append((.both, "Both", "all of these")) }
         for (index, (choice, whose, values)) in options.enumerated() {

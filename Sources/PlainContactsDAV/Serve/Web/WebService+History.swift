@@ -81,10 +81,10 @@ extension WebService {
         return "<p class=\"muted\">There is no history to show: \(WebHTML.escaped(reason)).</p>\n"
     }
 
-    /// One version: when, who and with what, the commit's headline, and the changes in words.
+    /// One version: when, who (``StoreHistoryVersion/who``) and with what, the commit's headline, and the changes in words.
     static func versionHTML(_ version: StoreHistoryVersion, format: CompositeNameFormat) -> String {
         var html = "<p class=\"when\"><time datetime=\"\(WebHTML.escaped(version.date.formatted(.iso8601)))\">"
-        html += WebHTML.escaped(shown(version.date)) + "</time> · \(WebHTML.escaped(version.author)) · "
+        html += WebHTML.escaped(shown(version.date)) + "</time> · \(WebHTML.escaped(version.who)) · "
         html += WebHTML.escaped(version.source) + "</p>\n"
         html += "<p class=\"headline muted\">\(WebHTML.escaped(version.headline))</p>\n<ul class=\"changes\">"
         let words = PersonChangeWords.lines(from: version.before, to: version.after, path: version.path, format: format)

@@ -24,7 +24,7 @@ extension WebService {
             guard let key = Self.key(of: version.path) else { continue }
             let name = version.before.flatMap { try? AddressBook.person(inVersion: $0, path: version.path) }?.compositeName
             body += "<li><a href=\"\(WebHTML.escaped(WebForm.encoded(key)))\">\(WebHTML.escaped(name ?? "(no name)"))"
-            body += "<span class=\"detail\">removed \(WebHTML.escaped(Self.shown(version.date))) by \(WebHTML.escaped(version.author))"
+            body += "<span class=\"detail\">removed \(WebHTML.escaped(Self.shown(version.date))) by \(WebHTML.escaped(version.who))"
             body += " · \(WebHTML.escaped(version.source))</span></a></li>\n"
         }
         body += "</ul>"
@@ -37,7 +37,7 @@ extension WebService {
         guard let (version, person) = removedPerson(key, in: target) else { return Self.notFound(signed) }
         let name = person.compositeName ?? "(no name)"
         var body = "<p><a href=\"./\">← Removed people</a></p>\n<h1>\(WebHTML.escaped(name))</h1>\n"
-        body += "<p class=\"muted\">Removed \(WebHTML.escaped(Self.shown(version.date))) by \(WebHTML.escaped(version.author))"
+        body += "<p class=\"muted\">Removed \(WebHTML.escaped(Self.shown(version.date))) by \(WebHTML.escaped(version.who))"
         body += " · \(WebHTML.escaped(version.source)). This was the last version:</p>\n<dl class=\"person\">\n"
         for (field, value) in WebPersonFields.rows(of: person, groups: []) {
             body += "<dt>\(WebHTML.escaped(field))</dt><dd>\(value)</dd>\n"

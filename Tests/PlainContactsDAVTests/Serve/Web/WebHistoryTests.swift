@@ -58,7 +58,7 @@ final class RecordedHistory: StoreHistory {
         person.phones = phones
         person.jobTitle = "<script>alert(1)</script>"
         try book.save()
-        history.record("contacts: web: edit Katie Bell by kim", path: path, in: books.alice, before: first)
+        history.record("contacts: web: edit Katie Bell by kim", path: path, in: books.alice, before: first, author: "server")
         let browser = WebBrowser(books, history: history)
         browser.signIn(user)
         return (browser, history, person, "/web/books/contacts/people/\(person.recordID.rawValue)")
@@ -174,5 +174,15 @@ final class RecordedHistory: StoreHistory {
         #expect(source("contacts: serve: DELETE") == "CardDAV")
         #expect(source("contacts: edit Katie Bell") == "contacts command")
         #expect(source("Fix a typo by hand") == "Git")
+    }
+
+    @Test func whoMadeAServersChangeIsTheUserItsHeadlineNames() {
+        func who(_ headline: String) -> String {
+            StoreHistoryVersion(commit: "", date: Date(), author: "server", headline: headline, path: "", before: nil, after: nil).who
+        }
+        #expect(who("contacts: web: edit Stand by Me by kim") == "kim")
+        #expect(who("contacts: serve: PUT by kim with DAVx5/4.4.2") == "kim")
+        #expect(who("contacts: serve: PUT with DAVx5/4.4.2") == "server")
+        #expect(who("contacts: edit Stand by Me") == "server")
     }
 }
