@@ -29,7 +29,7 @@ extension WebService {
     /// `GET …/duplicates/KEEP/OTHER`: the two people side by side; for a book the user may
     /// change, one choice per property that differs and the button that merges OTHER into KEEP.
     func mergePage(_ target: CardDAVService.Target, keep: String, other: String, signed: WebHTML.Signed, above: String = "") -> HTTPServerResponse {
-        guard let (_, survivor) = Self.person(keep, in: target), let (_, duplicate) = Self.person(other, in: target), survivor !== duplicate,
+        guard let (_, survivor) = Self.person(keep, in: target), let (_, duplicate) = Self.person(other, in: target),
             survivor.recordID != duplicate.recordID
         else { return Self.notFound(signed) }
         let names = (survivor.compositeName ?? "(no name)", duplicate.compositeName ?? "(no name)")

@@ -34,7 +34,8 @@ extension WebService {
                 body += "<form method=\"post\" action=\"history\">" + WebHTML.tokenField(signed.formToken)
                 body += "<input type=\"hidden\" name=\"commit\" value=\"\(WebHTML.escaped(version.commit))\">"
                 body += "<input type=\"hidden\" name=\"etag\" value=\"\(WebHTML.escaped(etag))\">"
-                body += "<button type=\"submit\">Restore this version</button></form>"
+                let label = "Restore the version of \(Self.shown(version.date))"
+                body += "<button type=\"submit\" aria-label=\"\(WebHTML.escaped(label))\">Restore this version</button></form>"
             }
             body += "</li>\n"
         }

@@ -92,6 +92,7 @@ extension WebService {
     static func peopleList(_ rows: [PersonListing]) -> String {
         var html = "<div id=\"people\"><p class=\"count muted\" aria-live=\"polite\">\(rows.count) \(rows.count == 1 ? "person" : "people")</p>\n"
         html += "<ul class=\"people\">\n"
+        if rows.isEmpty { html += "<li class=\"muted\">Nobody here. Someone removed may be among the <a href=\"removed/\">removed people</a>.</li>\n" }
         for row in rows {
             let name = row.compositeName ?? "(no name)"
             let detail = [row.firstPhone, row.firstEmail].compactMap { $0 }.joined(separator: " · ")

@@ -1,39 +1,8 @@
 import DAVTestSupport
 import Foundation
-import Synchronization
 import Testing
 @testable import PlainContacts
 @testable import PlainContactsDAV
-
-/// A history kept in memory, as the tests record it: each version of a file, newest first.
-final class RecordedHistory: StoreHistory {
-    private let versions = Mutex<[StoreHistoryVersion]>([])
-
-    /// Records a commit that changed the file at `path` of `store` from `before` to its bytes now.
-    func record(_ headline: String, path: String, in store: TemporaryStore, before: Data?, author: String = "kim") {
-        let after = (try? store.read(path)).map { Data($0.utf8) }
-        versions.withLock { versions in
-            let commit = String(repeating: String(versions.count % 10), count: 40)
-            let date = Date(timeIntervalSince1970: 1_795_000_000 + Double(versions.count) * 60)
-            versions.insert(
-                StoreHistoryVersion(commit: commit, date: date, author: author, headline: headline, path: path, before: before, after: after),
-                at: 0)
-        }
-    }
-
-    func versions(ofFile path: String, inStoreAt store: URL) throws -> [StoreHistoryVersion] {
-        versions.withLock { $0.filter { $0.path == path } }
-    }
-
-    func removedFiles(inFolder folder: String, inStoreAt store: URL) throws -> [StoreHistoryVersion] {
-        let all = versions.withLock { $0 }
-        var seen = Set<String>()
-        return all.filter { version in
-            seen.insert(version.path).inserted && version.after == nil
-                && !FileManager.default.fileExists(atPath: store.appending(path: version.path).path(percentEncoded: false))
-        }
-    }
-}
 
 /// A person's history on the web pages, the people removed, and the restore of either as a
 /// new change through the book's writer.
@@ -122,8 +91,11 @@ final class RecordedHistory: StoreHistory {
         let shown = text(bob.send("GET", granPage + "/history"))
         let forged = bob.send("POST", granPage + "/history", form: [(WebForm.tokenField, try bob.formToken(on: granPage)), ("commit", "0")])
 
+        let removal = bob.send("POST", "/web/books/family/removed/gran", form: [(WebForm.tokenField, try bob.formToken(on: granPage)), ("commit", "0")])
+
         #expect(!shown.contains("Restore this version"))
         #expect(forged.status == 403)
+        #expect(removal.status == 403)
     }
 
     @Test func aRemovedPersonIsListedWithTheirLastVersionAndComesBackAsANewChange() throws {
@@ -154,14 +126,16 @@ final class RecordedHistory: StoreHistory {
         #expect(again.status == 404)
     }
 
-    @Test func aServerWithoutHistorySaysSo() throws {
+    @Test func aServerWithoutHistorySaysSoAndAnEmptySearchPointsToTheRemoved() throws {
         let books = try ServedBooks()
         let browser = WebBrowser(books)
         browser.signIn("alice")
 
         let removed = text(browser.send("GET", "/web/books/contacts/removed/"))
+        let nobody = text(browser.send("GET", "/web/books/contacts/?q=nobody"))
 
         #expect(removed.contains("There is no history to show: this server keeps no history."))
+        #expect(nobody.contains("Someone removed may be among the <a href=\"removed/\">removed people</a>."))
     }
 
     @Test func theSourceOfAChangeIsReadFromItsHeadline() {
