@@ -54,7 +54,7 @@ import Testing
     @Test func restoringAnEarlierVersionIsANewSaveOfThatVersionsValues() throws {
         let (browser, history, person, page) = try katie()
         let path = StoreRepository.path(ofPersonWithKey: try #require(person.key))
-        let earliest = try #require(try history.versions(ofFile: path, inStoreAt: browser.books.alice.url).last)
+        let earliest = try #require(try history.versions(ofFile: path, inStoreAt: browser.books.alice.storeURL).last)
         let form = [(WebForm.tokenField, try browser.formToken(on: page + "/history")), ("commit", earliest.commit)]
 
         let restored = browser.send("POST", page + "/history", form: form)
@@ -70,7 +70,7 @@ import Testing
     @Test func aRestoreWithoutTheTokenOrOnAReadOnlyGrantIsRefused() throws {
         let (browser, history, person, page) = try katie()
         let path = StoreRepository.path(ofPersonWithKey: try #require(person.key))
-        let earliest = try #require(try history.versions(ofFile: path, inStoreAt: browser.books.alice.url).last)
+        let earliest = try #require(try history.versions(ofFile: path, inStoreAt: browser.books.alice.storeURL).last)
 
         let tokenless = browser.send("POST", page + "/history", form: [("commit", earliest.commit)])
 
@@ -109,7 +109,7 @@ import Testing
 
         let list = text(browser.send("GET", "/web/books/contacts/removed/"))
         let shown = text(browser.send("GET", "/web/books/contacts/removed/\(key)"))
-        let commit = try #require(try history.removedFiles(inFolder: "people", inStoreAt: browser.books.alice.url).first).commit
+        let commit = try #require(try history.removedFiles(inFolder: "people", inStoreAt: browser.books.alice.storeURL).first).commit
         let token = try browser.formToken(on: "/web/books/contacts/removed/\(key)")
         let restored = browser.send("POST", "/web/books/contacts/removed/\(key)", form: [(WebForm.tokenField, token), ("commit", commit)])
 
