@@ -67,6 +67,24 @@ import Testing
         #expect(stored.key == person.key)
     }
 
+    @Test func aPersonChangedSinceTheHistoryWasShownIsNotRestored() throws {
+        let (browser, history, person, page) = try katie()
+        let path = StoreRepository.path(ofPersonWithKey: try #require(person.key))
+        let earliest = try #require(try history.versions(ofFile: path, inStoreAt: browser.books.alice.storeURL).last)
+        let shown = text(browser.send("GET", page + "/history"))
+        let etag = try #require(shown.components(separatedBy: "name=\"etag\" value=\"").dropFirst().first?.prefix { $0 != "\"" })
+        let book = try browser.books.alice.openBook()
+        try #require(book.person(withID: person.recordID)).note = "changed meanwhile"
+        try book.save()
+
+        let form = [(WebForm.tokenField, try browser.formToken(on: page)), ("commit", earliest.commit), ("etag", String(etag))]
+        let stale = browser.send("POST", page + "/history", form: form)
+
+        #expect(stale.status == 409)
+        #expect(text(stale).contains("Someone changed this person since the page was shown"))
+        #expect(try browser.books.alice.openBook().person(withID: person.recordID)?.note == "changed meanwhile")
+    }
+
     @Test func aRestoreWithoutTheTokenOrOnAReadOnlyGrantIsRefused() throws {
         let (browser, history, person, page) = try katie()
         let path = StoreRepository.path(ofPersonWithKey: try #require(person.key))
