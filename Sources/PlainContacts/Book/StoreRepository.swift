@@ -16,6 +16,9 @@ package enum StoreRepository {
     /// The `.gitattributes` the store needs for its merge driver and diffs.
     package static var gitattributesContents: String { StoreLayout.gitattributesContents }
 
+    /// The folder of the people's record files inside the repository (`people`).
+    package static var peopleFolder: String { StoreLayout.peopleFolderName }
+
     /// The path of a person's record file inside the repository.
     package static func path(ofPersonWithKey key: RecordKey) -> String {
         StoreLayout.personPath(key)

@@ -94,7 +94,7 @@ package enum RecordTextView {
         "\(name): " + value.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
     }
 
-    private static func address(_ address: PostalAddress) -> String {
+    static func address(_ address: PostalAddress) -> String {
         let street = [address.poBox, address.extendedAddress].compactMap { $0 }
             + (address.street ?? "").split(separator: "\n").map(String.init)
         let region = [address.state, address.zip].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
@@ -102,12 +102,12 @@ package enum RecordTextView {
         return parts.filter { !$0.isEmpty }.joined(separator: ", ") + extras(address.unknownFields)
     }
 
-    private static func instantMessage(_ account: InstantMessage) -> String {
+    static func instantMessage(_ account: InstantMessage) -> String {
         let text = [account.service.map { $0 + ":" }, account.username].compactMap { $0 }.joined(separator: " ")
         return text + extras(account.unknownFields)
     }
 
-    private static func socialProfile(_ profile: SocialProfile) -> String {
+    static func socialProfile(_ profile: SocialProfile) -> String {
         let parts = [profile.service.map { $0 + ":" }, profile.username, profile.url, profile.identifier.map { "(\($0))" }]
         return parts.compactMap { $0 }.joined(separator: " ") + extras(profile.unknownFields)
     }

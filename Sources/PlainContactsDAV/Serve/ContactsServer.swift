@@ -79,6 +79,9 @@ package final class ContactsServer: Sendable {
     /// book, while further writes to that book wait: it must return at once (`--commit` queues
     /// the commit and takes it off the request's path).
     ///
+    /// `history` is where the web pages read each book's history (``StoreHistory``); without it
+    /// they show none.
+    ///
     /// A server process started by a supervisor (``Inheritance``) serves on the listening
     /// sockets it inherited instead of binding `host` and `port`, and marks its requests in the
     /// supervisor's journal.
@@ -90,12 +93,12 @@ package final class ContactsServer: Sendable {
         storeURL: URL, options: AddressBookOptions = AddressBookOptions(), usersFile: ServerUsersFile? = nil, host: String,
         port: UInt16, trustedProxies: TrustedProxies = TrustedProxies(), log: @escaping @Sendable (String) -> Void,
         afterChange: (@Sendable (Change) -> Void)? = nil, bookOpened: (@Sendable (URL) -> Void)? = nil,
-        inheritance: Inheritance? = nil
+        inheritance: Inheritance? = nil, history: (any StoreHistory)? = nil
     ) throws {
         try self.init(
             storeURL: storeURL, options: options, usersFile: usersFile ?? ServerUsersFile(storeURL: storeURL), host: host,
             port: port, limits: HTTPServerLimits(), proxyPolicy: ReverseProxyPolicy(trustedProxies: trustedProxies), log: log,
-            afterChange: afterChange, bookOpened: bookOpened, inheritance: inheritance)
+            afterChange: afterChange, bookOpened: bookOpened, inheritance: inheritance, history: history)
     }
 
     /// A server with chosen limits, for tests. The trusted proxies are exempt from the
@@ -105,7 +108,7 @@ package final class ContactsServer: Sendable {
         storeURL: URL, options: AddressBookOptions, usersFile: ServerUsersFile, host: String, port: UInt16,
         limits: HTTPServerLimits, proxyPolicy: ReverseProxyPolicy = ReverseProxyPolicy(),
         log: @escaping @Sendable (String) -> Void, afterChange: (@Sendable (Change) -> Void)?,
-        bookOpened: (@Sendable (URL) -> Void)? = nil, inheritance: Inheritance? = nil
+        bookOpened: (@Sendable (URL) -> Void)? = nil, inheritance: Inheritance? = nil, history: (any StoreHistory)? = nil
     ) throws {
         let authenticator = try ServerAuthenticator(usersFile: usersFile)
         var afterWrite: (@Sendable (CardDAVWrite) -> Void)?
@@ -125,7 +128,7 @@ package final class ContactsServer: Sendable {
         // A book that cannot be served is said when the server starts; one granted later is
         // opened when first asked for.
         try service.openBooks()
-        let web = WebService(service: service, authenticator: authenticator)
+        let web = WebService(service: service, authenticator: authenticator, history: history)
         self.authenticator = authenticator
         self.proxyPolicy = proxyPolicy
         self.host = host

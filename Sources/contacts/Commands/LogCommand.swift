@@ -1,5 +1,6 @@
 import Foundation
 import PlainContacts
+import PlainContactsDAV
 
 /// `contacts log ID`: the Git history of one person, with readable diffs.
 enum LogCommand: Command {
@@ -11,7 +12,8 @@ enum LogCommand: Command {
         converter (whether or not the clone was set up with `contacts git-setup`), so that each
         change reads `job title: Pilot` rather than JSON. Each commit is headed by its hash, its
         date and the person's name as it was in that commit. The store must be in a Git work
-        tree.
+        tree. Below the commit's message, each change is said in words, as the history page of
+        `contacts serve` says it: `* phone mobile +1 555 0100 → +1 555 0199`.
         """
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
@@ -31,6 +33,9 @@ enum LogCommand: Command {
         guard log.status == 0 else {
             throw CLIError.failure("`git log` failed: \(log.firstError)")
         }
+        // The versions of each commit, for the changes in words.
+        let versions = try GitStoreHistory(limit: nil).versions(ofFile: path, inStoreAt: store)
+        let byCommit = Dictionary(versions.map { ($0.commit, $0) }, uniquingKeysWith: { first, _ in first })
         var blocks: [String] = []
         for chunk in log.text.split(separator: "\u{1e}") {
             let header = chunk.prefix { $0 != "\n" }.split(separator: "\u{1f}", omittingEmptySubsequences: false).map(String.init)
@@ -38,6 +43,10 @@ enum LogCommand: Command {
             let patch = chunk.dropFirst(chunk.prefix { $0 != "\n" }.count).drop { $0 == "\n" }
             let name = try compositeName(commit: header[0], patch: patch, path: path, book: book, store: store)
             var block = "commit \(header[0])\nDate:   \(header[1])\nName:   \(name)\n\n    \(header[2])\n"
+            if let version = byCommit[header[0]] {
+                let words = PersonChangeWords.lines(from: version.before, to: version.after, path: version.path, format: book.compositeNameFormat)
+                if !words.isEmpty { block += "\n" + words.map { "    * \($0)\n" }.joined() }
+            }
             if !patch.isEmpty { block += "\n" + patch }
             blocks.append(block.hasSuffix("\n") ? String(block.dropLast()) : block)
         }

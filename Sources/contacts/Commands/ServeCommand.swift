@@ -137,7 +137,7 @@ enum ServeCommand: Command {
             storeURL: store, options: AddressBookOptions(lockTimeout: context.lockTimeout()),
             usersFile: usersFile, host: host, port: port, trustedProxies: trustedProxies,
             log: log, afterChange: { change in committer.record(change) },
-            bookOpened: { book in committer.watch(book) }, inheritance: inheritance)
+            bookOpened: { book in committer.watch(book) }, inheritance: inheritance, history: GitStoreHistory())
         guard server.requiresAuthentication || ContactsServer.isLoopback(host) else {
             throw CLIError.usage(
                 "refusing to serve on \(host) without a user: anyone who reaches it could read and change every contact; "

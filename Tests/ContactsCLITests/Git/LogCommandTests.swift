@@ -25,6 +25,22 @@ import Testing
         #expect(!log.contains("Someone"))
     }
 
+    @Test func eachCommitSaysWhatChangedInWords() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let repository = try git.makeRepository("book-repo")
+        let id = try git.add(["--first", "Katie", "--last", "Bell", "--phone", "mobile:+1 555 0100"], in: repository)
+        try git.commitAll("Add Katie", in: repository)
+        try git.succeed(["set", id, "lastName=Bell-Smith", "jobTitle=Pilot"], in: repository)
+        try git.commitAll("Marry Katie", in: repository)
+
+        let log = try git.succeed(["log", id], in: repository).stdout
+
+        #expect(log.contains("\n    Marry Katie\n\n    * name Katie Bell → Katie Bell-Smith\n    * job title added Pilot\n"))
+        #expect(log.contains("\n    Add Katie\n\n    * created\n    * name added Katie Bell\n"))
+        #expect(log.contains("    * phone mobile added +1 555 0100\n"))
+    }
+
     @Test func aStoreOutsideGitIsAFailure() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()

@@ -10,10 +10,6 @@ import Testing
 /// out. Screenshots at a phone's and a desktop's width are saved under
 /// `.build/web-screenshots/`.
 @Suite(.serialized) struct WebPagesBrowserTests {
-    /// Where the screenshots go: the package's `.build` folder.
-    static let screenshots = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appending(path: ".build/web-screenshots")
-
     /// Skipped on a machine without Chromium, except under CI (`CI` set), where its absence
     /// fails the test: `.ci/run` installs it.
     @Test(
@@ -38,7 +34,7 @@ import Testing
         let everyone = try browser.text(of: "#people")
         #expect(everyone.contains("Katie Bell"))
         #expect(everyone.contains("Zoë Ångström"))
-        try shoot(browser, "people")
+        try browser.shoot("people")
 
         // Typing searches without a page load: the script runs under the page's policy.
         try browser.type("ång", into: "#q")
@@ -51,12 +47,12 @@ import Testing
         try browser.wait("Katie Bell's page") { try browser.text(of: "h1") == "Katie Bell" }
         #expect(try browser.attribute("href", of: "dl.person a") == "mailto:katie@example.com")
         #expect(try browser.pageText.contains("Friends"))
-        try shoot(browser, "person")
+        try browser.shoot("person")
 
         // Editing a phone: one save, committed as a web change by the user.
         try browser.click("a[href$='/edit']")
         try browser.wait("the edit form") { try browser.title == "Edit Katie Bell" }
-        try shoot(browser, "edit")
+        try browser.shoot("edit")
         try browser.type("+1 555 0199", into: "input[name='phones.0.value']")
         try browser.type("mobile", into: "input[name='phones.0.label']")
         try browser.click("form.person button[type=submit]")
@@ -81,13 +77,5 @@ import Testing
         try browser.wait("the sign-in page") { try browser.title == "Sign in" }
         try browser.go(to: web.appending(path: "books/contacts/"))
         #expect(try browser.title == "Sign in")
-    }
-
-    /// Saves the page at a phone's width and at a desktop's.
-    private func shoot(_ browser: WebDriverBrowser, _ name: String) throws {
-        try browser.resize(width: 390, height: 844)
-        try browser.screenshot(to: Self.screenshots.appending(path: "\(name)-phone.png"))
-        try browser.resize(width: 1280, height: 900)
-        try browser.screenshot(to: Self.screenshots.appending(path: "\(name)-desktop.png"))
     }
 }

@@ -50,15 +50,15 @@ final class CardDAVWriter: Sendable {
     }
 
     /// The cards, told of each write.
-    private let collection: CardDAVCollection
+    let collection: CardDAVCollection
     /// The store.
-    private let layout: StoreLayout
+    let layout: StoreLayout
     /// The served book's name, which ``CardDAVWrite`` reports.
     private let bookName: ServedBookName
     /// Told of each write saved, while further writes wait.
-    private let afterWrite: (@Sendable (CardDAVWrite) -> Void)?
+    let afterWrite: (@Sendable (CardDAVWrite) -> Void)?
     /// The store's book; its lock serializes the writes.
-    private let book: Mutex<CardDAVOpenBook>
+    let book: Mutex<CardDAVOpenBook>
 
     /// A writer of the store at `layout`, served as the book `name`, whose cards are
     /// `collection`; the book is opened at the first write.
@@ -277,7 +277,7 @@ final class CardDAVWriter: Sendable {
     /// before its next use, so that nothing it left half done is saved later.
     ///
     /// - Throws: what `body` throws; the errors of opening the store or reading it again.
-    private func saving<Result>(in open: inout CardDAVOpenBook, _ body: (AddressBook) throws -> Result) throws -> Result {
+    func saving<Result>(in open: inout CardDAVOpenBook, _ body: (AddressBook) throws -> Result) throws -> Result {
         let book = try open.current(after: collection.newsForBook())
         do {
             return try body(book)
@@ -290,7 +290,7 @@ final class CardDAVWriter: Sendable {
     /// Runs `save`, which saves `record` (`nil` for a new record) and gives the record saved,
     /// and gives that record with the files the save changed (see ``CardDAVTouchedFiles``); none
     /// are looked for when no one is told of writes.
-    private func noting(
+    func noting(
         _ record: CardDAVEntry.Record?, in book: AddressBook, _ save: () throws -> CardDAVEntry.Record
     ) throws -> (CardDAVEntry.Record, [String]) {
         guard afterWrite != nil else { return (try save(), []) }
@@ -300,7 +300,7 @@ final class CardDAVWriter: Sendable {
     }
 
     /// Tells `afterWrite` of a write saved and the files it changed.
-    private func report(_ method: String, _ record: CardDAVEntry.Record, _ files: [String], _ client: Client, isWeb: Bool = false) {
+    func report(_ method: String, _ record: CardDAVEntry.Record, _ files: [String], _ client: Client, isWeb: Bool = false) {
         afterWrite?(
             CardDAVWrite(
                 method: method, isWeb: isWeb, record: record, user: client.user, userAgent: client.userAgent, book: bookName,

@@ -61,7 +61,20 @@ enum WebAssets {
         ul.people li:has(form) a { display: inline; padding: 0; }
         img.photo { border-radius: 50%; object-fit: cover; float: right; margin-left: 1rem; }
         [aria-invalid=true] { border-color: var(--bad); }
-        @media (max-width: 30rem) { dl.person { grid-template-columns: 1fr; } dl.person dd { margin-bottom: .4rem; } }
+        ol.history { list-style: none; padding: 0; margin: 0; }
+        ol.history > li { border-bottom: 1px solid var(--line); padding: .5rem 0; }
+        ol.history p { margin: .15rem 0; }
+        ol.history .headline { font-size: .9em; overflow-wrap: anywhere; }
+        ul.changes { margin: .3rem 0; padding-left: 1.2rem; overflow-wrap: anywhere; }
+        fieldset.choice { border: 1px solid var(--line); border-radius: 4px; margin: .8rem 0; padding: .4rem .8rem;
+          display: grid; grid-template-columns: 1fr 1fr; gap: .3rem 1rem; }
+        fieldset.choice .option { display: flex; gap: .4rem; align-items: baseline; overflow-wrap: anywhere; }
+        fieldset.choice .option:nth-of-type(3) { grid-column: 1 / -1; }
+        fieldset.choice label { margin: 0; }
+        fieldset.choice .whose { display: block; font-size: .85em; color: var(--muted); }
+        fieldset.choice .value { display: inline-block; }
+        @media (max-width: 30rem) { dl.person { grid-template-columns: 1fr; } dl.person dd { margin-bottom: .4rem; }
+          fieldset.choice { grid-template-columns: 1fr; } }
         """
 
     /// Search as you type: the search form's list is replaced by the server's list for the

@@ -64,7 +64,8 @@ extension WebService {
         body += "<p class=\"actions\">"
         if target.access == .readWrite { body += "<a href=\"new\">New person</a> " }
         body += "<a href=\"groups/\">Groups</a> <a href=\"export.vcf\" download>Download as vCard</a> "
-        body += "<a href=\"export.csv\" download>Download as CSV</a></p>\n"
+        body += "<a href=\"export.csv\" download>Download as CSV</a> <a href=\"duplicates/\">Duplicates</a> "
+        body += "<a href=\"removed/\">Removed people</a></p>\n"
         body += """
             <form class="search" method="get" action="\(WebHTML.escaped(Self.bookPath(target.book.name)))" role="search">
             <label for="q">Search by name</label>
@@ -91,6 +92,7 @@ extension WebService {
     static func peopleList(_ rows: [PersonListing]) -> String {
         var html = "<div id=\"people\"><p class=\"count muted\" aria-live=\"polite\">\(rows.count) \(rows.count == 1 ? "person" : "people")</p>\n"
         html += "<ul class=\"people\">\n"
+        if rows.isEmpty { html += "<li class=\"muted\">Nobody here. Someone removed may be among the <a href=\"removed/\">removed people</a>.</li>\n" }
         for row in rows {
             let name = row.compositeName ?? "(no name)"
             let detail = [row.firstPhone, row.firstEmail].compactMap { $0 }.joined(separator: " · ")
@@ -117,6 +119,7 @@ extension WebService {
         if target.access == .readWrite {
             body += "<a href=\"\(person.recordID.rawValue)/edit\">Edit</a> <a href=\"\(person.recordID.rawValue)/remove\">Remove</a> "
         }
+        body += "<a href=\"\(person.recordID.rawValue)/history\">History</a> "
         body += "<a href=\"\(person.recordID.rawValue).vcf\" download>Download as vCard</a></p>"
         return Self.page(200, name, signed: signed, body)
     }

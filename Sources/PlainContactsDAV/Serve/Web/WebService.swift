@@ -37,11 +37,17 @@ final class WebService: Sendable {
     let sessions: WebSessions
     let service: CardDAVService
     let authenticator: ServerAuthenticator
+    /// Where the history pages read a book's history; `nil`: the server keeps none.
+    let history: (any StoreHistory)?
 
-    init(service: CardDAVService, authenticator: ServerAuthenticator, sessions: WebSessions = WebSessions()) {
+    init(
+        service: CardDAVService, authenticator: ServerAuthenticator, sessions: WebSessions = WebSessions(),
+        history: (any StoreHistory)? = nil
+    ) {
         self.service = service
         self.authenticator = authenticator
         self.sessions = sessions
+        self.history = history
     }
 
     /// Whether `path` is one of the web pages'.
@@ -116,8 +122,18 @@ final class WebService: Sendable {
             case "edit": return editPage(target, id: path[3], offering: query, signed: signed)
             case "photo": return photo(target, id: path[3], signed: signed)
             case "remove": return removePage(target, id: path[3], signed: signed)
+            case "history": return historyPage(target, id: path[3], signed: signed)
             default: return Self.notFound(signed)
             }
+        case let path where path.count == 4 && path[0] == "books" && path[2] == "removed":
+            guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
+            return path[3].isEmpty ? removedPage(target, signed: signed) : removedPersonPage(target, key: path[3], signed: signed)
+        case let path where path.count == 4 && path[0] == "books" && path[2] == "duplicates" && path[3].isEmpty:
+            guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
+            return duplicatesPage(target, signed: signed)
+        case let path where path.count == 5 && path[0] == "books" && path[2] == "duplicates":
+            guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
+            return mergePage(target, keep: path[3], other: path[4], signed: signed)
         case let path where path.count == 4 && path[0] == "books" && path[2] == "groups":
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
             return path[3].isEmpty ? groupsPage(target, signed: signed) : groupPage(target, id: path[3], find: query["find"], signed: signed)
@@ -145,6 +161,15 @@ final class WebService: Sendable {
         }
         if segments.count == 5, segments[2] == "people", segments[4] == "remove" {
             return remove(target, id: segments[3], body: body, session: session)
+        }
+        if segments.count == 5, segments[2] == "people", segments[4] == "history" {
+            return restoreVersion(target, id: segments[3], body: body, session: session)
+        }
+        if segments.count == 4, segments[2] == "removed", !segments[3].isEmpty {
+            return restoreRemoved(target, key: segments[3], body: body, session: session)
+        }
+        if segments.count == 5, segments[2] == "duplicates" {
+            return merge(target, keep: segments[3], other: segments[4], body: body, session: session)
         }
         if segments.count == 3, segments[2] == "new" { return save(target, id: nil, body: body, session: session) }
         if segments.count >= 4, segments[2] == "groups" {

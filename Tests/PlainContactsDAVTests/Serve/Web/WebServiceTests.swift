@@ -14,9 +14,9 @@ final class WebBrowser {
     /// The `Host` the browser sends, and the origin of its pages.
     let host = "contacts.example:5232"
 
-    init(_ books: ServedBooks) {
+    init(_ books: ServedBooks, history: (any StoreHistory)? = nil) {
         self.books = books
-        web = WebService(service: books.service, authenticator: books.authenticator)
+        web = WebService(service: books.service, authenticator: books.authenticator, history: history)
     }
 
     /// Sends a request as a browser on this server's pages would (same-origin), keeping the

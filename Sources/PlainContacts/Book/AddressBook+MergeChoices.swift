@@ -1,0 +1,81 @@
+import FoundationEssentials
+
+/// Whose value of a property a merge of two people keeps.
+package enum PersonMergeChoice: String, Sendable, Hashable, CaseIterable {
+    /// The value of the person who survives the merge (none when they have none).
+    case survivor
+    /// The value of the duplicate merged into them (none when it has none).
+    case duplicate
+    /// What ``AddressBook/mergePerson(_:into:)`` keeps: the survivor's single value, or the
+    /// duplicate's when they have none; the entries of both for a multi-value.
+    case both
+}
+
+/// Merging two people with one choice per property that differs: what the duplicates page of
+/// `contacts serve` offers.
+extension AddressBook {
+    /// The properties whose values differ between two people, in
+    /// ``PropertyID/personProperties`` order; multi-values are compared by their labels and
+    /// values, not their identifiers. The kind and the read-only properties are left out.
+    ///
+    /// ```swift
+    /// AddressBook.differingProperties(katie, katieAgain)   // [.phones, .jobTitle]
+    /// ```
+    package static func differingProperties(_ first: Person, _ second: Person) -> [PropertyID] {
+        PropertyID.personProperties.filter { property in
+            guard !property.isReadOnly, property != .kind else { return false }
+            let texts = (PersonChangeWords.texts(of: first.state.values[property]), PersonChangeWords.texts(of: second.state.values[property]))
+            return !texts.0.elementsEqual(texts.1) { $0.label == $1.label && $0.text == $1.text }
+        }
+    }
+
+    /// Merges a duplicate into the person who survives it as ``mergePerson(_:into:)`` does,
+    /// then keeps for each property of `choices` the value chosen; takes effect on the next
+    /// save.
+    ///
+    /// A multi-value keeps, of the entries the merge united, those equal to one of the chosen
+    /// person's (so the survivor's keep their identifiers); choosing a person who has no value
+    /// removes the property.
+    ///
+    /// ```swift
+    /// try book.mergePerson(katieAgain, into: katie, choosing: [.jobTitle: .duplicate, .phones: .survivor])
+    /// try book.save()
+    /// ```
+    ///
+    /// - Throws: as ``mergePerson(_:into:)``.
+    package func mergePerson(_ duplicate: Person, into survivor: Person, choosing choices: [PropertyID: PersonMergeChoice]) throws {
+        let values = (survivor: survivor.state.values, duplicate: duplicate.state.values)
+        try mergePerson(duplicate, into: survivor)
+        var state = survivor.state
+        for (property, choice) in choices where !property.isReadOnly && property != .kind {
+            let chosen: PropertyValue?
+            switch choice {
+            case .both: continue
+            case .survivor: chosen = values.survivor[property]
+            case .duplicate: chosen = values.duplicate[property]
+            }
+            state.values[property] = Self.kept(state.values[property], like: chosen, property: property)
+        }
+        survivor.state = state
+    }
+
+    /// The entries of `united` equal to one of `chosen`'s, or `chosen` itself for a single value.
+    private static func kept(_ united: PropertyValue?, like chosen: PropertyValue?, property: PropertyID) -> PropertyValue? {
+        guard let chosen else { return nil }
+        func filter<Value>(_ all: MultiValue<Value>, _ wanted: MultiValue<Value>, _ same: (Value, Value) -> Bool) -> MultiValue<Value>? {
+            let entries = all.entries.filter { entry in wanted.values.contains { same($0, entry.value) } }
+            return entries.isEmpty ? nil : MultiValue(entries: entries, nextIdentifier: all.nextIdentifier)
+        }
+        switch (united, chosen) {
+        case (.multiString(let all)?, .multiString(let wanted)):
+            return filter(all, wanted, EntryEquivalence.sameValue(for: property)).map(PropertyValue.multiString)
+        case (.multiDate(let all)?, .multiDate(let wanted)): return filter(all, wanted, ==).map(PropertyValue.multiDate)
+        case (.multiAddress(let all)?, .multiAddress(let wanted)): return filter(all, wanted, ==).map(PropertyValue.multiAddress)
+        case (.multiInstantMessage(let all)?, .multiInstantMessage(let wanted)):
+            return filter(all, wanted, ==).map(PropertyValue.multiInstantMessage)
+        case (.multiSocialProfile(let all)?, .multiSocialProfile(let wanted)):
+            return filter(all, wanted, ==).map(PropertyValue.multiSocialProfile)
+        default: return chosen
+        }
+    }
+}

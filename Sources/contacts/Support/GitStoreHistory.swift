@@ -1,0 +1,111 @@
+import Foundation
+import PlainContactsDAV
+
+/// A store's history read from Git: what the web pages of `contacts serve` show (a person's
+/// versions, the people removed) and what `contacts log` says of each commit in words.
+///
+/// Two runs of Git per question, whatever the number of commits: `git log --raw` names each
+/// commit's blobs of the file, then `git cat-file --batch` reads them all.
+///
+/// ```swift
+/// let versions = try GitStoreHistory().versions(ofFile: "people/katie-bell-9dw42k.json", inStoreAt: store)
+/// ```
+struct GitStoreHistory: StoreHistory {
+    /// The fields of a commit's header line, separated by `\u{1f}`, each header after `\u{1e}`.
+    private static let format = "--format=%x1e%H%x1f%at%x1f%an%x1f%s"
+
+    /// The most versions ``versions(ofFile:inStoreAt:)`` gives; `nil`: all of them.
+    var limit: Int? = StoreHistoryVersion.limit
+
+    func versions(ofFile path: String, inStoreAt store: URL) throws -> [StoreHistoryVersion] {
+        let changes = try log(["--follow"] + (limit.map { ["--max-count=\($0)"] } ?? []) + ["--", path], in: store)
+        return try versions(of: changes, in: store)
+    }
+
+    func removedFiles(inFolder folder: String, inStoreAt store: URL) throws -> [StoreHistoryVersion] {
+        let removals = try log(["--no-renames", "--diff-filter=D", "--", folder + "/"], in: store)
+        var seen = Set<String>()
+        var kept: [Change] = []
+        for removal in removals where removal.path.hasSuffix(".json") && seen.insert(removal.path).inserted {
+            // A file that is back (restored, or added again) is not removed.
+            guard !FileManager.default.fileExists(atPath: store.appending(path: removal.path).path(percentEncoded: false)) else { continue }
+            kept.append(removal)
+            if kept.count == StoreHistoryVersion.limit { break }
+        }
+        return try versions(of: kept, in: store)
+    }
+
+    /// One commit's change to one file, as `git log --raw` says it.
+    private struct Change {
+        var commit: String
+        var date: Date
+        var author: String
+        var headline: String
+        var path: String
+        var before: String?
+        var after: String?
+    }
+
+    /// The changes `git log --raw` lists with `arguments`, paths relative to the store.
+    private func log(_ arguments: [String], in store: URL) throws -> [Change] {
+        guard (try? GitRunner.isWorkTree(store)) == true else {
+            throw StoreHistoryUnavailable(reason: "the store is not in a Git work tree")
+        }
+        let result = try? GitRunner.run(
+            ["-c", "core.quotePath=false", "log", "--relative", "--raw", "--no-abbrev", Self.format] + arguments, in: store)
+        guard let result, result.status == 0 else { throw StoreHistoryUnavailable(reason: "Git cannot read the history") }
+        var changes: [Change] = []
+        for chunk in result.text.split(separator: "\u{1e}") {
+            let lines = chunk.split(separator: "\n")
+            guard let header = lines.first else { continue }
+            let fields = header.split(separator: "\u{1f}", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4, let seconds = TimeInterval(fields[1]) else { continue }
+            for line in lines.dropFirst() where line.hasPrefix(":") {
+                // ":100644 100644 OLD NEW M\tpath" or "… R090\told\tnew".
+                let parts = line.split(separator: "\t")
+                let words = parts[0].split(separator: " ")
+                guard words.count == 5, parts.count >= 2 else { continue }
+                changes.append(Change(
+                    commit: fields[0], date: Date(timeIntervalSince1970: seconds), author: fields[2], headline: fields[3],
+                    path: String(parts[parts.count - 1]), before: Self.blob(words[2]), after: Self.blob(words[3])))
+            }
+        }
+        return changes
+    }
+
+    /// A blob's hash, `nil` for Git's all-zero "no file".
+    private static func blob(_ hash: Substring) -> String? {
+        hash.allSatisfy { $0 == "0" } ? nil : String(hash)
+    }
+
+    /// The versions of `changes`, with the bytes of their blobs.
+    private func versions(of changes: [Change], in store: URL) throws -> [StoreHistoryVersion] {
+        let blobs = try contents(of: Set(changes.flatMap { [$0.before, $0.after].compactMap { $0 } }), in: store)
+        return changes.map { change in
+            StoreHistoryVersion(
+                commit: change.commit, date: change.date, author: change.author, headline: change.headline, path: change.path,
+                before: change.before.flatMap { blobs[$0] }, after: change.after.flatMap { blobs[$0] })
+        }
+    }
+
+    /// The bytes of each blob of `hashes`, read by one `git cat-file --batch`.
+    private func contents(of hashes: Set<String>, in store: URL) throws -> [String: Data] {
+        guard !hashes.isEmpty else { return [:] }
+        let asked = hashes.sorted()
+        let result = try? GitRunner.run(["cat-file", "--batch"], in: store, input: Data((asked.joined(separator: "\n") + "\n").utf8))
+        guard let result, result.status == 0 else { throw StoreHistoryUnavailable(reason: "Git cannot read the history") }
+        // Each answer is "HASH blob SIZE\n" then SIZE bytes and "\n", or "HASH missing\n".
+        let output = result.output
+        var blobs: [String: Data] = [:]
+        var index = output.startIndex
+        while index < output.endIndex, let newline = output[index...].firstIndex(of: UInt8(ascii: "\n")) {
+            let header = String(decoding: output[index..<newline], as: UTF8.self).split(separator: " ")
+            index = output.index(after: newline)
+            guard header.count == 3, let size = Int(header[2]), output.distance(from: index, to: output.endIndex) >= size else { continue }
+            let end = output.index(index, offsetBy: size)
+            blobs[String(header[0])] = Data(output[index..<end])
+            index = min(output.endIndex, output.index(after: end))
+        }
+        return blobs
+    }
+}
