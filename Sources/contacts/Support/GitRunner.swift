@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 
 /// Runs `git` in a folder and captures what it prints, for the commands that read a store's
 /// history or commit to it.
@@ -9,6 +11,8 @@ enum GitRunner {
         var status: Int32
         var output: Data
         var errors: String
+        /// Whether Git was killed for taking longer than the run's timeout.
+        var timedOut = false
 
         /// Standard output as text.
         var text: String { String(decoding: output, as: UTF8.self) }
@@ -24,9 +28,13 @@ enum GitRunner {
     /// `SIGPIPE` here, and no one else reads a card in it) and
     /// `environment` added to this process's.
     ///
+    /// Git still running after `timeout` is killed, and the result says so (``Result/timedOut``):
+    /// for a push to a host that stopped answering.
+    ///
     /// - Throws: exit status 1 when Git is not installed or cannot be started.
     static func run(
-        _ arguments: [String], in folder: URL, input: Data? = nil, environment added: [String: String] = [:]
+        _ arguments: [String], in folder: URL, input: Data? = nil, environment added: [String: String] = [:],
+        timeout: Duration? = nil
     ) throws(CLIError) -> Result {
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
@@ -61,13 +69,15 @@ enum GitRunner {
         } catch {
             throw CLIError.failure("cannot run Git (\(error))")
         }
+        let watchdog = timeout.map { Watchdog(pid: process.processIdentifier, after: $0) }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let timedOut = watchdog?.disarm() ?? false
         let errors = (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? ""
         if process.terminationStatus == 127 {
             throw CLIError.failure("Git is not installed (no `git` on PATH)")
         }
-        return Result(status: process.terminationStatus, output: data, errors: errors)
+        return Result(status: process.terminationStatus, output: data, errors: errors, timedOut: timedOut)
     }
 
     /// Writes `data` to a new file that only this user may read (mode 0600 from its creation).
@@ -112,5 +122,29 @@ enum GitRunner {
         let link = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().path(percentEncoded: false)
         if link != "/proc/self/exe" { return link }
         return CommandLine.arguments.first ?? "contacts"
+    }
+}
+
+/// Kills a process still running after a while, unless disarmed first.
+private final class Watchdog: Sendable {
+    /// Whether the process is still watched: set until it ends or is killed.
+    private let armed = Atomic<Bool>(true)
+    /// Whether the process was killed.
+    private let fired = Atomic<Bool>(false)
+
+    /// Kills `pid` with SIGKILL after `delay` unless ``disarm()`` is called before.
+    init(pid: pid_t, after delay: Duration) {
+        let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+            guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+            fired.store(true, ordering: .releasing)
+            kill(pid, SIGKILL)
+        }
+    }
+
+    /// Stops watching; gives whether the process was killed.
+    func disarm() -> Bool {
+        _ = armed.exchange(false, ordering: .acquiringAndReleasing)
+        return fired.load(ordering: .acquiring)
     }
 }
