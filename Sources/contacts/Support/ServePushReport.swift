@@ -1,7 +1,8 @@
 import Foundation
 
-/// Why the last push of `contacts serve` failed, kept in the store's device-local
-/// `.contacts/serve-unpushed` until a push succeeds, so that `contacts doctor` can say what is
+/// Why the last push of `contacts serve --push` (or of a command in a store with
+/// `"autoPush": true`) failed, kept in the store's device-local `.contacts/serve-unpushed`
+/// until a push succeeds, so that `contacts doctor` can say what is
 /// not pushed and why: `3 commits not pushed to origin since 10:42: git push to origin: …`.
 ///
 /// The commits themselves are in the repository; only the reason is kept here (one line of
