@@ -1,3 +1,4 @@
+import DAVTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -114,6 +115,38 @@ private struct PushedStore {
         #expect(try fixture.hostSubjects() == subjects + ["Create the store"])
         // The first push waited for the host; none failed.
         #expect(!log.contains("push failed"))
+    }
+
+    @Test func fiftyClientWritesToServePushAreAnsweredWhileThePushHangsThenPushedInOrder() throws {
+        let fixture = try PushedStore()
+        let release = fixture.git.sandbox.root.appending(path: "release")
+        let script = fixture.git.sandbox.root.appending(path: "hanging-receive-pack")
+        let text = "#!/bin/sh\nwhile [ ! -e '\(release.path(percentEncoded: false))' ]; do sleep 0.05; done\nexec git receive-pack \"$@\"\n"
+        try Data(text.utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path(percentEncoded: false))
+        try fixture.git.git(["config", "remote.origin.receivepack", script.path(percentEncoded: false)], in: fixture.repository)
+        var environment = try fixture.git.environment
+        environment["CONTACTS_DIR"] = fixture.store.path(percentEncoded: false)
+        let server = try ServeProcess(sandbox: fixture.git.sandbox, arguments: ["--push"], environment: environment)
+        let connection = RawHTTPConnection(port: server.port)
+
+        for index in 0..<50 {
+            let card = ["BEGIN:VCARD", "VERSION:3.0", "UID:p\(index)", "FN:Person \(index)", "N:\(index);Person;;;", "END:VCARD"]
+            let created = try connection.send(
+                "PUT", "/me/contacts/p\(index).vcf", headers: ["Content-Type": "text/vcard", "If-None-Match": "*"],
+                body: Data((card.joined(separator: "\r\n") + "\r\n").utf8))
+            #expect(created.status == 201)
+        }
+        // Every write was answered while the host held the first push.
+        #expect(try fixture.hostSubjects() == ["Create the store"])
+        try Data().write(to: release)
+        #expect(try fixture.eventually { try fixture.hostSubjects().count == 51 })
+        let stopped = try server.stop()
+
+        #expect(stopped.status == 0)
+        let bodies = try fixture.git.git(["log", "--reverse", "--format=%b%x00", "main"], in: fixture.origin).stdout
+            .split(separator: "\0").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        #expect(bodies == (0..<50).map { "contacts: add Person \($0)" })
     }
 
     @Test func aRemoteThatMovedIsMergedNeverForced() throws {
