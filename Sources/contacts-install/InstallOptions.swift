@@ -66,12 +66,3 @@ struct InstallOptions: Equatable {
         guard prefix.hasPrefix("/") else { throw InstallError("--prefix takes an absolute path, not \(prefix)") }
     }
 }
-
-/// A failure of the installer, said in one line.
-struct InstallError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}

@@ -1,7 +1,5 @@
-import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 
 /// Runs `git` in a folder and captures what it prints, for the commands that read a store's
 /// history or commit to it.
@@ -69,7 +67,7 @@ enum GitRunner {
         } catch {
             throw CLIError.failure("cannot run Git (\(error))")
         }
-        let watchdog = timeout.map { Watchdog(pid: process.processIdentifier, after: $0) }
+        let watchdog = timeout.map { ProcessWatchdog(pid: process.processIdentifier, after: $0) }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let timedOut = watchdog?.disarm() ?? false
@@ -122,29 +120,5 @@ enum GitRunner {
         let link = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().path(percentEncoded: false)
         if link != "/proc/self/exe" { return link }
         return CommandLine.arguments.first ?? "contacts"
-    }
-}
-
-/// Kills a process still running after a while, unless disarmed first.
-private final class Watchdog: Sendable {
-    /// Whether the process is still watched: set until it ends or is killed.
-    private let armed = Atomic<Bool>(true)
-    /// Whether the process was killed.
-    private let fired = Atomic<Bool>(false)
-
-    /// Kills `pid` with SIGKILL after `delay` unless ``disarm()`` is called before.
-    init(pid: pid_t, after delay: Duration) {
-        let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
-            guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
-            fired.store(true, ordering: .releasing)
-            kill(pid, SIGKILL)
-        }
-    }
-
-    /// Stops watching; gives whether the process was killed.
-    func disarm() -> Bool {
-        _ = armed.exchange(false, ordering: .acquiringAndReleasing)
-        return fired.load(ordering: .acquiring)
     }
 }
