@@ -50,7 +50,7 @@ enum HelpText {
             the lock timeout when --lock-timeout is not given.
             """,
             wrapped("Exit status: " + exitStatuses.map { "\($0.status.rawValue) \($0.meaning)" }.joined(separator: ", ") + "."),
-            "Run `contacts COMMAND --help` for a command's options. `man contacts` is the manual, when it is installed.",
+            "Run `contacts COMMAND --help` for a command's options. `man contacts` is the manual,\nwhen it is installed.",
         ].joined(separator: "\n\n")
     }
 

@@ -69,13 +69,15 @@ final class ServeCommitter: Sendable {
     /// Notes a store whose changes are to be committed, when they are, and queues the commits
     /// of the changes an earlier server saved in it and did not commit.
     func watch(_ store: URL) {
-        guard explicit || StoreRepository.autoCommitIsEnabled(inStoreAt: store) else { return }
+        // A store whose commits are pushed has its changes committed, as --push does.
+        let pushed = explicitPush || StoreRepository.autoPushIsEnabled(inStoreAt: store)
+        guard explicit || pushed || StoreRepository.autoCommitIsEnabled(inStoreAt: store) else { return }
         let key = store.path(percentEncoded: false)
         let journal = ServeCommitJournal(store: store)
         committed.withLock { queued in
             guard queued[key] == nil else { return }
             queued[key] = 0
-            if explicitPush || StoreRepository.autoPushIsEnabled(inStoreAt: store) {
+            if pushed {
                 let pusher = makePusher(store, queue)
                 pushers.withLock { $0[key] = pusher }
                 // Commits an earlier server made and did not push.

@@ -52,11 +52,12 @@ private struct PushedStore {
         try git.git(["log", "--format=%s", "main"], in: origin).lines
     }
 
-    /// A committer that pushes, with retries a few milliseconds apart.
-    func committer(queue: ServeGitQueue? = nil, log: LogLines) throws -> ServeCommitter {
+    /// A committer that pushes (told so by `push`, as `--push` does, or else by the store),
+    /// with retries a few milliseconds apart.
+    func committer(queue: ServeGitQueue? = nil, push: Bool = true, log: LogLines) throws -> ServeCommitter {
         let environment = try git.environment
         return ServeCommitter(
-            store: store, explicit: true, push: true, queue: queue, environment: environment,
+            store: store, explicit: push, push: push, queue: queue, environment: environment,
             makePusher: { store, commits in
                 ServePusher(
                     store: store, commits: commits, environment: environment, firstRetryDelay: .milliseconds(50),
@@ -212,6 +213,21 @@ private struct PushedStore {
         let second = try fixture.committer(log: secondLog)
         #expect(try fixture.eventually { try fixture.hostSubjects().count == 4 })
         second.finish()
+        #expect(try fixture.hostSubjects() == subjects + ["Create the store"])
+    }
+
+    @Test func autoPushInStoreJSONCommitsAndPushesWithoutFlags() throws {
+        let fixture = try PushedStore()
+        let manifest = fixture.store.appending(path: "store.json")
+        var fields = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        fields["autoPush"] = true
+        try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]).write(to: manifest)
+        let subjects = try fixture.journalChanges(2)
+        let log = LogLines()
+
+        let committer = try fixture.committer(push: false, log: log)
+        #expect(try fixture.eventually { try fixture.hostSubjects().count == 3 })
+        committer.finish()
         #expect(try fixture.hostSubjects() == subjects + ["Create the store"])
     }
 
