@@ -25,6 +25,9 @@ let package = Package(
         // Seeded fuzzers of damaged store files, vCards and WebDAV bodies, run by the tests and the benchmark.
         .target(name: "PlainContactsFuzz", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsSystem"]),
         .executableTarget(name: "contacts", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsSystem"]),
+        // Builds a release of `contacts` and installs it with its manual pages, completions and
+        // systemd units under a prefix (`swift run contacts-install --prefix DIR`), or uninstalls it.
+        .executableTarget(name: "contacts-install"),
         // Measures the store at 1,000 to 100,000 people; compare-khard.sh times khard beside it.
         .executableTarget(
             name: "contacts-bench", dependencies: ["PlainContacts", "PlainContactsDAV", "PlainContactsFuzz", "DAVTestSupport"], exclude: ["compare-khard.sh"]),
@@ -61,7 +64,7 @@ let package = Package(
         // Clients holds the tests with desktop CardDAV clients (Evolution-Data-Server,
         // SyncEvolution, Thunderbird) beside the scripts that drive them.
         .testTarget(
-            name: "ContactsCLITests", dependencies: ["contacts", "plaincontacts-crash-helper", "DAVTestSupport", "TestTags"],
+            name: "ContactsCLITests", dependencies: ["contacts", "contacts-install", "plaincontacts-crash-helper", "DAVTestSupport", "TestTags"],
             exclude: ["Clients/evolution.py", "Clients/syncevolution.sh", "Clients/thunderbird.py"]),
         // The benchmark's pure parts, such as the fidelity comparison.
         .testTarget(name: "ContactsBenchTests", dependencies: ["contacts-bench"]),

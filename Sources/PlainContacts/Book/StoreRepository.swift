@@ -30,6 +30,12 @@ package enum StoreRepository {
         Manifest.autoCommitIsEnabled(inStoreAt: root)
     }
 
+    /// Whether the commits `contacts serve` makes in the store at `root` are pushed to its Git
+    /// remote (`"autoPush": true` in its manifest); a missing or unreadable manifest says no.
+    package static func autoPushIsEnabled(inStoreAt root: URL) -> Bool {
+        Manifest.autoPushIsEnabled(inStoreAt: root)
+    }
+
     /// What ``updateGitattributes(inStoreAt:)`` found.
     package enum GitattributesUpdate: Sendable, Equatable {
         /// The file already held the current contents.

@@ -67,6 +67,14 @@ package struct Manifest: Sendable, Hashable {
         return manifest?.unknownFields["autoCommit"] == .bool(true)
     }
 
+    /// Whether the commits of the store's server are pushed to its Git remote
+    /// (`"autoPush": true`), read from the manifest of the store at `root`; a missing or
+    /// unreadable manifest says no.
+    static func autoPushIsEnabled(inStoreAt root: URL) -> Bool {
+        let manifest = try? StoreReader(layout: StoreLayout(root: root)).readManifest()
+        return manifest?.unknownFields["autoPush"] == .bool(true)
+    }
+
     /// The manifest's canonical bytes.
     package var data: Data {
         var fields = unknownFields

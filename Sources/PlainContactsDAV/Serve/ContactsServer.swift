@@ -13,7 +13,8 @@ import PlainContacts
 ///
 /// Every request is authenticated first when the store has users (HTTP Basic; 401 with
 /// `WWW-Authenticate` otherwise, 429 when a client failed too often), then answered by the
-/// CardDAV service; only `/.well-known/carddav` redirects without credentials (RFC 6764).
+/// CardDAV service; only `/.well-known/carddav` redirects without credentials (RFC 6764), and
+/// `/health` answers `ok` to anyone (``HealthCheck``).
 /// Without users, a request that came through a reverse proxy (it carries `Forwarded`,
 /// `X-Forwarded-For` or `X-Script-Name`) is refused with 403: a proxy makes a loopback server
 /// public, and a public server needs accounts.
@@ -230,6 +231,7 @@ package final class ContactsServer: Sendable {
             return response
         }
         defer { proxyPolicy.leave(client) }
+        if let health = HealthCheck.response(to: request) { return health }
         if let web, WebService.handles(request.path) {
             reloadAccounts(authenticator, log: log)
             if !authenticator.requiresAuthentication, let refusal = proxyRefusal(request) { return refusal }

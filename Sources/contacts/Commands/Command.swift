@@ -19,6 +19,8 @@ protocol Command {
     static var summary: String { get }
     /// Paragraphs of help printed after the options, or empty.
     static var discussion: String { get }
+    /// Examples the command's manual page shows (``ManualPages``), or none.
+    static var examples: [CommandExample] { get }
     /// The subcommands, for a command that only dispatches.
     static var subcommands: [any Command.Type] { get }
     /// The subcommand run when none is named (`contacts remote` lists the remotes), or `nil`
@@ -35,6 +37,7 @@ protocol Command {
 extension Command {
     static var positionals: Positionals { [] }
     static var discussion: String { "" }
+    static var examples: [CommandExample] { [] }
     static var subcommands: [any Command.Type] { [] }
     static var defaultSubcommand: (any Command.Type)? { nil }
 

@@ -34,6 +34,7 @@ enum CommandTable {
             ServeCommand.self,
             UserCommand.self,
             CompletionCommand.self,
+            ManualCommand.self,
             HelpCommand.self,
         ]
     }

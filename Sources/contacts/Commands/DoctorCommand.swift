@@ -1,3 +1,4 @@
+import Foundation
 import PlainContacts
 import PlainContactsSystem
 
@@ -24,8 +25,14 @@ enum DoctorCommand: Command {
         is one save after it. Record IDs two clones both handed out are no problem: every
         clone settles them alike when it reads the store.
 
+        In a store whose commits contacts serve pushes (serve --push, or autoPush in
+        store.json), it also says which commits are not pushed yet, since when and why the last
+        push failed: 3 commits not pushed to origin since 10:42: git push to origin: … This is
+        no problem of the store and does not change the exit status.
+
         With --json, prints {"findings": [{"kind", "path", "line", "recordID", "message",
-        "fixable", "fixed"}], "healthy"}.
+        "fixable", "fixed"}], "healthy"}, and "unpushed": {"count", "remote", "since",
+        "reason"} when commits are not pushed.
 
         Exit status: 0 when the store is healthy or every problem was repaired; 65 when problems
         remain.
@@ -36,18 +43,38 @@ enum DoctorCommand: Command {
         doctor.lockTimeout = try context.lockTimeout()
         let findings = try arguments[\.fix] ? doctor.fix() : doctor.check()
         let remaining = findings.filter { !$0.fixed }
+        let unpushed = unpushedCommits(in: context.storeURL)
         if arguments[\.json] {
-            context.console.printJSON(.object([
-                "findings": .array(findings.map(json)),
-                "healthy": .bool(remaining.isEmpty),
-            ]))
+            var fields: [String: JSONValue] = ["findings": .array(findings.map(json)), "healthy": .bool(remaining.isEmpty)]
+            if let unpushed {
+                var details: [String: JSONValue] = ["count": .number(JSONNumber(unpushed.count)), "remote": .string(unpushed.remote)]
+                if let since = unpushed.since { details["since"] = .string(since.formatted(.iso8601)) }
+                if let reason = unpushed.reason { details["reason"] = .string(reason) }
+                fields["unpushed"] = .object(details)
+            }
+            context.console.printJSON(.object(fields))
         } else {
             context.console.print(lines: findings.map(line))
+            if let unpushed {
+                let text = ServePushReport.describe(count: unpushed.count, remote: unpushed.remote, since: unpushed.since)
+                context.console.print(text + (unpushed.reason.map { ": \($0)" } ?? ""))
+            }
             context.console.print(summary(findings, remaining: remaining))
         }
         if !remaining.isEmpty {
             throw CLIError(status: .dataError, message: "")
         }
+    }
+
+    /// The commits of a store whose commits are pushed that its remote lacks, with the reason
+    /// of the last failed push; `nil` when every commit is pushed or none is to be.
+    private static func unpushedCommits(in store: URL) -> (count: Int, remote: String, since: Date?, reason: String?)? {
+        let report = ServePushReport(store: store)
+        let reason = report.reason
+        guard reason != nil || StoreRepository.autoPushIsEnabled(inStoreAt: store),
+            let left = StorePush(store: store).unpushed(), left.count > 0
+        else { return nil }
+        return (left.count, left.remote, left.since, reason)
     }
 
     private static func line(_ finding: DoctorFinding) -> String {

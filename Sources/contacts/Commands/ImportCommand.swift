@@ -86,6 +86,11 @@ enum ImportCommand: Command {
     /// The name errors give standard input.
     static let standardInputName = "(standard input)"
 
+    static let examples = [
+        CommandExample("Import a phone's export, merging cards that match people already in the store:", "contacts import contacts.vcf"),
+        CommandExample("Import a folder of vCards as new people, and a mutt alias file:", "contacts import --on-match new cards/", "contacts import --format mutt ~/.mutt/aliases"),
+    ]
+
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         let names = arguments.positionals
         guard names.filter({ $0 == "-" }).count <= 1 else {

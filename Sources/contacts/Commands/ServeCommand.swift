@@ -22,6 +22,8 @@ enum ServeCommand: Command {
             "trusted-proxy", "ADDRESS",
             help: "Believe X-Forwarded-For and Forwarded from this reverse proxy: an IP address, a CIDR range "
                 + "(10.0.0.0/8) or localhost (repeatable).")
+        let push = Flag(
+            "push", help: "Commit each change and push the commits to the store's Git remote (\"autoPush\": true in store.json does it always).")
     }
 
     static let discussion = """
@@ -54,6 +56,20 @@ enum ServeCommand: Command {
         One server serves a store at a time: a second contacts serve on the same store is
         refused at start, while other commands go on writing.
 
+        With --push (or autoPush in store.json), each commit is also pushed to the store's Git
+        remote (the branch's upstream, else origin), in order, on a thread of its own: a slow or
+        failing push never delays a client nor the next commit. A failed push is logged with
+        the commits not pushed and tried again after 2 seconds, then twice as long each time up
+        to 5 minutes; contacts doctor shows them too. A push rejected because the remote moved
+        is never forced: the server fetches and merges the remote's commits with the store's
+        merge driver (contacts git-setup), as git pull in a clone would, then pushes. Commits
+        not pushed when the server stops are pushed by the next server started on the store.
+
+        GET /health answers 200 ok to anyone, without a user, for a reverse proxy's or a
+        service manager's health check; it says nothing of the store. Under systemd (when
+        $JOURNAL_STREAM names standard error) each log line starts with its syslog priority
+        instead of the time, which the journal records itself.
+
         HOST is an IPv4 or IPv6 address ([::1]:5232) or localhost. For phones and other
         machines, put a reverse proxy with TLS (Caddy, nginx) in front; see the serving guide
         (Sources/PlainContactsDAV/PlainContactsDAV.docc/Serving.md).
@@ -83,6 +99,18 @@ enum ServeCommand: Command {
         minute; 75 the address is in use, or another contacts serve serves this store; 77 the
         port needs privileges.
         """
+
+    static let examples = [
+        CommandExample("Serve the store to the clients of this machine:", "contacts serve"),
+        CommandExample(
+            "Serve a household behind a reverse proxy on this machine, with a user, committing each change:",
+            "contacts user add kim", "contacts serve --trusted-proxy 127.0.0.1 --commit"),
+        CommandExample(
+            "Push every commit to a Git host, so that another machine can take over from it:",
+            "git -C ~/.local/share/contacts remote add origin git@git.example.com:kim/contacts.git",
+            "contacts serve --push"),
+        CommandExample("Ask whether the server is up, as a health check does:", "curl -fsS http://127.0.0.1:5232/health"),
+    ]
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         let (host, port) = try listenAddress(arguments[\.listen] ?? defaultListen)
@@ -124,8 +152,9 @@ enum ServeCommand: Command {
         let restarted = context.environment[ServeSupervisor.restartVariable] == "1"
         let store = context.storeURL
         let console = context.console
-        let log: @Sendable (String) -> Void = { line in console.note(timestamp() + " " + line) }
-        let committer = ServeCommitter(store: store, explicit: context.commitRequested, log: log)
+        let journal = JournalStream(environment: context.environment)
+        let log: @Sendable (String) -> Void = { line in console.note(journal.line(line)) }
+        let committer = ServeCommitter(store: store, explicit: context.commitRequested, push: arguments[\.push], log: log)
         let usersFile = UserCommand.usersFile(in: context)
         let trustedProxies: TrustedProxies
         do {
@@ -147,13 +176,13 @@ enum ServeCommand: Command {
         // The supervisor passes on the Control-C the terminal sent to both: say it once.
         let stopping = StopNotice()
         let watch = try server.stopOnSignals { _ in
-            stopping.once { console.note(timestamp() + " stopping: finishing the requests in progress") }
+            stopping.once { log("stopping: finishing the requests in progress") }
         }
         guard !restarted else {
             server.waitUntilStopped()
             watch.cancel()
             committer.finish()
-            console.note(timestamp() + " stopped")
+            log("stopped")
             return
         }
         let root = "http://\(hostForURL(host)):\(server.port)/"
@@ -186,7 +215,7 @@ enum ServeCommand: Command {
         server.waitUntilStopped()
         watch.cancel()
         committer.finish()
-        console.note(timestamp() + " stopped")
+        log("stopped")
     }
 
     /// The host and port of `--listen`: `HOST:PORT`, `[IPv6]:PORT`, or `:PORT` for 127.0.0.1.

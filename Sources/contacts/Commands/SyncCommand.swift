@@ -61,6 +61,14 @@ enum SyncCommand: Command {
         256 MiB, a header block past 256 KiB).
         """
 
+    static let examples = [
+        CommandExample(
+            "Add an account and sync with it:",
+            "contacts remote add work https://dav.example.com/kim/contacts/ --user kim", "contacts sync work"),
+        CommandExample("See what a sync would do, then settle the conflicts it left with the server's values:",
+            "contacts sync work --dry-run", "contacts sync work --prefer remote"),
+    ]
+
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         try context.requireStore()
         let remotes = RemoteSettingsFile(storeURL: context.storeURL)

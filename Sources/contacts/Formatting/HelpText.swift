@@ -48,16 +48,39 @@ enum HelpText {
             The store is the folder given with --store, else $CONTACTS_DIR, else
             $XDG_DATA_HOME/contacts, else ~/.local/share/contacts. $CONTACTS_LOCK_TIMEOUT sets
             the lock timeout when --lock-timeout is not given.
-
-            Exit status: 0 success, 64 wrong command line, 65 malformed data (or an unreadable
-            server answer), 66 no such store, record, group, file or remote, 69 server
-            unreachable or failing, 70 contacts serve's server process kept crashing, 75 store
-            busy, save conflict or sync conflicts left, 77 access denied (or credentials refused
-            by a server), 1 otherwise.
-
-            Run `contacts COMMAND --help` for a command's options.
             """,
+            wrapped("Exit status: " + exitStatuses.map { "\($0.status.rawValue) \($0.meaning)" }.joined(separator: ", ") + "."),
+            "Run `contacts COMMAND --help` for a command's options. `man contacts` is the manual,\nwhen it is installed.",
         ].joined(separator: "\n\n")
+    }
+
+    /// The exit statuses of every command and what each means, in the order help lists them;
+    /// the manual pages list them too.
+    static let exitStatuses: [(status: ExitStatus, meaning: String)] = [
+        (.success, "success"),
+        (.usage, "wrong command line"),
+        (.dataError, "malformed data (or an unreadable server answer)"),
+        (.noInput, "no such store, record, group, file or remote"),
+        (.unavailable, "server unreachable or failing"),
+        (.software, "contacts serve's server process kept crashing"),
+        (.temporaryFailure, "store busy, save conflict or sync conflicts left"),
+        (.noPermission, "access denied (or credentials refused by a server)"),
+        (.failure, "otherwise"),
+    ]
+
+    /// `text` with its words on lines of at most 92 characters.
+    static func wrapped(_ text: String, width: Int = 92) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
     }
 
     /// Two aligned columns, indented by two spaces.

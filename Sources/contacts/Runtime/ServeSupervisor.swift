@@ -94,8 +94,9 @@ final class ServeSupervisor {
     ///   signals cannot be watched or no server process can be started.
     func run() throws -> ExitStatus {
         let console = console
+        let stream = JournalStream(environment: environment)
         let sockets = try ContactsServer.openListeningSockets(host: host, port: port) { line in
-            console.note(ServeCommand.timestamp() + " " + line)
+            console.note(stream.line(line))
         }
         journal = try? HTTPRequestJournal()
         let descriptors = sockets.descriptors + (journal.map { [$0.descriptor] } ?? [])
@@ -110,6 +111,7 @@ final class ServeSupervisor {
 
     /// Starts server processes and waits for them, restarting after each crash.
     private func supervise(relay: SupervisorSignalRelay) throws -> ExitStatus {
+        let stream = JournalStream(environment: environment)
         var worker = try startWorker(restarted: false)
         var stopping = false
         var crashes: [ContinuousClock.Instant] = []
@@ -137,12 +139,12 @@ final class ServeSupervisor {
                 logCrash(signal: number, restarting: restarting)
                 guard restarting else {
                     console.note(
-                        ServeCommand.timestamp() + " stopping: the server process crashed \(crashes.count) times within "
-                            + "\(Self.crashWindow.components.seconds) s (exit status 70)")
+                        stream.line("stopping: the server process crashed \(crashes.count) times within "
+                            + "\(Self.crashWindow.components.seconds) s (exit status 70)"))
                     return .software
                 }
                 worker = try startWorker(restarted: true)
-                console.note(ServeCommand.timestamp() + " started a new server process (pid \(worker))")
+                console.note(stream.line("started a new server process (pid \(worker))"))
             }
         }
     }
@@ -154,12 +156,12 @@ final class ServeSupervisor {
         let cause = "signal \(number)" + (Self.signalNames[number].map { ", \($0)" } ?? "")
         let ending = restarting ? "; restarting" : ""
         let entries = journal?.inFlight() ?? []
-        let time = ServeCommand.timestamp()
+        let journalStream = JournalStream(environment: environment)
         if entries.isEmpty {
-            console.note("\(time) the server process stopped (\(cause)) with no request in progress\(ending)")
+            console.note(journalStream.line("the server process stopped (\(cause)) with no request in progress\(ending)"))
         }
         for entry in entries {
-            console.note("\(time) a request's handling stopped the server process (\(cause)): \(entry.method) \(entry.path)\(ending)")
+            console.note(journalStream.line("a request's handling stopped the server process (\(cause)): \(entry.method) \(entry.path)\(ending)"))
         }
         journal?.reset()
     }

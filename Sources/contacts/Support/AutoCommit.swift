@@ -12,6 +12,10 @@ import PlainContacts
 /// `.gitattributes`, `.gitignore`) go with the commit when they were never committed, so that
 /// a clone of the repository is a store. Other uncommitted changes are left alone. Nothing
 /// happens outside a Git work tree.
+///
+/// In a store whose commits are pushed (`"autoPush": true`), the commit is then pushed to the
+/// store's remote, merging first when the remote moved, as `contacts serve --push` does; a push
+/// that fails is noted, kept for `contacts doctor`, and carried by the next push.
 struct AutoCommit: Sendable {
     /// Commands that never commit: they do not change the store, run inside Git, watch other
     /// programs' changes, or change only the device-local `.contacts/` folder.
@@ -84,6 +88,34 @@ struct AutoCommit: Sendable {
         let committed = try GitRunner.run(["commit", "--quiet", "-m", message, "--"] + entries.map(\.path), in: store)
         if committed.status != 0 {
             console.error("the change was saved but not committed: \(committed.firstError)")
+            return
+        }
+        if StoreRepository.autoPushIsEnabled(inStoreAt: store) { push(console: console) }
+    }
+
+    /// Pushes the commits to the store's remote once, merging first when it moved; a failure
+    /// is noted on standard error and kept in the store's ``ServePushReport``.
+    private func push(console: Console) {
+        let push = StorePush(store: store)
+        var outcome = push.push()
+        if outcome == .rejected {
+            do {
+                try push.merge()
+                outcome = push.push()
+            } catch {
+                outcome = .failed(error.message)
+            }
+        }
+        let report = ServePushReport(store: store)
+        switch outcome {
+        case .pushed:
+            report.clear()
+        case .rejected:
+            report.record("the remote moved again during the merge", remote: push.unpushed()?.remote)
+            console.note("The change was committed but not pushed: the remote moved again; the next push carries it.")
+        case .failed(let reason):
+            report.record(reason, remote: push.unpushed()?.remote)
+            console.note("The change was committed but not pushed (\(reason)); the next push carries it, and contacts doctor shows what waits.")
         }
     }
 

@@ -9,6 +9,8 @@ enum GitRunner {
         var status: Int32
         var output: Data
         var errors: String
+        /// Whether Git was killed for taking longer than the run's timeout.
+        var timedOut = false
 
         /// Standard output as text.
         var text: String { String(decoding: output, as: UTF8.self) }
@@ -24,9 +26,13 @@ enum GitRunner {
     /// `SIGPIPE` here, and no one else reads a card in it) and
     /// `environment` added to this process's.
     ///
+    /// Git still running after `timeout` is killed, and the result says so (``Result/timedOut``):
+    /// for a push to a host that stopped answering.
+    ///
     /// - Throws: exit status 1 when Git is not installed or cannot be started.
     static func run(
-        _ arguments: [String], in folder: URL, input: Data? = nil, environment added: [String: String] = [:]
+        _ arguments: [String], in folder: URL, input: Data? = nil, environment added: [String: String] = [:],
+        timeout: Duration? = nil
     ) throws(CLIError) -> Result {
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
@@ -61,13 +67,15 @@ enum GitRunner {
         } catch {
             throw CLIError.failure("cannot run Git (\(error))")
         }
+        let watchdog = timeout.map { ProcessWatchdog(pid: process.processIdentifier, after: $0) }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let timedOut = watchdog?.disarm() ?? false
         let errors = (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? ""
         if process.terminationStatus == 127 {
             throw CLIError.failure("Git is not installed (no `git` on PATH)")
         }
-        return Result(status: process.terminationStatus, output: data, errors: errors)
+        return Result(status: process.terminationStatus, output: data, errors: errors, timedOut: timedOut)
     }
 
     /// Writes `data` to a new file that only this user may read (mode 0600 from its creation).

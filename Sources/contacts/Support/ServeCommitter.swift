@@ -19,6 +19,10 @@ import Synchronization
 /// before then leaves the journal, and the next one commits the changes it names when it starts
 /// watching the store, with their files as they are then.
 ///
+/// In a store whose commits are pushed (`--push`, or `autoPush` in its store.json), each commit
+/// made asks its ``ServePusher`` for a push, and the pusher pushes the commits left by an earlier
+/// server when the store is first watched.
+///
 /// ```swift
 /// let committer = ServeCommitter(store: store, explicit: true) { line in console.note(line) }
 /// committer.record(change)   // returns at once
@@ -27,6 +31,10 @@ import Synchronization
 final class ServeCommitter: Sendable {
     private let store: URL
     private let explicit: Bool
+    /// Whether `--push` was given.
+    private let explicitPush: Bool
+    /// The pushers of the stores whose commits are pushed, by path.
+    private let pushers = Mutex<[String: ServePusher]>([:])
     /// The paths of the stores whose changes are committed, with how many of their changes are
     /// queued and not committed yet.
     private let committed = Mutex<[String: Int]>([:])
@@ -36,30 +44,45 @@ final class ServeCommitter: Sendable {
     private let log: @Sendable (String) -> Void
     /// Variables Git runs with, besides this process's.
     private let environment: [String: String]
+    /// Makes the pusher of a store.
+    private let makePusher: @Sendable (URL, ServeGitQueue) -> ServePusher
 
     /// A committer for the server of `store` (watched from now on), reporting to `log`;
-    /// `queue` makes the commits, running Git with `environment` added to this process's.
+    /// `queue` makes the commits, running Git with `environment` added to this process's;
+    /// `push` (`--push`) pushes each commit, and `makePusher` makes the pusher of a store
+    /// (tests give shorter delays).
     init(
-        store: URL, explicit: Bool, queue: ServeGitQueue? = nil, environment: [String: String] = [:],
-        log: @escaping @Sendable (String) -> Void
+        store: URL, explicit: Bool, push: Bool = false, queue: ServeGitQueue? = nil, environment: [String: String] = [:],
+        makePusher: (@Sendable (URL, ServeGitQueue) -> ServePusher)? = nil, log: @escaping @Sendable (String) -> Void
     ) {
         self.store = store
-        self.explicit = explicit
+        self.explicit = explicit || push
+        explicitPush = push
         self.environment = environment
         self.log = log
-        self.queue = queue ?? ServeGitQueue(log: log)
+        let queue = queue ?? ServeGitQueue(log: log)
+        self.queue = queue
+        self.makePusher = makePusher ?? { store, commits in ServePusher(store: store, commits: commits, environment: environment, log: log) }
         watch(store)
     }
 
     /// Notes a store whose changes are to be committed, when they are, and queues the commits
     /// of the changes an earlier server saved in it and did not commit.
     func watch(_ store: URL) {
-        guard explicit || StoreRepository.autoCommitIsEnabled(inStoreAt: store) else { return }
+        // A store whose commits are pushed has its changes committed, as --push does.
+        let pushed = explicitPush || StoreRepository.autoPushIsEnabled(inStoreAt: store)
+        guard explicit || pushed || StoreRepository.autoCommitIsEnabled(inStoreAt: store) else { return }
         let key = store.path(percentEncoded: false)
         let journal = ServeCommitJournal(store: store)
         committed.withLock { queued in
             guard queued[key] == nil else { return }
             queued[key] = 0
+            if pushed {
+                let pusher = makePusher(store, queue)
+                pushers.withLock { $0[key] = pusher }
+                // Commits an earlier server made and did not push.
+                pusher.requestPush()
+            }
             let (left, unreadable) = journal.entries()
             if unreadable > 0 {
                 log("\(journal.file.path(percentEncoded: false)): \(unreadable) line\(unreadable == 1 ? "" : "s") cannot be read and \(unreadable == 1 ? "is" : "are") left out")
@@ -104,6 +127,7 @@ final class ServeCommitter: Sendable {
                 queued[key, default: 1] -= 1
                 if queued[key] == 0 { journal.clear() }
             }
+            pushers.withLock { $0[key] }?.requestPush()
         })
     }
 
@@ -125,7 +149,9 @@ final class ServeCommitter: Sendable {
 
     /// Waits for the commits queued, at most ``ServeGitQueue/stopPatience``, saying so in the
     /// log; says which are left if Git could not make them meanwhile.
+    /// Then waits a little for the pushes in progress, and says which commits are not pushed.
     func finish() {
+        defer { pushers.withLock { Array($0.values) }.forEach { $0.finish() } }
         let waiting = queue.waiting
         guard waiting > 0 else { return }
         log("stopping: waiting for the commits of \(waiting) change\(waiting == 1 ? "" : "s")")

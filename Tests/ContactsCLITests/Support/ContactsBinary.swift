@@ -24,6 +24,11 @@ enum ContactsBinary {
         try url(named: "plaincontacts-crash-helper", environment: nil)
     }
 
+    /// The built `contacts-install`.
+    static func installerURL() throws -> URL {
+        try url(named: "contacts-install", environment: nil)
+    }
+
     /// An executable of the build products folder, or the one `environment` names.
     private static func url(named name: String, environment: String?) throws -> URL {
         let candidates = candidateFolders.map { $0.appending(path: name) }
