@@ -43,6 +43,7 @@ extension WebService {
         var rows: [PersonListing]
         var groups: [Group] = []
         var chosen: Group?
+        var withPhotos = Set<RecordID>()
         do {
             let book = try AddressBook(url: target.book.layout.root)
             rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
@@ -52,17 +53,22 @@ extension WebService {
                 let members = Set(group.members().map(\.recordID))
                 rows = rows.filter { members.contains($0.recordID) }
             }
+            withPhotos = book.recordIDsWithSavedImages()
         } catch {
             return Self.page(500, "Cannot read the book", signed: signed, "<h1>Cannot read the book</h1>\n<p>The server log says why.</p>")
         }
-        let list = Self.peopleList(rows)
+        var kept: [String] = []
+        if words.contains(where: { !$0.isWhitespace }) { kept.append("q=" + WebForm.encoded(words)) }
+        if let chosen { kept.append("group=\(chosen.recordID.rawValue)") }
+        let page = WebPeopleList(rows: rows, page: query["page"].flatMap { Int($0) } ?? 1, query: kept.joined(separator: "&"))
+        let list = page.html(withPhotos: withPhotos)
         if query["list"] == "1" {
             return HTTPServerResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Data(list.utf8))
         }
         let title = target.book.displayName
         var body = "<h1>\(WebHTML.escaped(title))</h1>\n"
         body += "<p class=\"actions\">"
-        if target.access == .readWrite { body += "<a href=\"new\">New person</a> " }
+        if target.access == .readWrite { body += "<a href=\"new\">New person</a> <a href=\"import\">Import a file</a> " }
         body += "<a href=\"groups/\">Groups</a> <a href=\"export.vcf\" download>Download as vCard</a> "
         body += "<a href=\"export.csv\" download>Download as CSV</a></p>\n"
         body += """
@@ -87,20 +93,6 @@ extension WebService {
         return Self.page(200, title, signed: signed, body)
     }
 
-    /// The list of people: each a link to their page, with the first phone and email.
-    static func peopleList(_ rows: [PersonListing]) -> String {
-        var html = "<div id=\"people\"><p class=\"count muted\" aria-live=\"polite\">\(rows.count) \(rows.count == 1 ? "person" : "people")</p>\n"
-        html += "<ul class=\"people\">\n"
-        for row in rows {
-            let name = row.compositeName ?? "(no name)"
-            let detail = [row.firstPhone, row.firstEmail].compactMap { $0 }.joined(separator: " · ")
-            html += "<li><a href=\"people/\(row.recordID.rawValue)\">\(WebHTML.escaped(name))"
-            if !detail.isEmpty { html += "<span class=\"detail\">\(WebHTML.escaped(detail))</span>" }
-            html += "</a></li>\n"
-        }
-        return html + "</ul></div>"
-    }
-
     /// A person's page: every property with its label, the groups, a link to the card.
     func personPage(_ target: CardDAVService.Target, id: String, signed: WebHTML.Signed) -> HTTPServerResponse {
         guard let (book, person) = Self.person(id, in: target) else { return Self.notFound(signed) }
@@ -109,7 +101,8 @@ extension WebService {
         if person.hasImage, let data = try? person.imageData(), Self.imageType(of: data) != nil {
             body += "<img class=\"photo\" src=\"\(person.recordID.rawValue)/photo\" alt=\"Photo of \(WebHTML.escaped(name))\" width=\"96\" height=\"96\">\n"
         }
-        body += "<h1>\(WebHTML.escaped(name))</h1>\n<dl class=\"person\">\n"
+        let reading = [person.lastNamePhonetic, person.middleNamePhonetic, person.firstNamePhonetic].compactMap { $0 }.joined(separator: " ")
+        body += "<h1\(WebNameLanguage.attribute(of: name, reading: reading))>\(WebNameLanguage.nameHTML(of: person))</h1>\n<dl class=\"person\">\n"
         for (field, value) in WebPersonFields.rows(of: person, groups: book.groups(containing: person).compactMap(\.name)) {
             body += "<dt>\(WebHTML.escaped(field))</dt><dd>\(value)</dd>\n"
         }
