@@ -85,7 +85,7 @@ extension WebPersonForm {
             html += rowHTML(row, index: index, of: list.count, property: property)
         }
         html += problemHTML(key)
-        html += "<p><button type=\"submit\" class=\"secondary\" name=\"\(Self.actionField)\" value=\"add:\(key)\">Add a \(WebHTML.escaped(property.localizedName))</button></p>\n"
+        html += "<p><button type=\"submit\" class=\"secondary\" name=\"\(Self.actionField)\" value=\"add:\(key)\">Add \("aeiou".contains(property.localizedName.prefix(1)) ? "an" : "a") \(WebHTML.escaped(property.localizedName))</button></p>\n"
         return html + "</fieldset>\n"
     }
 
