@@ -40,26 +40,29 @@ extension WebService {
     /// `list=1` only the list, which the script puts in place as the user types.
     func peoplePage(_ target: CardDAVService.Target, query: WebForm, signed: WebHTML.Signed) -> HTTPServerResponse {
         let words = query["q"] ?? ""
-        var rows: [PersonListing]
-        var groups: [Group] = []
-        var chosen: Group?
-        var withPhotos = Set<RecordID>()
+        let groupID = query["group"].flatMap(Int32.init).map { RecordID($0) }
+        let read: PeopleRead
         do {
-            let book = try AddressBook(url: target.book.layout.root)
-            rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
-            groups = book.allGroups()
-            if let id = query["group"].flatMap(Int32.init), let group = book.group(withID: RecordID(id)) {
-                chosen = group
-                let members = Set(group.members().map(\.recordID))
-                rows = rows.filter { members.contains($0.recordID) }
+            // The book the writer keeps open, read again only when the store changed: a page of
+            // 10,000 people does not read the store's index each time.
+            read = try target.book.writer.withBook { book in
+                var rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
+                var chosen: RecordID?
+                if let groupID, let group = book.group(withID: groupID) {
+                    chosen = groupID
+                    let members = Set(group.members().map(\.recordID))
+                    rows = rows.filter { members.contains($0.recordID) }
+                }
+                let groups = book.allGroups().map { ($0.recordID, $0.name ?? "(no name)") }
+                return PeopleRead(rows: rows, groups: groups, chosen: chosen, withPhotos: book.recordIDsWithSavedImages())
             }
-            withPhotos = book.recordIDsWithSavedImages()
         } catch {
             return Self.page(500, "Cannot read the book", signed: signed, "<h1>Cannot read the book</h1>\n<p>The server log says why.</p>")
         }
+        let (rows, groups, chosen, withPhotos) = (read.rows, read.groups, read.chosen, read.withPhotos)
         var kept: [String] = []
         if words.contains(where: { !$0.isWhitespace }) { kept.append("q=" + WebForm.encoded(words)) }
-        if let chosen { kept.append("group=\(chosen.recordID.rawValue)") }
+        if let chosen { kept.append("group=\(chosen.rawValue)") }
         let page = WebPeopleList(rows: rows, page: query["page"].flatMap { Int($0) } ?? 1, query: kept.joined(separator: "&"))
         let list = page.html(withPhotos: withPhotos)
         if query["list"] == "1" {
@@ -79,9 +82,9 @@ extension WebService {
             """
         if !groups.isEmpty {
             body += "<label for=\"group\">Group</label><select id=\"group\" name=\"group\"><option value=\"\">Everyone</option>"
-            for group in groups {
-                let selected = group.recordID == chosen?.recordID ? " selected" : ""
-                body += "<option value=\"\(group.recordID.rawValue)\"\(selected)>\(WebHTML.escaped(group.name ?? "(no name)"))</option>"
+            for (id, name) in groups {
+                let selected = id == chosen ? " selected" : ""
+                body += "<option value=\"\(id.rawValue)\"\(selected)>\(WebHTML.escaped(name))</option>"
             }
             body += "</select> <button type=\"submit\">Show</button>\n"
         }
@@ -91,6 +94,14 @@ extension WebService {
             """
         body += list
         return Self.page(200, title, signed: signed, body)
+    }
+
+    /// What the people page reads of the book.
+    private struct PeopleRead: Sendable {
+        var rows: [PersonListing]
+        var groups: [(RecordID, String)]
+        var chosen: RecordID?
+        var withPhotos: Set<RecordID>
     }
 
     /// A person's page: every property with its label, the groups, a link to the card.
