@@ -82,7 +82,7 @@ final class WebService: Sendable {
         }
         var response: HTTPServerResponse
         if request.method == "POST" {
-            if request.body.count > WebForm.maximumBodySize { return Self.tooLarge(signed: session) }
+            if request.body.count > WebForm.maximumBodySize { return Self.tooLarge(for: session) }
             if let refusal = Self.refuseForeignPost(request, session: session) { return refusal }
             response = post(segments, body: Self.form(of: request), session: session)
         } else if !isRead {
@@ -283,7 +283,7 @@ final class WebService: Sendable {
     }
 
     /// 413 for a form over ``WebForm/maximumBodySize``, such as too large a file.
-    static func tooLarge(signed session: WebSession) -> HTTPServerResponse {
+    static func tooLarge(for session: WebSession) -> HTTPServerResponse {
         let limit = WebForm.maximumBodySize / (1024 * 1024)
         var response = page(
             413, "Too large", signed: WebHTML.Signed(user: session.user, formToken: session.formToken),
