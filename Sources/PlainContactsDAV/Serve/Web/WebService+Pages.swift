@@ -41,20 +41,23 @@ extension WebService {
     func peoplePage(_ target: CardDAVService.Target, query: WebForm, signed: WebHTML.Signed) -> HTTPServerResponse {
         let words = query["q"] ?? ""
         let groupID = query["group"].flatMap(Int32.init).map { RecordID($0) }
-        let read: PeopleRead
+        let read: WebListingCache.Read
         do {
-            // The book the writer keeps open, read again only when the store changed: a page of
-            // 10,000 people does not read the store's index each time.
-            read = try target.book.writer.withBook { book in
-                var rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
-                var chosen: RecordID?
-                if let groupID, let group = book.group(withID: groupID) {
-                    chosen = groupID
-                    let members = Set(group.members().map(\.recordID))
-                    rows = rows.filter { members.contains($0.recordID) }
+            // The book the writer keeps open, read again only when the store changed, and the
+            // list kept while the book's cards stay as they are.
+            let key = WebListingCache.Key(book: target.book.name, words: words, group: groupID)
+            read = try listings.read(key, token: try target.book.collection.token()) {
+                try target.book.writer.withBook { book in
+                    var rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
+                    var chosen: RecordID?
+                    if let groupID, let group = book.group(withID: groupID) {
+                        chosen = groupID
+                        let members = Set(group.members().map(\.recordID))
+                        rows = rows.filter { members.contains($0.recordID) }
+                    }
+                    let groups = book.allGroups().map { (id: $0.recordID, name: $0.name ?? "(no name)") }
+                    return WebListingCache.Read(rows: rows, groups: groups, chosen: chosen, withPhotos: book.recordIDsWithSavedImages())
                 }
-                let groups = book.allGroups().map { ($0.recordID, $0.name ?? "(no name)") }
-                return PeopleRead(rows: rows, groups: groups, chosen: chosen, withPhotos: book.recordIDsWithSavedImages())
             }
         } catch {
             return Self.page(500, "Cannot read the book", signed: signed, "<h1>Cannot read the book</h1>\n<p>The server log says why.</p>")
@@ -94,14 +97,6 @@ extension WebService {
             """
         body += list
         return Self.page(200, title, signed: signed, body)
-    }
-
-    /// What the people page reads of the book.
-    private struct PeopleRead: Sendable {
-        var rows: [PersonListing]
-        var groups: [(RecordID, String)]
-        var chosen: RecordID?
-        var withPhotos: Set<RecordID>
     }
 
     /// A person's page: every property with its label, the groups, a link to the card.

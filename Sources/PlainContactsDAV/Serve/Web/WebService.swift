@@ -35,6 +35,8 @@ final class WebService: Sendable {
         + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
     let sessions: WebSessions
+    /// The people lists last read, kept while their books stay as they are.
+    let listings = WebListingCache()
     let service: CardDAVService
     let authenticator: ServerAuthenticator
 

@@ -89,4 +89,25 @@ import Testing
         #expect(page.contains("<h1 lang=\"ja\"><ruby>山田<rt>やまだ</rt></ruby>"))
         #expect(page.contains("<ruby>太郎<rt>たろう</rt></ruby></h1>"))
     }
+
+    @Test func aChangeMadeOutsideTheServerShowsOnTheNextLoad() throws {
+        let books = try ServedBooks()
+        let browser = WebBrowser(books)
+        browser.signIn("alice")
+        #expect(text(browser.send("GET", "/web/books/contacts/")).contains("0 people"))
+
+        let book = try books.alice.openBook()
+        let katie = Person()
+        katie.firstName = "Katie"
+        try book.add(katie)
+        try book.save()
+        let afterAdding = text(browser.send("GET", "/web/books/contacts/"))
+        katie.setImageData(Self.png)
+        try book.save()
+        let afterPhoto = text(browser.send("GET", "/web/books/contacts/"))
+
+        #expect(afterAdding.contains("1 person"))
+        #expect(afterAdding.contains(">Katie</span>"))
+        #expect(afterPhoto.contains("src=\"people/\(katie.recordID.rawValue)/photo\""))
+    }
 }
