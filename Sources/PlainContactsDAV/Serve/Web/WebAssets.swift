@@ -101,6 +101,8 @@ enum WebAssets {
               const list = document.querySelector("#people ul.people");
               const nav = document.querySelector("#people nav.pages");
               for (const item of fragment.querySelectorAll("ul.people > li")) list.append(document.adoptNode(item));
+              const count = document.querySelector("#people .count");
+              if (count) count.textContent = count.textContent.replace(/[0-9]+–[0-9]+ shown/, "1–" + list.children.length + " shown");
               const freshNav = fragment.querySelector("nav.pages");
               if (freshNav) {
                 const previous = freshNav.querySelector("a[rel=prev]");
