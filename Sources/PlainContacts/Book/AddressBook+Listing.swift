@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Lists of people for list views, built from the index instead of every person's file.
 extension AddressBook {
     /// Every person as a list line, in a sort ordering (the book's own by default): the same
@@ -51,6 +53,29 @@ extension AddressBook {
             return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
         }
         return rows.map(\.listing)
+    }
+
+    /// The record IDs of the saved people who have a saved image, found from the image files
+    /// beside the record files (each named after its record's key) without reading people's
+    /// files: what a list view shows a thumbnail for.
+    ///
+    /// ```swift
+    /// let withPhotos = book.recordIDsWithSavedImages()
+    /// for line in book.listing() where withPhotos.contains(line.recordID) { … }
+    /// ```
+    package func recordIDsWithSavedImages() -> Set<RecordID> {
+        let folder = layout.peopleFolder.path(percentEncoded: false)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var ids = Set<RecordID>()
+        for name in names where !name.hasPrefix(".") && !name.hasSuffix(".json") {
+            guard let dot = name.lastIndex(of: "."), let key = RecordKey(rawValue: String(name[..<dot])) else { continue }
+            if let person = people.byKey[key] {
+                if case .stored = person.state.image { ids.insert(person.recordID) }
+            } else if !people.isRemoved(key), let summary = catalog?[key] {
+                ids.insert(renumbered[key] ?? summary.id)
+            }
+        }
+        return ids
     }
 
     private func listing(of person: Person) -> PersonListing {

@@ -23,4 +23,20 @@ extension AddressBook {
         }
         return paths
     }
+
+    /// The files any save could change, relative to the store's folder: `store.json` and every
+    /// file of the people and groups folders (what an import, which may touch every record,
+    /// compares before and after).
+    ///
+    /// ```swift
+    /// let paths = book.filesAnySaveCouldChange()   // ["store.json", "groups/…", "people/….json", "people/….jpeg"]
+    /// ```
+    package func filesAnySaveCouldChange() -> [String] {
+        var paths = [StoreLayout.manifestName]
+        for (folder, name) in [(layout.groupsFolder, StoreLayout.groupsFolderName), (layout.peopleFolder, StoreLayout.peopleFolderName)] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))) ?? []
+            paths += names.filter { !$0.hasPrefix(".") }.map { name + "/" + $0 }
+        }
+        return paths
+    }
 }

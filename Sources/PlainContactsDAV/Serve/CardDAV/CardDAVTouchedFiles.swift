@@ -36,6 +36,20 @@ struct CardDAVTouchedFiles {
         for path in candidates(record, in: book) { before[path] = .some(signature(of: path)) }
     }
 
+    /// Notes the signatures of every file any save could change, as they are before a write
+    /// that may change any record (an import).
+    init(layout: StoreLayout, everyFileOf book: AddressBook) {
+        self.layout = layout
+        for path in book.filesAnySaveCouldChange() { before[path] = .some(signature(of: path)) }
+    }
+
+    /// The files a write noted with ``init(layout:everyFileOf:)`` changed, sorted, relative to
+    /// the store's folder: those noted before and those there now whose signatures changed.
+    func changed(everyFileIn book: AddressBook) -> [String] {
+        let paths = Set(before.keys).union(book.filesAnySaveCouldChange())
+        return paths.filter { path in signature(of: path) != (before[path] ?? nil) }.sorted()
+    }
+
     /// The files the write changed, sorted, relative to the store's folder: those whose
     /// signatures changed, among the files noted before the write and those a write of the
     /// record saved, `record`, could change.

@@ -259,6 +259,38 @@ final class CardDAVWriter: Sendable {
         }
     }
 
+    /// Imports a file of contacts (vCard, CSV, LDIF… as ``AddressBook/importContacts(from:source:format:options:decide:)``
+    /// reads them, the operation of `contacts import`) as the web pages do: one save under the
+    /// writer's lock, reported to `afterWrite` as `import 12 people from x.csv` made on the web
+    /// pages, with every file the save changed. The cards change for the CardDAV clients as
+    /// for any change of many records: the collection finds them when it is next brought up to
+    /// date, which is done before this returns.
+    ///
+    /// - Parameter source: The file's name, which the report's warnings and the commit name.
+    /// - Returns: the import's report.
+    /// - Throws: the errors of the import (nothing is then saved); the errors of bringing the
+    ///   collection up to date.
+    func importContacts(_ data: Data, source: String, options: VCardImportOptions, client: Client) throws -> VCardImportReport {
+        try book.withLock { open in
+            var first: CardDAVEntry.Record?
+            let (imported, files): (VCardImportReport, [String]) = try saving(in: &open) { book in
+                let touched = afterWrite == nil ? nil : CardDAVTouchedFiles(layout: layout, everyFileOf: book)
+                let imported = try book.importContacts(from: data, source: source, options: options)
+                let people = imported.added + imported.updated
+                if let key = people.lazy.compactMap({ book.person(withID: $0)?.key }).first {
+                    first = CardDAVEntry.Record(kind: .person, key: key)
+                }
+                return (imported, touched?.changed(everyFileIn: book) ?? [])
+            }
+            if let first {
+                let count = imported.added.count + imported.updated.count
+                report("import \(count) \(count == 1 ? "person" : "people") from \(source)", first, files, client, isWeb: true)
+            }
+            _ = try collection.listing()
+            return imported
+        }
+    }
+
     /// How many times the writer's book read the store: once when opened, then once each time
     /// others had changed it.
     var bookReads: Int {

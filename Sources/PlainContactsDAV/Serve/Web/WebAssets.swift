@@ -24,7 +24,12 @@ enum WebAssets {
         }
         body { margin: 0; color: var(--fg); background: var(--bg); }
         a { color: var(--accent); }
-        a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+        a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible,
+          main:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+        .skip { position: absolute; left: .5rem; top: -3rem; padding: .4rem .8rem; color: var(--fg); background: var(--bg);
+          border: 2px solid var(--accent); z-index: 1; }
+        .skip:focus { top: .5rem; }
+        .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
         .bar { display: flex; gap: 1rem; align-items: center; padding: .6rem 1rem; border-bottom: 1px solid var(--line); }
         .bar .home { font-weight: 600; text-decoration: none; margin-right: auto; }
         .bar form { margin: 0; }
@@ -41,7 +46,7 @@ enum WebAssets {
         ul.people, ul.books { list-style: none; padding: 0; margin: 0; }
         ul.people li, ul.books li { border-bottom: 1px solid var(--line); }
         ul.people a, ul.books a { display: block; padding: .55rem .2rem; text-decoration: none; }
-        ul.people .detail { display: block; font-size: .9em; color: var(--muted); }
+        ul.people .detail { font-size: .9em; color: var(--muted); }
         dl.person { display: grid; grid-template-columns: minmax(7rem, max-content) 1fr; gap: .35rem 1rem; }
         dl.person dt { color: var(--muted); }
         dl.person dd { margin: 0; white-space: pre-line; overflow-wrap: anywhere; }
@@ -52,13 +57,25 @@ enum WebAssets {
         fieldset.rows { border: 1px solid var(--line); border-radius: 4px; margin: 1rem 0; padding: .5rem .8rem; }
         fieldset.rows .row { display: grid; grid-template-columns: 8rem 1fr; gap: .5rem; margin: .3rem 0; }
         fieldset.rows label { margin: 0; }
-        fieldset.rows label span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+        fieldset.rows .row.composite { grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); border-top: 1px solid var(--line);
+          padding-top: .5rem; }
+        fieldset.rows .part { display: block; font-size: .9em; color: var(--muted); }
+        fieldset.rows .tools { display: flex; gap: .4rem; align-items: center; }
+        fieldset.photo { border: 1px solid var(--line); border-radius: 4px; margin: 1rem 0; padding: .5rem .8rem; }
+        label.check { display: flex; gap: .4rem; align-items: center; margin: .3rem 0; }
+        button.secondary { color: var(--accent); background: var(--bg); padding: .2rem .6rem; }
+        ul.people a { display: grid; grid-template-columns: 2.5rem 1fr; column-gap: .6rem; align-items: center; }
+        ul.people .thumb { grid-row: span 2; width: 2.5rem; height: 2.5rem; border-radius: 50%; object-fit: cover; background: var(--line); }
+        ul.people .detail { grid-column: 2; }
+        nav.pages { display: flex; gap: 1rem; justify-content: center; padding: .8rem 0; }
+        ruby rt { font-size: .5em; color: var(--muted); }
         .conflict { border: 2px solid var(--bad); border-radius: 4px; padding: .5rem 1rem; margin-bottom: 1rem; }
         .actions a { margin-right: 1rem; }
         select { font: inherit; padding: .35rem; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); border-radius: 4px; }
         ul.people li form { display: inline; margin-left: .5rem; }
         ul.people li:has(form) { display: flex; align-items: center; justify-content: space-between; padding: .3rem .2rem; }
         ul.people li:has(form) a { display: inline; padding: 0; }
+        ul.people li:has(form) .thumb { display: none; }
         img.photo { border-radius: 50%; object-fit: cover; float: right; margin-left: 1rem; }
         [aria-invalid=true] { border-color: var(--bad); }
         ol.history { list-style: none; padding: 0; margin: 0; }
@@ -78,10 +95,44 @@ enum WebAssets {
         """
 
     /// Search as you type: the search form's list is replaced by the server's list for the
-    /// words typed, at most one request in flight.
+    /// words typed, at most one request in flight. And the next page of a long list is added
+    /// below it when its link scrolls into view (the link works by itself without the script).
     static let script = """
         "use strict";
+        function loadMoreWhenSeen() {
+          const next = document.querySelector("#people nav.pages a[rel=next]");
+          if (!next || !("IntersectionObserver" in window)) return;
+          const watcher = new IntersectionObserver(async (seen) => {
+            if (!seen.some((entry) => entry.isIntersecting)) return;
+            watcher.disconnect();
+            const url = new URL(next.href, location.href);
+            url.searchParams.set("list", "1");
+            try {
+              const response = await fetch(url, { credentials: "same-origin" });
+              if (!response.ok) return;
+              const fragment = new DOMParser().parseFromString(await response.text(), "text/html");
+              const list = document.querySelector("#people ul.people");
+              const nav = document.querySelector("#people nav.pages");
+              for (const item of fragment.querySelectorAll("ul.people > li")) list.append(document.adoptNode(item));
+              const count = document.querySelector("#people .count");
+              if (count) count.textContent = count.textContent.replace(/[0-9]+–[0-9]+ shown/, "1–" + list.children.length + " shown");
+              const freshNav = fragment.querySelector("nav.pages");
+              if (freshNav) {
+                const previous = freshNav.querySelector("a[rel=prev]");
+                if (previous) previous.remove();
+                nav.replaceWith(document.adoptNode(freshNav));
+              } else {
+                nav.remove();
+              }
+              loadMoreWhenSeen();
+            } catch (error) {
+              // The link still works.
+            }
+          }, { rootMargin: "600px" });
+          watcher.observe(next);
+        }
         document.addEventListener("DOMContentLoaded", () => {
+          loadMoreWhenSeen();
           const form = document.querySelector("form.search");
           if (!form || !document.getElementById("people")) return;
           const field = form.querySelector("input[type=search]");
@@ -103,6 +154,7 @@ enum WebAssets {
                 const fresh = fragment.getElementById("people");
                 const shown = document.getElementById("people");
                 if (fresh && shown) shown.replaceWith(fresh);
+                loadMoreWhenSeen();
                 history.replaceState(null, "", url.pathname + (field.value ? "?q=" + encodeURIComponent(field.value) : ""));
               } catch (error) {
                 // The form still works: pressing Enter loads the page.

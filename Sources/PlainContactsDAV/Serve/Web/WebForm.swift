@@ -1,6 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The fields of a form or a query string (`application/x-www-form-urlencoded`): names and
 /// values percent-decoded, `+` read as a space, the first of repeated names kept by
-/// ``subscript(_:)``.
+/// ``subscript(_:)``. A form sent as `multipart/form-data` (``WebMultipart``) gives its text
+/// fields the same way and its files in ``files``.
 ///
 /// ```swift
 /// let form = WebForm("q=katie+b%C3%A9ll&book=family")
@@ -12,6 +19,11 @@ struct WebForm: Sendable, Equatable {
 
     /// The fields in order.
     private(set) var fields: [(name: String, value: String)]
+    /// The files of a multipart form, by field name (the first file of each name).
+    private(set) var files: [String: WebMultipart.Part] = [:]
+
+    /// The most a form's body may hold: a photo or a book's file to import.
+    static let maximumBodySize = 8 * 1024 * 1024
 
     /// The fields of `text`; a pair that does not decode as UTF-8 is left out.
     init(_ text: String?) {
@@ -24,13 +36,30 @@ struct WebForm: Sendable, Equatable {
         }
     }
 
+    /// The fields of a request's body: multipart when `contentType` says so (its parts with a
+    /// file name are files, the others text fields), else URL-encoded.
+    init(body: Data, contentType: String?) {
+        guard let contentType, let parts = WebMultipart.parts(of: body, contentType: contentType) else {
+            self.init(String(decoding: body, as: UTF8.self))
+            return
+        }
+        self.init(nil)
+        for part in parts {
+            if part.fileName != nil {
+                if files[part.name] == nil { files[part.name] = part }
+            } else if let value = String(validating: part.data, as: UTF8.self) {
+                fields.append((part.name, value))
+            }
+        }
+    }
+
     /// The value of the first field named `name`.
     subscript(_ name: String) -> String? {
         fields.first { $0.name == name }?.value
     }
 
     static func == (lhs: WebForm, rhs: WebForm) -> Bool {
-        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value } && lhs.files == rhs.files
     }
 
     /// `text` percent-decoded with `+` as a space; `nil` for a bad escape or bytes that are

@@ -23,8 +23,9 @@ enum WebHTML {
         var formToken: String
     }
 
-    /// A whole page: the document with its title, the style sheet and script, a header with
-    /// the sign-out button when someone is signed in, and `body` (HTML, already escaped).
+    /// A whole page: the document with its title, the style sheet and script, a link that
+    /// skips to the content for keyboard users, a header with the sign-out button when someone
+    /// is signed in, and `body` (HTML, already escaped).
     static func page(title: String, signed: Signed?, body: String) -> String {
         var html = """
             <!DOCTYPE html>
@@ -37,6 +38,7 @@ enum WebHTML {
             <script src="\(WebAssets.scriptPath)" defer></script>
             </head>
             <body>
+            <a class="skip" href="#main">Skip to the content</a>
             <header class="bar"><a class="home" href="/web/">Contacts</a>
             """
         if let signed {
@@ -46,7 +48,7 @@ enum WebHTML {
                 html += "<button type=\"submit\">Sign out</button></form>"
             }
         }
-        html += "</header>\n<main>\n" + body + "\n</main>\n</body>\n</html>\n"
+        html += "</header>\n<main id=\"main\" tabindex=\"-1\">\n" + body + "\n</main>\n</body>\n</html>\n"
         return html
     }
 

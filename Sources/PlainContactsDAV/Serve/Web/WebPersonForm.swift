@@ -4,41 +4,83 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainContacts
+import PlainContactsSystem
 
 /// The form that edits or adds a person on the web pages: its fields, what a person fills them
 /// with, and the changes (``PropertyEdit``, the language of `contacts set`) a sent form makes.
 ///
-/// Text properties are one field each, named by their key in the record file (`firstName`,
-/// `note`…), the birthday one field (`YYYY-MM-DD` or `--MM-DD`). Phones, emails, web addresses
-/// and related names are rows of a label and a value (`phones.0.label`, `phones.0.value`), each
-/// row keeping its value's identifier (`phones.0.id`); an emptied value removes its row, and
-/// blank rows at the end add values. The other properties (addresses, dates, accounts,
-/// profiles, the photo) are left as they are.
+/// Every property `contacts set` can set has its fields. Text properties are one field each,
+/// named by their key in the record file (`firstName`, `note`…), the birthday one field
+/// (`YYYY-MM-DD` or `--MM-DD`), the kind a choice. Each multi-value (phones, emails, web
+/// addresses, related names, dates, addresses, instant messages, social profiles) is a list of
+/// rows: a label and the value's parts (`phones.0.label`, `phones.0.value`,
+/// `addresses.1.city`), each row keeping its value's identifier (`phones.0.id`); a row whose
+/// parts are all empty or whose `remove` box is ticked is removed, and blank rows at the end
+/// add values. The photo is a file (JPEG, PNG, GIF or WebP) or a box that removes it.
+///
+/// A form's buttons other than Save change the form without saving it (``perform(_:)``): move
+/// a row up or down, add a blank row; the page then shows the form again, so that all of it
+/// works without JavaScript.
 ///
 /// ```swift
 /// let form = WebPersonForm(person)
-/// let edits = try WebPersonForm(sent: WebForm(body)).edits()   // [firstName=…, phones=[…]]
+/// let edits = try WebPersonForm(sent: WebForm(body)).edits(over: person)   // [firstName=…, phones=[…]]
 /// ```
 struct WebPersonForm: Sendable {
     /// The text properties, in the person view's order.
     static let textProperties = PropertyID.personProperties.filter { $0.type == .string && !$0.isReadOnly }
-    /// The multi-value properties of text edited as rows.
-    static let rowProperties: [PropertyID] = [.phones, .emails, .urls, .relatedNames]
+    /// The multi-value properties, edited as rows, in the person view's order.
+    static let rowProperties = PropertyID.personProperties.filter { property in
+        let multiValues: [PropertyType] = [.multiString, .multiDate, .multiAddress, .multiInstantMessage, .multiSocialProfile]
+        return multiValues.contains(property.type) && !property.isReadOnly
+    }
     /// Blank rows offered below a property's values, to add some.
-    static let blankRows = 2
+    static let blankRows = 1
+    /// The field of the photo's file, and of the box that removes the photo.
+    static let photoField = "photo"
+    static let removePhotoField = "photo.remove"
+    /// The field whose value says which button sent the form.
+    static let actionField = "action"
 
     /// One row of a multi-value.
     struct Row: Sendable, Hashable {
-        var id: String = ""
-        var label: String = ""
-        var value: String = ""
+        /// The value's identifier, as text; empty for a new value.
+        var id = ""
+        var label = ""
+        /// The value's parts by name: `value` for a text or a date, the address's or the
+        /// account's fields otherwise (``parts(of:)``).
+        var parts: [String: String] = [:]
+        /// Whether the row's remove box is ticked.
+        var removed = false
+
+        init(id: String = "", label: String = "", value: String) {
+            self.id = id
+            self.label = label
+            parts = ["value": value]
+        }
+
+        init(id: String, label: String, parts: [String: String], removed: Bool = false) {
+            self.id = id
+            self.label = label
+            self.parts = parts
+            self.removed = removed
+        }
+
+        /// Whether every part is empty or white space.
+        var isBlank: Bool { parts.values.allSatisfy { $0.allSatisfy(\.isWhitespace) } }
     }
 
-    /// The text of each text property and of `birthday`, by key.
+    /// The text of each text property, of `birthday` and of `kind`, by key.
     var texts: [String: String] = [:]
     /// The rows of each row property, by key.
     var rows: [String: [Row]] = [:]
-    /// The problem with each field, by key, after ``edits()`` failed.
+    /// Blank rows asked for with an Add button, by property key.
+    var added: [String: Int] = [:]
+    /// The photo's bytes a sent form carries.
+    var photo: Data?
+    /// Whether the form asks to remove the photo.
+    var removesPhoto = false
+    /// The problem with each field, by field name, after ``edits(over:)`` failed.
     var problems: [String: String] = [:]
 
     /// An empty form, for a new person.
@@ -50,10 +92,22 @@ struct WebPersonForm: Sendable {
             if case .string(let text)? = person.value(for: property) { texts[property.key] = text }
         }
         texts[PropertyID.birthday.key] = person.birthday?.description
+        texts[PropertyID.kind.key] = person.kind.rawValue
+        guard case .object(let fields) = person.editableJSON else { return }
         for property in Self.rowProperties {
-            if case .multiString(let values)? = person.value(for: property) {
-                rows[property.key] = values.entries.map { entry in
-                    Row(id: entry.identifier.description, label: entry.label?.rawValue ?? "", value: entry.value)
+            guard case .array(let entries)? = fields[property.key] else { continue }
+            rows[property.key] = entries.compactMap { entry in
+                guard case .object(let entry) = entry else { return nil }
+                let id = Self.identifier(entry["id"])
+                let label = entry["label"]?.string ?? ""
+                switch entry["value"] {
+                case .string(let text)?: return Row(id: id, label: label, value: text)
+                case .object(let value)?:
+                    let parts = Self.parts(of: property).reduce(into: [String: String]()) { parts, part in
+                        parts[part.key] = value[part.key]?.string ?? ""
+                    }
+                    return Row(id: id, label: label, parts: parts)
+                default: return nil
                 }
             }
         }
@@ -61,48 +115,121 @@ struct WebPersonForm: Sendable {
 
     /// The form as a browser sent it.
     init(sent form: WebForm) {
-        for property in Self.textProperties + [.birthday] {
+        for property in Self.textProperties + [.birthday, .kind] {
             if let text = form[property.key] { texts[property.key] = text }
         }
+        var highest: [String: Int] = [:]
+        for field in form.fields {
+            let pieces = field.name.split(separator: ".")
+            guard pieces.count == 3, let index = Int(pieces[1]), index >= 0, index < 1000 else { continue }
+            highest[String(pieces[0]), default: -1] = max(highest[String(pieces[0])] ?? -1, index)
+        }
         for property in Self.rowProperties {
-            var found: [Row] = []
-            var index = 0
-            while form["\(property.key).\(index).value"] != nil || form["\(property.key).\(index).label"] != nil {
+            guard let last = highest[property.key] else { continue }
+            rows[property.key] = (0...last).map { index in
                 let prefix = "\(property.key).\(index)."
-                found.append(Row(id: form[prefix + "id"] ?? "", label: form[prefix + "label"] ?? "", value: form[prefix + "value"] ?? ""))
-                index += 1
+                let parts = Self.parts(of: property).reduce(into: [String: String]()) { parts, part in
+                    parts[part.key] = form[prefix + part.key] ?? ""
+                }
+                return Row(id: form[prefix + "id"] ?? "", label: form[prefix + "label"] ?? "", parts: parts, removed: form[prefix + "remove"] != nil)
             }
-            rows[property.key] = found
+        }
+        if let file = form.files[Self.photoField], !file.data.isEmpty { photo = file.data }
+        removesPhoto = form[Self.removePhotoField] != nil
+    }
+
+    /// The parts of a value of `property`, with what each is called on the form.
+    static func parts(of property: PropertyID) -> [(key: String, name: String)] {
+        switch property.type {
+        case .multiAddress:
+            [
+                ("street", "Street"), ("extendedAddress", "Apartment or suite"), ("poBox", "PO box"), ("city", "City"),
+                ("state", "State or region"), ("zip", "Postal code"), ("country", "Country"), ("countryCode", "Country code"),
+            ]
+        case .multiInstantMessage: [("service", "Service"), ("username", "User name")]
+        case .multiSocialProfile: [("service", "Network"), ("username", "User name"), ("url", "Profile address"), ("identifier", "User ID")]
+        default: [("value", capitalizedFirst(property.localizedName))]
         }
     }
 
-    /// The changes the form makes, one per property it holds.
+    // MARK: Buttons
+
+    /// Carries out a button other than Save (`move:phones.2.up`, `move:phones.0.down`,
+    /// `add:addresses`); `false` for Save, or any other value.
+    mutating func perform(_ action: String?) -> Bool {
+        guard let action else { return false }
+        if action.hasPrefix("add:") {
+            let key = String(action.dropFirst(4))
+            guard Self.rowProperties.contains(where: { $0.key == key }) else { return false }
+            added[key, default: 0] += 1
+            return true
+        }
+        guard action.hasPrefix("move:") else { return false }
+        let pieces = action.dropFirst(5).split(separator: ".")
+        guard pieces.count == 3, let index = Int(pieces[1]), var list = rows[String(pieces[0])], list.indices.contains(index) else { return false }
+        let other = pieces[2] == "up" ? index - 1 : index + 1
+        guard list.indices.contains(other) else { return true }
+        list.swapAt(index, other)
+        rows[String(pieces[0])] = list
+        return true
+    }
+
+    // MARK: Changes
+
+    /// The changes the form makes over `base` (the person as the form was shown; `nil` for a
+    /// new person), one per property it holds. What the form does not show of a value (fields
+    /// of an address another program wrote) is kept from `base`'s value of the same identifier.
     ///
     /// - Throws: ``Problems`` naming each field whose value the property refuses, with why.
-    func edits() throws(Problems) -> [PropertyEdit] {
+    func edits(over base: Person?) throws(Problems) -> [PropertyEdit] {
         var edits: [PropertyEdit] = []
         var problems: [String: String] = [:]
-        for property in Self.textProperties + [.birthday] {
+        for property in Self.textProperties + [.birthday, .kind] {
             guard let text = texts[property.key] else { continue }
             let trimmed = text.allSatisfy(\.isWhitespace) ? "" : text
             do {
                 edits.append(try PropertyEdit(key: property.key, text: trimmed))
             } catch {
                 problems[property.key] = property == .birthday
-                    ? "Write the date as YYYY-MM-DD, or --MM-DD without a year." : "\(error)"
+                    ? "Write the date as YYYY-MM-DD, or --MM-DD without a year." : "This value cannot be saved."
             }
         }
+        var stored: [String: JSONValue] = [:]
+        if case .object(let fields)? = base?.editableJSON { stored = fields }
         for property in Self.rowProperties {
             guard let rows = rows[property.key] else { continue }
-            let kept = rows.filter { !$0.value.allSatisfy(\.isWhitespace) }
-            do {
-                edits.append(try PropertyEdit(key: property.key, text: kept.isEmpty ? "" : try Self.json(kept)))
-            } catch {
-                problems[property.key] = "\(error)"
+            var entries: [JSONValue] = []
+            for (index, row) in rows.enumerated() where !row.removed && !row.isBlank {
+                if property.type == .multiDate, (try? ContactDate(parsing: row.parts["value", default: ""].trimmed)) == nil {
+                    problems["\(property.key).\(index)"] = "Write the date as YYYY-MM-DD, or --MM-DD without a year."
+                    continue
+                }
+                entries.append(Self.entry(row, property: property, stored: stored[property.key]))
             }
+            do {
+                let text = entries.isEmpty ? "" : String(decoding: CanonicalJSON.encode(.array(entries)), as: UTF8.self)
+                edits.append(try PropertyEdit(key: property.key, text: text))
+            } catch {
+                problems[property.key] = problems[property.key] ?? "These values cannot be saved."
+            }
+        }
+        if let photo, WebService.imageType(of: photo) == nil {
+            problems[Self.photoField] = "The photo must be a JPEG, PNG, GIF or WebP image."
         }
         guard problems.isEmpty else { throw Problems(byField: problems) }
         return edits
+    }
+
+    /// Carries out the form's changes on `person`: the edits, then the photo.
+    ///
+    /// - Throws: the errors of ``Person/apply(_:)``; the person is then unchanged.
+    func apply(_ edits: [PropertyEdit], to person: Person) throws {
+        try person.apply(edits)
+        if let photo {
+            person.setImageData(photo)
+        } else if removesPhoto {
+            person.removeImage()
+        }
     }
 
     /// The fields a form could not be saved for.
@@ -110,81 +237,44 @@ struct WebPersonForm: Sendable {
         var byField: [String: String]
     }
 
-    /// Rows as the JSON array `contacts set` takes for a multi-value.
-    private static func json(_ rows: [Row]) throws -> String {
-        struct Entry: Encodable {
-            var id: Int32?
-            var label: String?
-            var value: String
+    /// A row as a record-file entry, over the stored entry of the same identifier.
+    private static func entry(_ row: Row, property: PropertyID, stored: JSONValue?) -> JSONValue {
+        var fields: [String: JSONValue] = [:]
+        let id = Int32(row.id.trimmed)
+        if let id, case .array(let entries)? = stored,
+            case .object(let found)? = entries.first(where: { Self.identifier($0.object?["id"]) == "\(id)" })
+        {
+            fields = found
         }
-        let entries = rows.map { row in
-            Entry(id: Int32(row.id), label: row.label.isEmpty ? nil : row.label, value: row.value.trimmingCharacters(in: .whitespaces))
-        }
-        return String(decoding: try JSONEncoder().encode(entries), as: UTF8.self)
-    }
-
-    // MARK: HTML
-
-    /// The form's fields as HTML, each labelled, each problem beside its field.
-    func fieldsHTML() -> String {
-        var html = ""
-        for property in Self.textProperties + [.birthday] {
-            let key = property.key
-            let value = WebHTML.escaped(texts[key] ?? "")
-            html += "<label for=\"\(key)\">\(WebHTML.escaped(property.localizedName.capitalizedFirst))</label>\n"
-            // The birthday's format is said in a hint beside the field, which stays in view.
-            let hinted = property == .birthday
-            let descriptions = (hinted ? ["\(key)-hint"] : []) + (problems[key] != nil ? ["\(key)-problem"] : [])
-            var attributes = problems[key] != nil ? " aria-invalid=\"true\"" : ""
-            if !descriptions.isEmpty { attributes += " aria-describedby=\"\(descriptions.joined(separator: " "))\"" }
-            if property == .note {
-                html += "<textarea id=\"\(key)\" name=\"\(key)\" rows=\"4\"\(attributes)>\(value)</textarea>\n"
-            } else {
-                html += "<input type=\"text\" id=\"\(key)\" name=\"\(key)\" value=\"\(value)\"\(attributes)>\n"
+        if let id { fields["id"] = .number(JSONNumber(Int(id))) }
+        fields["label"] = row.label.trimmed.isEmpty ? nil : .string(row.label.trimmed)
+        let parts = parts(of: property)
+        if parts.count == 1, parts[0].key == "value" {
+            fields["value"] = .string(row.parts["value", default: ""].trimmed)
+        } else {
+            var value = fields["value"]?.object ?? [:]
+            for part in parts {
+                let text = row.parts[part.key, default: ""].trimmed
+                value[part.key] = text.isEmpty ? nil : .string(text)
             }
-            if hinted { html += "<p class=\"muted\" id=\"\(key)-hint\">YYYY-MM-DD, or --MM-DD without a year</p>\n" }
-            html += problemHTML(key)
+            fields["value"] = .object(value)
         }
-        for property in Self.rowProperties {
-            let key = property.key
-            let name = WebHTML.escaped(property.localizedName.capitalizedFirst)
-            html += "<fieldset class=\"rows\"><legend>\(name)</legend>\n"
-            let rows = (self.rows[key] ?? []) + Array(repeating: Row(), count: Self.blankRows)
-            for (index, row) in rows.enumerated() {
-                let field = "\(key).\(index)"
-                html += "<div class=\"row\"><input type=\"hidden\" name=\"\(field).id\" value=\"\(WebHTML.escaped(row.id))\">"
-                html += "<label class=\"label\"><span>Label</span>"
-                html += "<input type=\"text\" name=\"\(field).label\" value=\"\(WebHTML.escaped(row.label))\" list=\"labels\"></label>"
-                html += "<label class=\"value\"><span>\(name) \(index + 1)</span>"
-                html += "<input \(Self.inputKind(property)) name=\"\(field).value\" value=\"\(WebHTML.escaped(row.value))\"></label></div>\n"
-            }
-            html += problemHTML(key) + "</fieldset>\n"
-        }
-        html += "<datalist id=\"labels\">" + ["mobile", "home", "work", "other", "main", "iPhone"].map { "<option value=\"\($0)\">" }.joined()
-        return html + "</datalist>\n"
+        return .object(fields)
     }
 
-    private func problemHTML(_ key: String) -> String {
-        guard let problem = problems[key] else { return "" }
-        return "<p class=\"error\" id=\"\(key)-problem\">\(WebHTML.escaped(problem))</p>\n"
+    /// A record file's `"id"` of an entry as text; empty when there is none.
+    private static func identifier(_ json: JSONValue?) -> String {
+        if case .number(let number)? = json { return number.description }
+        return ""
     }
 
-    /// The input's type and keyboard: text everywhere (the browser's own checks of emails and
-    /// addresses would refuse values the store keeps), with a phone's, an email's or an
-    /// address's keyboard.
-    private static func inputKind(_ property: PropertyID) -> String {
-        switch property {
-        case .phones: "type=\"tel\""
-        case .emails: "type=\"text\" inputmode=\"email\" autocapitalize=\"none\""
-        case .urls: "type=\"text\" inputmode=\"url\" autocapitalize=\"none\""
-        default: "type=\"text\""
-        }
+    /// `text` with its first letter in upper case: "job title" gives "Job title".
+    static func capitalizedFirst(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst()
     }
 }
 
 extension String {
-    /// The text with its first letter in upper case: "job title" gives "Job title".
-    fileprivate var capitalizedFirst: String {
-        prefix(1).uppercased() + dropFirst()
-    }
+    /// The text without white space or line breaks at either end.
+    fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }

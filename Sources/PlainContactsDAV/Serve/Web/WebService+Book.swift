@@ -25,15 +25,29 @@ extension WebService {
         }
     }
 
-    /// `GET …/people/ID/photo`: the person's photo, when it is a JPEG, PNG, GIF or WebP image.
-    /// Anything else (an SVG, which could carry script) is never served as an image.
+    /// `GET …/people/ID/photo`: the person's photo, when it is a JPEG, PNG, GIF or WebP image,
+    /// for the person's page and the list's thumbnails. Anything else (an SVG, which could carry
+    /// script) is never served as an image. The photo's ETag (a hash of its bytes) lets the
+    /// browser keep it and ask again cheaply: `If-None-Match` with it is answered 304.
     func photo(_ target: CardDAVService.Target, id: String, signed: WebHTML.Signed) -> HTTPServerResponse {
         guard let (_, person) = Self.person(id, in: target), let data = try? person.imageData(), let type = Self.imageType(of: data) else {
             return Self.notFound(signed)
         }
         var response = HTTPServerResponse(status: 200, headers: ["Content-Type": type], body: data)
         response.headers.append("Cache-Control", "private, no-cache")
+        response.headers.append("ETag", Self.etag(of: data))
         return response
+    }
+
+    /// A strong ETag of `data`: its 64-bit FNV-1a hash.
+    static func etag(of data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - digits.count) + digits + "\""
     }
 
     /// The media type of a JPEG, PNG, GIF or WebP image by its first bytes; `nil` for anything else.

@@ -67,9 +67,13 @@ extension WebService {
             guard let found = Self.person(id, in: target) else { return Self.notFound(signed) }
             existing = found
         }
+        // A button other than Save changes the form and shows it again.
+        if form.perform(body[WebPersonForm.actionField]) {
+            return formPage(target, person: existing?.person, form: form, etag: body["etag"], signed: signed)
+        }
         let edits: [PropertyEdit]
         do {
-            edits = try form.edits()
+            edits = try form.edits(over: existing?.person)
         } catch {
             form.problems = error.byField
             var response = formPage(target, person: existing?.person, form: form, etag: body["etag"], signed: signed)
@@ -78,12 +82,13 @@ extension WebService {
         }
         let client = CardDAVWriter.Client(user: session.user, userAgent: nil)
         let isNew = existing == nil
+        let sent = form
         do {
             let key = try target.book.writer.edit(
                 personWithKey: existing?.person.key, ifMatch: body["etag"], summary: { person in
                     "\(isNew ? "add" : "edit") \(person.compositeName ?? "a person without a name")"
                 }, client: client
-            ) { person in try person.apply(edits) }
+            ) { person in try sent.apply(edits, to: person) }
             guard let person = try AddressBook(url: target.book.layout.root).person(forKey: key) else { return Self.notFound(signed) }
             return Self.redirect(to: Self.bookPath(target.book.name) + "people/\(person.recordID.rawValue)")
         } catch let conflict as CardDAVWriter.EditConflict {
@@ -103,11 +108,15 @@ extension WebService {
             ?? Self.bookPath(target.book.name) + "new"
         var body = "<h1>\(WebHTML.escaped(title))</h1>\n" + above
         if !form.problems.isEmpty { body += "<p class=\"error\" role=\"alert\">Some fields need a change before the person can be saved.</p>\n" }
-        body += "<form method=\"post\" action=\"\(WebHTML.escaped(action))\" class=\"person\">\n" + WebHTML.tokenField(signed.formToken)
+        body += "<form method=\"post\" action=\"\(WebHTML.escaped(action))\" class=\"person\" enctype=\"multipart/form-data\">\n"
+        body += WebHTML.tokenField(signed.formToken)
         if let etag { body += "<input type=\"hidden\" name=\"etag\" value=\"\(WebHTML.escaped(etag))\">\n" }
-        body += form.fieldsHTML()
+        // The first button is the one Enter presses: Save, not a row's.
+        body += "<p class=\"actions\"><button type=\"submit\" name=\"\(WebPersonForm.actionField)\" value=\"save\">Save</button></p>\n"
+        let photoPath = person.flatMap { $0.hasImage ? "\(Self.bookPath(target.book.name))people/\($0.recordID.rawValue)/photo" : nil }
+        body += form.fieldsHTML(photoPath: photoPath)
         let back = person.map { "\($0.recordID.rawValue)" }.map { "people/\($0)" } ?? ""
-        body += "<p class=\"actions\"><button type=\"submit\">Save</button> <a href=\"\(WebHTML.escaped(Self.bookPath(target.book.name) + back))\">Cancel</a></p>\n</form>"
+        body += "<p class=\"actions\"><button type=\"submit\" name=\"\(WebPersonForm.actionField)\" value=\"save\">Save</button> <a href=\"\(WebHTML.escaped(Self.bookPath(target.book.name) + back))\">Cancel</a></p>\n</form>"
         return Self.page(200, title, signed: signed, body)
     }
 

@@ -40,29 +40,41 @@ extension WebService {
     /// `list=1` only the list, which the script puts in place as the user types.
     func peoplePage(_ target: CardDAVService.Target, query: WebForm, signed: WebHTML.Signed) -> HTTPServerResponse {
         let words = query["q"] ?? ""
-        var rows: [PersonListing]
-        var groups: [Group] = []
-        var chosen: Group?
+        let groupID = query["group"].flatMap(Int32.init).map { RecordID($0) }
+        let read: WebListingCache.Read
         do {
-            let book = try AddressBook(url: target.book.layout.root)
-            rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
-            groups = book.allGroups()
-            if let id = query["group"].flatMap(Int32.init), let group = book.group(withID: RecordID(id)) {
-                chosen = group
-                let members = Set(group.members().map(\.recordID))
-                rows = rows.filter { members.contains($0.recordID) }
+            // The book the writer keeps open, read again only when the store changed, and the
+            // list kept while the book's cards stay as they are.
+            let key = WebListingCache.Key(book: target.book.name, words: words, group: groupID)
+            read = try listings.read(key, token: try target.book.collection.token()) {
+                try target.book.writer.withBook { book in
+                    var rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
+                    var chosen: RecordID?
+                    if let groupID, let group = book.group(withID: groupID) {
+                        chosen = groupID
+                        let members = Set(group.members().map(\.recordID))
+                        rows = rows.filter { members.contains($0.recordID) }
+                    }
+                    let groups = book.allGroups().map { (id: $0.recordID, name: $0.name ?? "(no name)") }
+                    return WebListingCache.Read(rows: rows, groups: groups, chosen: chosen, withPhotos: book.recordIDsWithSavedImages())
+                }
             }
         } catch {
             return Self.page(500, "Cannot read the book", signed: signed, "<h1>Cannot read the book</h1>\n<p>The server log says why.</p>")
         }
-        let list = Self.peopleList(rows)
+        let (rows, groups, chosen, withPhotos) = (read.rows, read.groups, read.chosen, read.withPhotos)
+        var kept: [String] = []
+        if words.contains(where: { !$0.isWhitespace }) { kept.append("q=" + WebForm.encoded(words)) }
+        if let chosen { kept.append("group=\(chosen.rawValue)") }
+        let page = WebPeopleList(rows: rows, page: query["page"].flatMap { Int($0) } ?? 1, query: kept.joined(separator: "&"))
+        let list = page.html(withPhotos: withPhotos)
         if query["list"] == "1" {
             return HTTPServerResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Data(list.utf8))
         }
         let title = target.book.displayName
         var body = "<h1>\(WebHTML.escaped(title))</h1>\n"
         body += "<p class=\"actions\">"
-        if target.access == .readWrite { body += "<a href=\"new\">New person</a> " }
+        if target.access == .readWrite { body += "<a href=\"new\">New person</a> <a href=\"import\">Import a file</a> " }
         body += "<a href=\"groups/\">Groups</a> <a href=\"export.vcf\" download>Download as vCard</a> "
         body += "<a href=\"export.csv\" download>Download as CSV</a> <a href=\"duplicates/\">Duplicates</a> "
         body += "<a href=\"removed/\">Removed people</a></p>\n"
@@ -74,9 +86,9 @@ extension WebService {
             """
         if !groups.isEmpty {
             body += "<label for=\"group\">Group</label><select id=\"group\" name=\"group\"><option value=\"\">Everyone</option>"
-            for group in groups {
-                let selected = group.recordID == chosen?.recordID ? " selected" : ""
-                body += "<option value=\"\(group.recordID.rawValue)\"\(selected)>\(WebHTML.escaped(group.name ?? "(no name)"))</option>"
+            for (id, name) in groups {
+                let selected = id == chosen ? " selected" : ""
+                body += "<option value=\"\(id.rawValue)\"\(selected)>\(WebHTML.escaped(name))</option>"
             }
             body += "</select> <button type=\"submit\">Show</button>\n"
         }
@@ -88,21 +100,6 @@ extension WebService {
         return Self.page(200, title, signed: signed, body)
     }
 
-    /// The list of people: each a link to their page, with the first phone and email.
-    static func peopleList(_ rows: [PersonListing]) -> String {
-        var html = "<div id=\"people\"><p class=\"count muted\" aria-live=\"polite\">\(rows.count) \(rows.count == 1 ? "person" : "people")</p>\n"
-        html += "<ul class=\"people\">\n"
-        if rows.isEmpty { html += "<li class=\"muted\">Nobody here. Someone removed may be among the <a href=\"removed/\">removed people</a>.</li>\n" }
-        for row in rows {
-            let name = row.compositeName ?? "(no name)"
-            let detail = [row.firstPhone, row.firstEmail].compactMap { $0 }.joined(separator: " · ")
-            html += "<li><a href=\"people/\(row.recordID.rawValue)\">\(WebHTML.escaped(name))"
-            if !detail.isEmpty { html += "<span class=\"detail\">\(WebHTML.escaped(detail))</span>" }
-            html += "</a></li>\n"
-        }
-        return html + "</ul></div>"
-    }
-
     /// A person's page: every property with its label, the groups, a link to the card.
     func personPage(_ target: CardDAVService.Target, id: String, signed: WebHTML.Signed) -> HTTPServerResponse {
         guard let (book, person) = Self.person(id, in: target) else { return Self.notFound(signed) }
@@ -111,7 +108,8 @@ extension WebService {
         if person.hasImage, let data = try? person.imageData(), Self.imageType(of: data) != nil {
             body += "<img class=\"photo\" src=\"\(person.recordID.rawValue)/photo\" alt=\"Photo of \(WebHTML.escaped(name))\" width=\"96\" height=\"96\">\n"
         }
-        body += "<h1>\(WebHTML.escaped(name))</h1>\n<dl class=\"person\">\n"
+        let reading = [person.lastNamePhonetic, person.middleNamePhonetic, person.firstNamePhonetic].compactMap { $0 }.joined(separator: " ")
+        body += "<h1\(WebNameLanguage.attribute(of: name, reading: reading))>\(WebNameLanguage.nameHTML(of: person))</h1>\n<dl class=\"person\">\n"
         for (field, value) in WebPersonFields.rows(of: person, groups: book.groups(containing: person).compactMap(\.name)) {
             body += "<dt>\(WebHTML.escaped(field))</dt><dd>\(value)</dd>\n"
         }

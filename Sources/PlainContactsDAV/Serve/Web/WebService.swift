@@ -35,6 +35,8 @@ final class WebService: Sendable {
         + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
     let sessions: WebSessions
+    /// The people lists last read, kept while their books stay as they are.
+    let listings = WebListingCache()
     let service: CardDAVService
     let authenticator: ServerAuthenticator
     /// Where the history pages read a book's history; `nil`: the server keeps none.
@@ -88,12 +90,17 @@ final class WebService: Sendable {
         }
         var response: HTTPServerResponse
         if request.method == "POST" {
+            if request.body.count > WebForm.maximumBodySize { return Self.tooLarge(for: session) }
             if let refusal = Self.refuseForeignPost(request, session: session) { return refusal }
-            response = post(segments, body: WebForm(String(decoding: request.body, as: UTF8.self)), session: session)
+            response = post(segments, body: Self.form(of: request), session: session)
         } else if !isRead {
             response = Self.notAllowed
         } else {
             response = page(segments, query: WebForm(request.query), session: session)
+            // An answer the browser already holds (a photo it kept) is not sent again.
+            if let etag = response.headers["ETag"], request.header("If-None-Match") == etag {
+                response = HTTPServerResponse(status: 304, headers: ["ETag": etag, "Cache-Control": response.headers["Cache-Control"] ?? "no-cache"])
+            }
         }
         if let setCookie { response.headers.append("Set-Cookie", setCookie) }
         return response
@@ -143,6 +150,9 @@ final class WebService: Sendable {
         case let path where path.count == 3 && path[0] == "books" && path[2] == "new":
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
             return editPage(target, id: nil, offering: query, signed: signed)
+        case let path where path.count == 3 && path[0] == "books" && path[2] == "import":
+            guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
+            return importPage(target, signed: signed)
         default:
             return Self.notFound(signed)
         }
@@ -172,6 +182,7 @@ final class WebService: Sendable {
             return merge(target, keep: segments[3], other: segments[4], body: body, session: session)
         }
         if segments.count == 3, segments[2] == "new" { return save(target, id: nil, body: body, session: session) }
+        if segments.count == 3, segments[2] == "import" { return importFile(target, body: body, session: session) }
         if segments.count >= 4, segments[2] == "groups" {
             let rest = segments[3] == "" ? [] : Array(segments.dropFirst(3))
             return changeGroup(target, path: rest, body: body, session: session)
@@ -268,7 +279,7 @@ final class WebService: Sendable {
 
     /// 403 unless a `POST` carries the session's token (its origin is checked before).
     static func refuseForeignPost(_ request: HTTPServerRequest, session: WebSession) -> HTTPServerResponse? {
-        let form = WebForm(String(decoding: request.body, as: UTF8.self))
+        let form = form(of: request)
         guard let token = form[WebForm.tokenField], ConstantTime.equals(Array(token.utf8), Array(session.formToken.utf8)) else {
             var response = HTTPServerResponse.text(403, "this form is out of date or did not come from this server: reload the page\n")
             response.logNote = "form token missing or wrong"
@@ -290,6 +301,22 @@ final class WebService: Sendable {
         guard foreign else { return nil }
         var response = HTTPServerResponse.text(403, "refused: the request came from another site\n")
         response.logNote = "cross-origin form refused"
+        return response
+    }
+
+    /// The fields of a form a request sent, URL-encoded or multipart.
+    static func form(of request: HTTPServerRequest) -> WebForm {
+        WebForm(body: request.body, contentType: request.header("Content-Type"))
+    }
+
+    /// 413 for a form over ``WebForm/maximumBodySize``, such as too large a file.
+    static func tooLarge(for session: WebSession) -> HTTPServerResponse {
+        let limit = WebForm.maximumBodySize / (1024 * 1024)
+        var response = page(
+            413, "Too large", signed: WebHTML.Signed(user: session.user, formToken: session.formToken),
+            "<h1>Too large</h1>\n<p class=\"error\" role=\"alert\">What was sent is over \(limit) MB, the most a form takes here. "
+                + "Split the file, or send a smaller photo.</p>")
+        response.logNote = "form over the size limit"
         return response
     }
 

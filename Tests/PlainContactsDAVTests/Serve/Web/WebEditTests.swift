@@ -22,12 +22,15 @@ import Testing
         return (browser, person, "/web/books/contacts/people/\(person.recordID.rawValue)")
     }
 
-    /// The form's fields as the page at `target` fills them, to send back changed.
+    /// The form's fields as the page at `target` fills them, to send back changed: as a
+    /// browser sends them, boxes only when ticked, no file chosen, no button.
     private func fields(of browser: WebBrowser, at target: String) -> [(String, String)] {
         let page = text(browser.send("GET", target))
         var fields: [(String, String)] = []
         for tag in page.components(separatedBy: "<input").dropFirst() {
             guard let name = attribute("name", in: tag) else { continue }
+            let head = tag.prefix { $0 != ">" }
+            if head.contains("type=\"file\"") || (head.contains("type=\"checkbox\"") && !head.contains(" checked")) { continue }
             fields.append((name, attribute("value", in: tag) ?? ""))
         }
         for tag in page.components(separatedBy: "<textarea").dropFirst() {
@@ -165,5 +168,48 @@ import Testing
         #expect(form.status == 403)
         #expect(forged.status == 403)
         #expect(try books.family.openBook().person(withID: person.recordID)?.note == nil)
+    }
+
+    @Test func aPhotoIsUploadedWithTheFormAndAnSVGIsRefusedBesideTheField() throws {
+        let (browser, person, page) = try katie()
+        let form = fields(of: browser, at: page + "/edit")
+        let svg = Data("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+
+        let refused = browser.sendMultipart(page + "/edit", fields: setting(form, "jobTitle", "Chaser"), files: [.init(field: "photo", name: "x.svg", type: "image/svg+xml", data: svg)])
+        let saved = browser.sendMultipart(page + "/edit", fields: form, files: [.init(field: "photo", name: "k.png", type: "image/png", data: png)])
+
+        #expect(refused.status == 422)
+        #expect(text(refused).contains("<p class=\"error\" id=\"photo-problem\">The photo must be a JPEG, PNG, GIF or WebP image.</p>"))
+        #expect(saved.status == 303)
+        let stored = try #require(try browser.books.alice.openBook().person(withID: person.recordID))
+        #expect(try stored.imageData() == png)
+        #expect(stored.jobTitle == nil)
+        #expect(text(browser.send("GET", page + "/edit")).contains("name=\"photo.remove\""))
+
+        let removed = browser.send("POST", page + "/edit", form: fields(of: browser, at: page + "/edit") + [("photo.remove", "1")])
+        #expect(removed.status == 303)
+        #expect(try browser.books.alice.openBook().person(withID: person.recordID)?.hasImage == false)
+    }
+
+    @Test func aMoveButtonShowsTheFormAgainReorderedAndSavesNothingUntilSave() throws {
+        let (browser, person, page) = try katie()
+        var form = setting(fields(of: browser, at: page + "/edit"), "phones.1.value", "+1 555 0123")
+
+        let moved = browser.send("POST", page + "/edit", form: form + [("action", "move:phones.1.up")])
+
+        #expect(moved.status == 200)
+        let shown = text(moved)
+        let first = try #require(shown.range(of: "value=\"+1 555 0123\"")).lowerBound
+        let second = try #require(shown.range(of: "value=\"+1 555 0100\"")).lowerBound
+        #expect(first < second)
+        #expect(try browser.books.alice.openBook().person(withID: person.recordID)?.phones.values == ["+1 555 0100"])
+
+        form = [("phones.0.id", ""), ("phones.0.value", "+1 555 0123"), ("phones.1.id", "\(person.phones.identifier(at: 0).rawValue)"),
+            ("phones.1.label", "mobile"), ("phones.1.value", "+1 555 0100")] + form.filter { !$0.0.hasPrefix("phones.") }
+        #expect(browser.send("POST", page + "/edit", form: form + [("action", "save")]).status == 303)
+        let stored = try #require(try browser.books.alice.openBook().person(withID: person.recordID))
+        #expect(stored.phones.values == ["+1 555 0123", "+1 555 0100"])
+        #expect(stored.phones.identifier(at: 1) == person.phones.identifier(at: 0))
     }
 }

@@ -23,14 +23,21 @@ final class WebBrowser {
     /// cookie it is given.
     @discardableResult
     func send(_ method: String, _ target: String, form: [(String, String)]? = nil, headers: [(String, String)] = []) -> HTTPServerResponse {
+        let body = form.map { pairs in pairs.map { WebForm.encoded($0.0) + "=" + WebForm.encoded($0.1) }.joined(separator: "&") } ?? ""
+        return send(method, target, body: Data(body.utf8), contentType: form == nil ? nil : "application/x-www-form-urlencoded", headers: headers)
+    }
+
+    /// Sends a request with `body` as it is, of `contentType`.
+    @discardableResult
+    func send(_ method: String, _ target: String, body: Data, contentType: String?, headers: [(String, String)] = []) -> HTTPServerResponse {
         var fields: [(String, String)] = [("Host", host)]
+        if let contentType { fields.append(("Content-Type", contentType)) }
         if let cookie { fields.append(("Cookie", "\(WebService.cookieName)=\(cookie)")) }
         if method == "POST" { fields += [("Origin", "http://\(host)"), ("Sec-Fetch-Site", "same-origin")] }
         // A header given replaces the browser's own of that name.
         fields.removeAll { field in headers.contains { HTTPHeaderFields.matches($0.0, field.0) } }
         fields += headers
-        let body = form.map { pairs in pairs.map { WebForm.encoded($0.0) + "=" + WebForm.encoded($0.1) }.joined(separator: "&") } ?? ""
-        let request = HTTPServerRequest(method: method, target: target, headers: HTTPHeaderFields(fields), body: Data(body.utf8))
+        let request = HTTPServerRequest(method: method, target: target, headers: HTTPHeaderFields(fields), body: body)
         let response = web.respond(to: request, client: "192.0.2.7")
         for header in response.headers.values(for: "Set-Cookie") {
             let value = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
