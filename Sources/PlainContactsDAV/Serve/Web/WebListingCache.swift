@@ -6,12 +6,14 @@ import Synchronization
 /// time, and the same list is asked for page after page as it scrolls.
 ///
 /// An entry is keyed by the book, the search words and the group, and holds the book's sync
-/// token when it was read (``CardDAVCollection/token()``): any change to a card (a person
-/// saved, a photo, a group's members; by a client, the command line or `git pull`, which the
-/// collection learns of) gives the book a new token, and the entry is read again.
+/// token when it was read (``CardDAVCollection/token()``) and the signature of its
+/// `store.json`: any change to a card (a person saved, a photo, a group's members; by a
+/// client, the command line or `git pull`, which the collection learns of) gives the book a
+/// new token, and a change of its settings (the sort order, the name format) a new signature;
+/// either way the entry is read again.
 ///
 /// ```swift
-/// let read = try cache.read(key, token: try target.book.collection.token()) { try readTheBook() }
+/// let read = try cache.read(key, token: try book.collection.token(), settings: settings) { try readTheBook() }
 /// ```
 final class WebListingCache: Sendable {
     /// The entries kept at most; the oldest gives way.
@@ -38,6 +40,7 @@ final class WebListingCache: Sendable {
 
     private struct Entry {
         var token: CardDAVSyncToken
+        var settings: FileSignature?
         var read: Read
         var order: Int
     }
@@ -51,15 +54,18 @@ final class WebListingCache: Sendable {
 
     init() {}
 
-    /// The read kept for `key` at `token`, or what `make` reads, kept.
+    /// The read kept for `key` at `token` with the book's settings file at `settings` (its
+    /// signature, `nil` when it cannot be read), or what `make` reads, kept.
     ///
     /// - Throws: what `make` throws.
-    func read(_ key: Key, token: CardDAVSyncToken, _ make: () throws -> Read) throws -> Read {
-        if let kept = state.withLock({ $0.entries[key] }), kept.token == token { return kept.read }
+    func read(_ key: Key, token: CardDAVSyncToken, settings: FileSignature?, _ make: () throws -> Read) throws -> Read {
+        if let kept = state.withLock({ $0.entries[key] }), kept.token == token, kept.settings == settings, settings != nil {
+            return kept.read
+        }
         let read = try make()
         state.withLock { state in
             state.counter += 1
-            state.entries[key] = Entry(token: token, read: read, order: state.counter)
+            state.entries[key] = Entry(token: token, settings: settings, read: read, order: state.counter)
             if state.entries.count > Self.limit, let oldest = state.entries.min(by: { $0.value.order < $1.value.order })?.key {
                 state.entries[oldest] = nil
             }

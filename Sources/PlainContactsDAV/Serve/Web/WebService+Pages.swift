@@ -46,7 +46,8 @@ extension WebService {
             // The book the writer keeps open, read again only when the store changed, and the
             // list kept while the book's cards stay as they are.
             let key = WebListingCache.Key(book: target.book.name, words: words, group: groupID)
-            read = try listings.read(key, token: try target.book.collection.token()) {
+            let settings = FileSignature.of(target.book.layout.root.appending(path: StoreLayout.manifestName).path)
+            read = try listings.read(key, token: try target.book.collection.token(), settings: settings) {
                 try target.book.writer.withBook { book in
                     var rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
                     var chosen: RecordID?

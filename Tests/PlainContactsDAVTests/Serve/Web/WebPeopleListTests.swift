@@ -110,4 +110,27 @@ import Testing
         #expect(afterAdding.contains(">Katie</span>"))
         #expect(afterPhoto.contains("src=\"people/\(katie.recordID.rawValue)/photo\""))
     }
+
+    @Test func aNewSortOrderInTheStoresSettingsShowsOnTheNextLoad() throws {
+        let books = try ServedBooks()
+        let book = try books.alice.openBook()
+        for (first, last) in [("Anna", "Zimmer"), ("Zoe", "Abbott")] {
+            let person = Person()
+            person.firstName = first
+            person.lastName = last
+            try book.add(person)
+        }
+        try book.save()
+        let browser = WebBrowser(books)
+        browser.signIn("alice")
+        let byLastName = text(browser.send("GET", "/web/books/contacts/"))
+
+        book.sortOrdering = .firstName
+        try book.save()
+        let byFirstName = text(browser.send("GET", "/web/books/contacts/"))
+
+        let order = { (page: String) in ["Anna", "Zoe"].sorted { (page.range(of: $0)?.lowerBound ?? page.endIndex) < (page.range(of: $1)?.lowerBound ?? page.endIndex) } }
+        #expect(order(byLastName) == ["Zoe", "Anna"])
+        #expect(order(byFirstName) == ["Anna", "Zoe"])
+    }
 }
