@@ -102,7 +102,16 @@ extension WebPersonForm {
         let described = described(field)
         for part in parts {
             let value = WebHTML.escaped(row.parts[part.key] ?? "")
-            let caption = parts.count > 1 ? "<span class=\"part\">\(WebHTML.escaped(part.name))</span>" : "<span class=\"sr\">\(WebHTML.escaped(Self.capitalizedFirst(what)))</span>"
+            let caption =
+                if parts.count > 1 {
+                    "<span class=\"part\">\(WebHTML.escaped(part.name))</span>"
+                } else if property == .dates {
+                    // The format is said where everyone sees it, not as faint text inside the
+                    // field, which goes when typing starts.
+                    "<span class=\"part\">\(WebHTML.escaped(Self.capitalizedFirst(what))) (YYYY-MM-DD)</span>"
+                } else {
+                    "<span class=\"sr\">\(WebHTML.escaped(Self.capitalizedFirst(what)))</span>"
+                }
             let name = "\(field).\(part.key)"
             html += "<label class=\"value\">\(caption)"
             if part.key == "street" {
@@ -145,7 +154,6 @@ extension WebPersonForm {
         case (.phones, _): "type=\"tel\""
         case (.emails, _): "type=\"text\" inputmode=\"email\" autocapitalize=\"none\""
         case (.urls, _), (.socialProfiles, "url"): "type=\"text\" inputmode=\"url\" autocapitalize=\"none\""
-        case (.dates, _): "type=\"text\" placeholder=\"YYYY-MM-DD\""
         default: "type=\"text\""
         }
     }

@@ -82,11 +82,7 @@ extension WebService {
             try target.book.writer.remove(personWithKey: key, ifMatch: body["etag"], client: CardDAVWriter.Client(user: session.user))
             return Self.redirect(to: Self.bookPath(target.book.name))
         } catch is CardDAVWriter.EditConflict {
-            var response = removePage(target, id: id, signed: signed)
-            response.status = 409
-            let note = "<p class=\"error\" role=\"alert\">Someone changed this person since you asked; look again before removing.</p>"
-            response.body = Data(String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "<h1>", with: note + "<h1>").utf8)
-            return response
+            return Self.conflict(removePage(target, id: id, signed: signed), saying: "Someone changed this person since you asked; look again before removing.")
         } catch {
             return Self.page(500, "Not removed", signed: signed, "<h1>Not removed</h1>\n<p class=\"error\">\(WebHTML.escaped("\(error)"))</p>")
         }

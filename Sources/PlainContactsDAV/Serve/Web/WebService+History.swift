@@ -58,11 +58,7 @@ extension WebService {
             try target.book.writer.restore(personWithKey: key, ifMatch: body["etag"], toVersion: data, path: version.path, client: client)
             return Self.redirect(to: Self.bookPath(target.book.name) + "people/\(person.recordID.rawValue)")
         } catch is CardDAVWriter.EditConflict {
-            var response = historyPage(target, id: id, signed: signed)
-            response.status = 409
-            let note = "<p class=\"error\" role=\"alert\">Someone changed this person since the page was shown; look again before restoring.</p>"
-            response.body = Data(String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "<h1>", with: note + "<h1>").utf8)
-            return response
+            return Self.conflict(historyPage(target, id: id, signed: signed), saying: "Someone changed this person since the page was shown; look again before restoring.")
         } catch {
             return Self.page(500, "Not restored", signed: signed, "<h1>Not restored</h1>\n<p class=\"error\">\(WebHTML.escaped("\(error)"))</p>")
         }

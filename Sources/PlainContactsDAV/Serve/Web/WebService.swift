@@ -338,6 +338,16 @@ final class WebService: Sendable {
     }
 
     /// An HTML page.
+    /// `page` answered 409, with `note` as an alert above its heading: a write refused because
+    /// someone changed the record since the page was shown, which shows it as it is now.
+    static func conflict(_ page: HTTPServerResponse, saying note: String) -> HTTPServerResponse {
+        var response = page
+        response.status = 409
+        let alert = "<p class=\"error\" role=\"alert\">\(WebHTML.escaped(note))</p>"
+        response.body = Data(String(decoding: page.body, as: UTF8.self).replacingOccurrences(of: "<h1>", with: alert + "<h1>").utf8)
+        return response
+    }
+
     static func page(_ status: Int, _ title: String, signed: WebHTML.Signed?, _ body: String) -> HTTPServerResponse {
         HTTPServerResponse(
             status: status, headers: ["Content-Type": "text/html; charset=utf-8"],

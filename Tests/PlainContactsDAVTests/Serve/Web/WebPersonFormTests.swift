@@ -104,6 +104,8 @@ import Testing
         #expect(shown.problems.keys.sorted() == ["dates.1"])
         #expect(shown.fieldsHTML().contains("<p class=\"error\" id=\"dates.1-problem\">"))
         #expect(shown.fieldsHTML().contains("aria-describedby=\"dates.1-problem\""))
+        // The format is shown beside every date: the two sent and the empty one for a new date.
+        #expect(shown.fieldsHTML().components(separatedBy: " (YYYY-MM-DD)</span>").count == 4)
     }
 
     @Test func onlyAJPEGPNGGIFOrWebPPhotoIsTaken() throws {
