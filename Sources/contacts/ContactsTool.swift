@@ -45,8 +45,12 @@ enum ContactsTool {
                 throw CLIError.usage(chain.isEmpty ? "missing command" : "missing subcommand")
             }
             guard let command = CommandTable.command(named: name, in: commands) else {
+                let meant = CommandSuggestion.command(for: name, among: commands.map { $0.name })
+                let path = (["contacts"] + chain.map { $0.name } + [meant ?? ""]).joined(separator: " ")
+                let advice = meant.map { _ in "did you mean `\(path)`?" }
                 throw CLIError.usage(
-                    chain.isEmpty ? "unknown command '\(name)'; see `contacts help`" : "unknown subcommand '\(name)'")
+                    chain.isEmpty ? "unknown command '\(name)'; \(advice ?? "see `contacts help`")"
+                        : "unknown subcommand '\(name)'" + (advice.map { "; " + $0 } ?? ""))
             }
             chain.append(command)
             let commandName = HelpText.commandName(chain)
