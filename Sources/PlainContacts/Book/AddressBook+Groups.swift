@@ -71,7 +71,9 @@ extension AddressBook {
 
     func members(of group: Group) -> [Person] {
         guard let key = group.key, let members = memberships.members(of: key) else { return [] }
-        return members.compactMap { materializeQuietly($0) }
+        let keys = Array(members)
+        readAhead(keys)
+        return keys.compactMap { materializeQuietly($0) }
     }
 
     func addMember(_ person: Person, to group: Group) throws {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Reading people lazily: from the index by ID, or all of them through the catalog.
 extension AddressBook {
@@ -151,6 +152,23 @@ extension AddressBook {
         let person = Person(key: key, recordID: id, state: file.decoded.state, owner: self)
         people.load(person, snapshot: SavedPerson(id: file.decoded.id, state: file.decoded.state, fingerprint: file.fingerprint))
         return person
+    }
+
+    /// Reads the files of the people among `keys` not read yet, on all cores, into
+    /// ``freshlyRead``, so that materializing many people one by one costs a dictionary look-up
+    /// each instead of a read and a decode. A file that cannot be read is left for
+    /// ``materialize(_:)`` to read again and report.
+    ///
+    /// Below `minimum` unread people it reads nothing: a few files are not worth the threads.
+    func readAhead(_ keys: [RecordKey], minimum: Int = 64) {
+        let unread = keys.filter { people.byKey[$0] == nil && freshlyRead[$0] == nil && !people.isRemoved($0) }
+        guard unread.count >= minimum else { return }
+        let reader = StoreReader(layout: layout)
+        let files = Parallel.map(unread.count, minimumChunk: 32) { position in
+            try? reader.readPerson(key: unread[position])
+        }
+        freshlyRead.reserveCapacity(freshlyRead.count + files.count)
+        for case let file? in files { freshlyRead[file.key] = file }
     }
 
     /// The live person with a key, for an operation that cannot throw: a file that cannot be

@@ -9,7 +9,9 @@ extension AddressBook {
     /// ``lastLoadError`` (call ``validate()`` first to get such errors thrown).
     public func allPeople() -> [Person] {
         var result: [Person] = []
-        for key in catalogKeys {
+        let keys = catalogKeys
+        readAhead(keys)
+        for key in keys {
             do {
                 if let person = try materialize(key) { result.append(person) }
             } catch let error as ContactsError {
@@ -101,7 +103,9 @@ extension AddressBook {
         let words = NameSearch.queryWords(query)
         guard !words.isEmpty else { return [] }
         var matching: [Person] = []
-        for key in matchingKeys(words) {
+        let keys = matchingKeys(words)
+        readAhead(keys)
+        for key in keys {
             do {
                 if let person = try materialize(key) { matching.append(person) }
             } catch let error as ContactsError {
@@ -114,19 +118,30 @@ extension AddressBook {
         return sorted(matching, by: sortOrdering)
     }
 
-    /// The keys of saved people whose names match query words: people already read are
-    /// matched on their current (possibly unsaved) names, the others on their summaries.
+    /// The keys of saved people whose names match query words: people changed since they
+    /// were read are matched on their current (unsaved) names, the others on their summaries.
     func matchingKeys(_ words: [String]) -> [RecordKey] {
         ensureCatalogQuietly()
         var keys: [RecordKey] = []
-        for (key, person) in people.byKey where NameSearch.matches(queryWords: words, searchWords: NameSearch.searchWords(person.state.nameParts)) {
-            keys.append(key)
-        }
         let queryBytes = words.map { Array($0.utf8) }
+        for (key, person) in people.byKey {
+            let matches = unchangedSummary(of: key).map { $0.matches(queryWords: queryBytes) }
+                ?? NameSearch.matches(queryWords: words, searchWords: NameSearch.searchWords(person.state.nameParts))
+            if matches { keys.append(key) }
+        }
         for (key, summary) in catalog ?? [:] where people.byKey[key] == nil && !people.isRemoved(key) {
             if summary.matches(queryWords: queryBytes) { keys.append(key) }
         }
         return keys
+    }
+
+    /// The catalog's summary of a saved person who has not been changed since they were read
+    /// or saved, whose names, search words and sort keys are then the summary's: what a search
+    /// or a sort reads instead of working them out again from the names. `nil` for a person
+    /// changed since, or with no summary.
+    func unchangedSummary(of key: RecordKey) -> PersonSummary? {
+        guard !people.touched.contains(key) else { return nil }
+        return catalog?[key]
     }
 
     /// People sorted by name (`ABPersonComparePeopleByName` applied to an array).
@@ -135,11 +150,22 @@ extension AddressBook {
     /// people without any name last; ties are broken by record ID, then file key, so the order
     /// is the same on every run.
     public func sorted(_ people: [Person], by ordering: SortOrdering) -> [Person] {
-        let keyed = people.map { (person: $0, key: SortKey($0.state.nameParts, ordering: ordering)) }
+        let keyed = people.map { (person: $0, key: sortKey(of: $0, ordering: ordering)) }
         return keyed.sorted { a, b in
             if a.key != b.key { return a.key < b.key }
             return AddressBook.tieBreak(a.person, b.person)
         }.map(\.person)
+    }
+
+    /// A person's sort key in an ordering: the one their summary stores when they are
+    /// unchanged since read (working it out from the names folds each of them again).
+    private func sortKey(of person: Person, ordering: SortOrdering) -> SortKey {
+        if person.owner === self, let key = person.key, PersonSummary.sortKeyOrderings.contains(ordering),
+            let summary = unchangedSummary(of: key)
+        {
+            return summary.sortKey(ordering)
+        }
+        return SortKey(person.state.nameParts, ordering: ordering)
     }
 
     /// Whether `a` sorts before `b` by name (`ABPersonComparePeopleByName`).
