@@ -4,8 +4,9 @@ import PlainContactsDAV
 /// A store's history read from Git: what the web pages of `contacts serve` show (a person's
 /// versions, the people removed) and what `contacts log` says of each commit in words.
 ///
-/// Two runs of Git per question, whatever the number of commits: `git log --raw` names each
-/// commit's blobs of the file, then `git cat-file --batch` reads them all.
+/// Two runs of Git per question, whatever the number of commits or files: `git log --raw` (or,
+/// for the files of one commit, `git ls-tree`) names the blobs, then `git cat-file --batch`
+/// reads them all.
 ///
 /// ```swift
 /// let versions = try GitStoreHistory().versions(ofFile: "people/katie-bell-9dw42k.json", inStoreAt: store)
@@ -33,6 +34,28 @@ struct GitStoreHistory: StoreHistory {
             if kept.count == StoreHistoryVersion.limit { break }
         }
         return try versions(of: kept, in: store)
+    }
+
+    func files(atPaths paths: [String], commit: String, beforeCommit: Bool, inStoreAt store: URL) throws -> [String: Data] {
+        guard !paths.isEmpty else { return [:] }
+        guard !commit.isEmpty, commit.allSatisfy(\.isHexDigit) else { throw StoreHistoryUnavailable(reason: "there is no such commit") }
+        guard (try? GitRunner.isWorkTree(store)) == true else {
+            throw StoreHistoryUnavailable(reason: "the store is not in a Git work tree")
+        }
+        // "MODE TYPE HASH\tPATH\0" for each file, paths relative to the store.
+        let listing = try? GitRunner.run(
+            ["ls-tree", "-r", "-z", beforeCommit ? commit + "^" : commit, "--"] + paths, in: store)
+        guard let listing, listing.status == 0 else { throw StoreHistoryUnavailable(reason: "there is no such commit") }
+        var hashes: [String: String] = [:]
+        for entry in listing.output.split(separator: 0) {
+            let text = String(decoding: entry, as: UTF8.self)
+            guard let tab = text.firstIndex(of: "\t") else { continue }
+            let words = text[..<tab].split(separator: " ")
+            guard words.count == 3, words[1] == "blob" else { continue }
+            hashes[String(text[text.index(after: tab)...])] = String(words[2])
+        }
+        let blobs = try contents(of: Set(hashes.values), in: store)
+        return hashes.compactMapValues { blobs[$0] }
     }
 
     /// One commit's change to one file, as `git log --raw` says it.

@@ -49,6 +49,34 @@ import Testing
         #expect(removed.first.flatMap(\.before).map { String(decoding: $0, as: UTF8.self).contains("Wise") } == true)
     }
 
+    @Test func theFilesOfACommitAreReadAsItLeftThemOrAsItsParentHadThem() throws {
+        let sandbox = try CLISandbox()
+        let git = GitRepositories(sandbox: sandbox)
+        let repository = try git.makeRepository("book-repo")
+        let katie = try git.add(["--first", "Katie", "--last", "Bell"], in: repository)
+        try git.succeed(["group", "create", "Chasers"], in: repository)
+        try git.succeed(["group", "add", "Chasers", katie], in: repository)
+        try git.commitAll("contacts: add Katie Bell", in: repository)
+        try git.succeed(["rm", katie], in: repository)
+        try git.commitAll("contacts: remove Katie Bell", in: repository)
+        let store = git.store(repository)
+        let history = GitStoreHistory()
+        let removal = try #require(try history.removedFiles(inFolder: "people", inStoreAt: store).first)
+
+        let before = try history.files(atPaths: ["groups", removal.path], commit: removal.commit, beforeCommit: true, inStoreAt: store)
+        let after = try history.files(atPaths: ["groups", removal.path], commit: removal.commit, beforeCommit: false, inStoreAt: store)
+
+        let members = try #require(before.first { $0.key.hasSuffix(".members") })
+        #expect(String(decoding: members.value, as: UTF8.self).contains(removal.path.dropFirst("people/".count).dropLast(".json".count)))
+        #expect(before[removal.path] == removal.before)
+        #expect(before.keys.filter { $0.hasPrefix("groups/") }.count == 2)
+        #expect(after[removal.path] == nil)
+        #expect(after.first { $0.key.hasSuffix(".members") }?.value.isEmpty == true)
+        #expect(throws: StoreHistoryUnavailable.self) {
+            try history.files(atPaths: ["groups"], commit: "not-a-commit", beforeCommit: false, inStoreAt: store)
+        }
+    }
+
     @Test func aStoreOutsideGitHasNoHistory() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()

@@ -28,6 +28,20 @@ package protocol StoreHistory: Sendable {
     ///
     /// - Throws: ``StoreHistoryUnavailable`` as ``versions(ofFile:inStoreAt:)``.
     func removedFiles(inFolder folder: String, inStoreAt store: URL) throws -> [StoreHistoryVersion]
+
+    /// The bytes of the files at `paths` (relative to the store at `store`), and of every file
+    /// inside a folder one of them names, as the commit `commit` left them, or with
+    /// `beforeCommit`, as they were just before it (in its first parent): what goes with a
+    /// version of a record (its photo, the group membership files) for a restore. A file that
+    /// was not there is left out.
+    ///
+    /// ```swift
+    /// let files = try history.files(atPaths: ["people/katie-bell-9dw42k.jpg", "groups"], commit: version.commit, beforeCommit: true, inStoreAt: store)
+    /// ```
+    ///
+    /// - Throws: ``StoreHistoryUnavailable`` as ``versions(ofFile:inStoreAt:)``, and when there is
+    ///   no such commit.
+    func files(atPaths paths: [String], commit: String, beforeCommit: Bool, inStoreAt store: URL) throws -> [String: Data]
 }
 
 /// The history cannot be read: the store is not kept in Git, or Git failed.

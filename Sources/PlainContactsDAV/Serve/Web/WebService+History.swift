@@ -55,7 +55,10 @@ extension WebService {
         else { return Self.notFound(signed) }
         let client = CardDAVWriter.Client(user: session.user)
         do {
-            try target.book.writer.restore(personWithKey: key, ifMatch: body["etag"], toVersion: data, path: version.path, client: client)
+            let paths = StoreRepository.companionPaths(ofPersonVersion: data, path: version.path)
+            let files = try readHistory { try $0.files(atPaths: paths, commit: version.commit, beforeCommit: false, inStoreAt: target.book.layout.root) }
+            try target.book.writer.restore(
+                personWithKey: key, ifMatch: body["etag"], toVersion: data, path: version.path, files: files, client: client)
             return Self.redirect(to: Self.bookPath(target.book.name) + "people/\(person.recordID.rawValue)")
         } catch is CardDAVWriter.EditConflict {
             return Self.conflict(historyPage(target, id: id, signed: signed), saying: "Someone changed this person since the page was shown; look again before restoring.")
