@@ -129,7 +129,7 @@ final class WebService: Sendable {
             case "edit": return editPage(target, id: path[3], offering: query, signed: signed)
             case "photo": return photo(target, id: path[3], signed: signed)
             case "remove": return removePage(target, id: path[3], signed: signed)
-            case "history": return historyPage(target, id: path[3], signed: signed)
+            case "history": return historyPage(target, id: path[3], skipping: Int(query["skip"] ?? "") ?? 0, signed: signed)
             default: return Self.notFound(signed)
             }
         case let path where path.count == 4 && path[0] == "books" && path[2] == "removed":

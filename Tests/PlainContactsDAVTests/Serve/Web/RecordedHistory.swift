@@ -14,7 +14,8 @@ final class RecordedHistory: StoreHistory {
     func record(_ headline: String, path: String, in store: TemporaryStore, before: Data?, author: String = "kim") {
         let after = (try? store.read(path)).map { Data($0.utf8) }
         versions.withLock { versions in
-            let commit = String(repeating: String(versions.count % 10), count: 40)
+            let number = String(versions.count)
+            let commit = String(repeating: "0", count: 40 - number.count) + number
             let date = Date(timeIntervalSince1970: 1_795_000_000 + Double(versions.count) * 60)
             versions.insert(
                 StoreHistoryVersion(commit: commit, date: date, author: author, headline: headline, path: path, before: before, after: after),
@@ -42,8 +43,9 @@ final class RecordedHistory: StoreHistory {
         return files
     }
 
-    func versions(ofFile path: String, inStoreAt store: URL) throws -> [StoreHistoryVersion] {
-        versions.withLock { $0.filter { $0.path == path } }
+    func versions(ofFile path: String, skipping: Int, limit: Int?, inStoreAt store: URL) throws -> [StoreHistoryVersion] {
+        let all = versions.withLock { $0.filter { $0.path == path } }.dropFirst(skipping)
+        return Array(limit.map { all.prefix($0) } ?? all)
     }
 
     func removedFiles(inFolder folder: String, inStoreAt store: URL) throws -> [StoreHistoryVersion] {

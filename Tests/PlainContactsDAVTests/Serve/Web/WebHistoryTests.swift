@@ -211,6 +211,50 @@ import Testing
         #expect(back.note == nil)
     }
 
+    @Test func aLongHistoryIsShownFiftyAtATimeWithLinksToOlderAndNewerChanges() throws {
+        let (browser, history, person, page) = try katie()
+        let path = StoreRepository.path(ofPersonWithKey: try #require(person.key))
+        let book = try browser.books.alice.openBook()
+        let katie = try #require(book.person(withID: person.recordID))
+        for number in 1...60 {
+            let before = Data(try browser.books.alice.read(path).utf8)
+            katie.note = "note \(number)"
+            try book.save()
+            history.record("contacts: edit Katie Bell", path: path, in: browser.books.alice, before: before)
+        }
+
+        let first = text(browser.send("GET", page + "/history"))
+        let second = text(browser.send("GET", page + "/history?skip=50"))
+        let older = try #require(try history.versions(ofFile: path, skipping: 50, limit: nil, inStoreAt: browser.books.alice.storeURL).first)
+        let form = [(WebForm.tokenField, try browser.formToken(on: page + "/history")), ("commit", older.commit), ("skip", "50")]
+        let restored = browser.send("POST", page + "/history", form: form)
+
+        #expect(first.components(separatedBy: "<li><p class=\"when\">").count == 51)
+        #expect(first.contains("<a href=\"history?skip=50\" rel=\"next\">Older changes</a>"))
+        #expect(!first.contains("Newer changes"))
+        #expect(first.contains("<li>note note 59 → note 60</li>"))
+        #expect(second.components(separatedBy: "<li><p class=\"when\">").count == 13)
+        #expect(second.contains("<ol class=\"history\" start=\"51\">"))
+        #expect(second.contains("<a href=\"history\" rel=\"prev\">Newer changes</a>"))
+        #expect(!second.contains("Older changes"))
+        #expect(second.contains("<li>created</li>"))
+        #expect(second.contains("name=\"skip\" value=\"50\""))
+        #expect(restored.status == 303)
+        #expect(try browser.books.alice.openBook().person(withID: person.recordID)?.note == "note 10")
+    }
+
+    @Test func aMergeSaysMergedAndWhatItChangedAgainstItsFirstParent() throws {
+        let version = StoreHistoryVersion(
+            commit: "abc", date: Date(timeIntervalSince1970: 1_795_000_000), author: "kim", headline: "Merge branch 'phone'",
+            path: "people/katie-bell-9dw42k.json", before: Data(#"{"id": 1, "firstName": "Katie", "note": "here"}"#.utf8),
+            after: Data(#"{"id": 1, "firstName": "Katie", "jobTitle": "Pilot", "note": "here"}"#.utf8), isMerge: true)
+
+        let html = WebService.versionHTML(version, format: .firstNameFirst)
+
+        #expect(html.contains("<li>merged: job title added Pilot</li>"))
+        #expect(html.contains(" · kim · Git</p>"))
+    }
+
     @Test func aServerWithoutHistorySaysSoAndAnEmptySearchPointsToTheRemoved() throws {
         let books = try ServedBooks()
         let browser = WebBrowser(books)
