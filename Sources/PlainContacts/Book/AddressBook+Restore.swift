@@ -115,7 +115,8 @@ extension AddressBook {
             if self.group(forKey: group) != nil {
                 kept.insert(group)
             } else {
-                let record = files[StoreLayout.groupPath(group)].flatMap { try? GroupRecordCoder.decode($0, path: StoreLayout.groupPath(group)) }
+                let path = StoreLayout.groupPath(group)
+                let record = files[path].flatMap { try? GroupRecordCoder.decode($0, path: path) }
                 gone.append(record?.state.name ?? group.rawValue)
             }
         }
@@ -125,7 +126,9 @@ extension AddressBook {
     /// The bytes of the image a version of a record names, as `files` holds them; `nil` when it
     /// names none or `files` lacks it.
     private static func versionImage(of version: PersonState, in files: [String: Data]) -> Data? {
-        guard case .stored(let fileName) = version.image, let data = files[StoreLayout.imagePath(fileName)], !data.isEmpty else { return nil }
+        guard case .stored(let fileName) = version.image, let data = files[StoreLayout.imagePath(fileName)], !data.isEmpty else {
+            return nil
+        }
         return data
     }
 

@@ -44,7 +44,8 @@ package protocol StoreHistory: Sendable {
     /// was not there is left out.
     ///
     /// ```swift
-    /// let files = try history.files(atPaths: ["people/katie-bell-9dw42k.jpg", "groups"], commit: version.commit, beforeCommit: true, inStoreAt: store)
+    /// let files = try history.files(
+    ///     atPaths: ["people/katie-bell-9dw42k.jpg", "groups"], commit: version.commit, beforeCommit: true, inStoreAt: store)
     /// ```
     ///
     /// - Throws: ``StoreHistoryUnavailable`` as ``versions(ofFile:skipping:limit:inStoreAt:)``, and when there is

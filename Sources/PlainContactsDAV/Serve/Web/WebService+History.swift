@@ -70,7 +70,8 @@ extension WebService {
         let client = CardDAVWriter.Client(user: session.user)
         do {
             let paths = StoreRepository.companionPaths(ofPersonVersion: data, path: version.path)
-            let files = try readHistory { try $0.files(atPaths: paths, commit: version.commit, beforeCommit: false, inStoreAt: target.book.layout.root) }
+            let root = target.book.layout.root
+            let files = try readHistory { try $0.files(atPaths: paths, commit: version.commit, beforeCommit: false, inStoreAt: root) }
             try target.book.writer.restore(
                 personWithKey: key, ifMatch: body["etag"], toVersion: data, path: version.path, files: files, client: client)
             return Self.redirect(to: Self.bookPath(target.book.name) + "people/\(person.recordID.rawValue)")
@@ -87,7 +88,8 @@ extension WebService {
     ///
     /// - Throws: ``StoreHistoryUnavailable``.
     private func historyPage(of path: String, skipping: Int, in target: CardDAVService.Target) throws -> [StoreHistoryVersion] {
-        try readHistory { try $0.versions(ofFile: path, skipping: skipping, limit: StoreHistoryVersion.limit + 1, inStoreAt: target.book.layout.root) }
+        let root = target.book.layout.root
+        return try readHistory { try $0.versions(ofFile: path, skipping: skipping, limit: StoreHistoryVersion.limit + 1, inStoreAt: root) }
     }
 
     /// Runs `read` with the server's history.

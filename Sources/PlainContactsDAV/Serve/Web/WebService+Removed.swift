@@ -97,7 +97,8 @@ extension WebService {
     /// - Throws: ``StoreHistoryUnavailable`` when the history cannot be read.
     private func versionFiles(of data: Data, _ version: StoreHistoryVersion, in target: CardDAVService.Target) throws -> [String: Data] {
         let paths = StoreRepository.companionPaths(ofPersonVersion: data, path: version.path)
-        return try readHistory { try $0.files(atPaths: paths, commit: version.commit, beforeCommit: true, inStoreAt: target.book.layout.root) }
+        let root = target.book.layout.root
+        return try readHistory { try $0.files(atPaths: paths, commit: version.commit, beforeCommit: true, inStoreAt: root) }
     }
 
     /// The key of a person file's path (`people/KEY.json`); `nil` for any other file.
