@@ -23,11 +23,15 @@ package struct RecordPlacement: Sendable, Hashable {
     var carriedKey: RecordKey?
     /// The record ID the card carries with its key, if any.
     var carriedID: RecordID?
+    /// The keys of the groups the new person joins with the same save (a removed person
+    /// brought back into the groups they were in); groups no longer there are skipped.
+    var groups: Set<RecordKey>
 
-    init(uid: String, carriedKey: RecordKey?, carriedID: RecordID? = nil) {
+    init(uid: String, carriedKey: RecordKey?, carriedID: RecordID? = nil, groups: Set<RecordKey> = []) {
         self.uid = uid
         self.carriedKey = carriedKey
         self.carriedID = carriedID
+        self.groups = groups
     }
 
     /// The record ID: the carried one unless taken, else the settled ID of the UID.

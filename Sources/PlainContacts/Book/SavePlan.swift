@@ -35,6 +35,9 @@ struct SavePlan {
     private(set) var manifest: Manifest?
     /// Person keys newly added to some group by this save.
     private var newMemberKeys: Set<RecordKey> = []
+    /// The keys of people this save creates that join groups with it, by group key (their
+    /// placements name the groups); their files are written by the same commit.
+    private var joiningPeople: [RecordKey: Set<RecordKey>] = [:]
     /// Properties that changed differently here and on disk.
     private var conflicts: [SaveConflict] = []
     private let layout: StoreLayout
@@ -157,6 +160,7 @@ struct SavePlan {
                 key = RecordKey.make(name: name, fallback: "person")
             }
             takenKeys.insert(key)
+            for group in placement?.groups ?? [] { joiningPeople[group, default: []].insert(key) }
             var state = person.state
             // A record made from a card is dated by the card's REV, when it has one, so that
             // every clone that makes it writes the same bytes.
@@ -272,11 +276,12 @@ struct SavePlan {
 
     private mutating func planMemberships(book: AddressBook) throws {
         for key in book.groups.byKey.keys.sorted() {
-            var current = book.memberships.members(of: key) ?? []
+            let joining = joiningPeople[key] ?? []
+            var current = (book.memberships.members(of: key) ?? []).union(joining)
             let savedGroup = book.groups.saved[key]
             let saved = savedGroup?.members ?? []
             guard current != saved else { continue }
-            newMemberKeys.formUnion(current.subtracting(saved))
+            newMemberKeys.formUnion(current.subtracting(saved).subtracting(joining))
             if let savedGroup {
                 let url = layout.membersFile(key)
                 let data = try reader.read(url)

@@ -24,6 +24,23 @@ package enum StoreRepository {
         StoreLayout.personPath(key)
     }
 
+    /// The files and folders, inside the repository, that go with a version of a person's
+    /// record file (`data`, at `path`) besides the record: the image sidecar the version names,
+    /// and the groups folder, whose membership files name the groups the person was in. A
+    /// history reads them at the version's commit for a restore.
+    ///
+    /// ```swift
+    /// StoreRepository.companionPaths(ofPersonVersion: data, path: "people/katie-bell-9dw42k.json")
+    /// // ["people/katie-bell-9dw42k.jpg", "groups"]
+    /// ```
+    package static func companionPaths(ofPersonVersion data: Data, path: String) -> [String] {
+        var paths: [String] = []
+        if case .stored(let fileName)? = try? PersonRecordCoder.decode(data, path: path).state.image {
+            paths.append(StoreLayout.imagePath(fileName))
+        }
+        return paths + [StoreLayout.groupsFolderName]
+    }
+
     /// Whether the store at `root` commits every change to Git (`"autoCommit": true` in its
     /// manifest); a missing or unreadable manifest says no.
     package static func autoCommitIsEnabled(inStoreAt root: URL) -> Bool {

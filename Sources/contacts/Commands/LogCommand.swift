@@ -34,7 +34,7 @@ enum LogCommand: Command {
             throw CLIError.failure("`git log` failed: \(log.firstError)")
         }
         // The versions of each commit, for the changes in words.
-        let versions = try GitStoreHistory(limit: nil).versions(ofFile: path, inStoreAt: store)
+        let versions = try GitStoreHistory().versions(ofFile: path, skipping: 0, limit: nil, inStoreAt: store)
         let byCommit = Dictionary(versions.map { ($0.commit, $0) }, uniquingKeysWith: { first, _ in first })
         var blocks: [String] = []
         for chunk in log.text.split(separator: "\u{1e}") {

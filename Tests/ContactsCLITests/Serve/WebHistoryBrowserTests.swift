@@ -4,8 +4,8 @@ import TestTags
 import Testing
 
 /// The history and duplicates parts of the web pages in a real browser (headless Chromium over
-/// WebDriver, as ``WebPagesBrowserTests``): a person removed and restored from the removed
-/// people's page, the history in words, and a duplicate pair merged with a choice for a field.
+/// WebDriver, as ``WebPagesBrowserTests``): a person with a photo and a group removed and
+/// restored from the removed people's page with both, the history in words, and a duplicate pair merged with a choice for a field.
 /// Each step is checked in the store and in the commits `serve --commit` makes; screenshots at
 /// a phone's and a desktop's width are saved under `.build/web-screenshots/`.
 @Suite(.serialized) struct WebHistoryBrowserTests {
@@ -31,13 +31,26 @@ import Testing
         try browser.click("button[type=submit]")
         try browser.wait("the people list") { try browser.count("#people li") == 4 }
 
-        // Removing Katie Bell: gone from the store, the removal committed.
+        // Katie Bell, in the group Friends, given a photo.
         let katie = try book.id("Katie Bell")
+        let photo = ServedBook.image(7)
+        let photoFile = book.sandbox.temporary.appending(path: "katie.png")
+        try photo.write(to: photoFile)
+        try browser.go(to: people.appending(path: "people/\(katie)/edit"))
+        try browser.wait("her form") { try browser.count("#photo") == 1 }
+        try browser.type(photoFile.path(percentEncoded: false), into: "#photo")
+        try browser.click("form.person button[value=save]")
+        try browser.wait("her page") { try browser.title == "Katie Bell" }
+        #expect(try webCommits(1) == ["contacts: web: edit Katie Bell by \(ServedBook.user)"])
+        #expect(try book.images().contains(photo))
+
+        // Removing her: gone from the store with her photo and membership, the removal committed.
         try browser.go(to: people.appending(path: "people/\(katie)/remove"))
         try browser.click("main form button[type=submit]")
         try browser.wait("the list without her") { try browser.count("#people li") == 3 }
         #expect(try !book.names().contains("Katie Bell"))
-        #expect(try webCommits(1) == ["contacts: web: remove Katie Bell by \(ServedBook.user)"])
+        #expect(try webCommits(2).first == "contacts: web: remove Katie Bell by \(ServedBook.user)")
+        #expect(try !book.images().contains(photo))
 
         // Found on the removed people's page, with her last version, and restored.
         try browser.go(to: people.appending(path: "removed/"))
@@ -47,11 +60,18 @@ import Testing
         try browser.click("ul.people a")
         try browser.wait("her last version") { try browser.text(of: "h1") == "Katie Bell" }
         #expect(try browser.pageText.contains("katie@example.com"))
+        #expect(try browser.text(of: "dl.person").contains("Friends"))
         try browser.click("main form button[type=submit]")
         try browser.wait("her page again") { try browser.title == "Katie Bell" && browser.currentURL.hasSuffix("/people/\(katie)") }
         #expect(try book.names().contains("Katie Bell"))
         #expect(try book.sandbox.succeed(["show", katie]).stdout.contains("katie@example.com"))
-        #expect(try webCommits(2).first == "contacts: web: restore Katie Bell by \(ServedBook.user)")
+        #expect(try webCommits(3).first == "contacts: web: restore Katie Bell by \(ServedBook.user)")
+        // Back with her photo and in Friends, both in the store and in the restore's commit.
+        #expect(try book.images().contains(photo))
+        #expect(try book.sandbox.succeed(["list", "--group", "Friends"]).stdout.contains("Katie Bell"))
+        let restoredFiles = try book.git.git(["show", "--name-only", "--format=", "HEAD"], in: book.sandbox.root).lines
+        #expect(restoredFiles.contains { $0.hasPrefix("book/people/") && $0.hasSuffix(".png") })
+        #expect(restoredFiles.contains { $0.hasPrefix("book/groups/") && $0.hasSuffix(".members") })
 
         // Her history says each change in words, with who made it and how.
         try browser.click("a[href$='/history']")
@@ -81,7 +101,7 @@ import Testing
         let kept = try book.sandbox.succeed(["show", try book.id("Katie Bell")]).stdout
         #expect(kept.contains("kb@example.org"))
         #expect(!kept.contains("katie@example.com"))
-        #expect(try webCommits(3).first == "contacts: web: merge Katie Bell into Katie Bell by \(ServedBook.user)")
+        #expect(try webCommits(4).first == "contacts: web: merge Katie Bell into Katie Bell by \(ServedBook.user)")
         #expect(try !book.hasUncommittedChanges())
     }
 }

@@ -156,10 +156,18 @@ final class WebDriverBrowser {
         }
     }
 
+    /// Scrolls the page to its end, as a reader reaching the bottom of a list does.
+    func scrollToEnd() throws {
+        try command("POST", "execute/sync", ["script": "window.scrollTo(0, document.body.scrollHeight);", "args": [Any]()])
+    }
+
     // MARK: Protocol
 
+    /// Sends a command of the session and gives its answer's value.
+    ///
+    /// - Throws: ``Failure`` naming the error WebDriver answered.
     @discardableResult
-    private func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) throws -> Any? {
+    func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) throws -> Any? {
         let answer = try request(method, "/session/\(session)/\(path)", body)
         if let error = (answer["value"] as? [String: Any])?["error"] as? String {
             throw Failure(description: "\(method) \(path): \(error): \((answer["value"] as? [String: Any])?["message"] ?? "")")

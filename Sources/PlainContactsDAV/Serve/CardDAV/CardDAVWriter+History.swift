@@ -10,15 +10,18 @@ import PlainContacts
 /// reported to `afterWrite` as made on the web pages, the cards brought up to date for the
 /// CardDAV clients.
 extension CardDAVWriter {
-    /// Gives the person whose file has `key` the values of an earlier version of their file
-    /// (`data`, read from the history at `path`), reported as `restore NAME`
-    /// (``AddressBook/restore(_:toVersion:path:)``).
+    /// Gives the person whose file has `key` the values and photo of an earlier version of
+    /// their file (`data`, read from the history at `path`, with the files of the same commit
+    /// that go with it, `files`), reported as `restore NAME`
+    /// (``AddressBook/restore(_:toVersion:path:files:)``).
     ///
     /// - Parameter etag: the ETag of the person's card when the page was shown; when the card's
     ///   is another now, nothing is changed and ``EditConflict`` is thrown.
     /// - Throws: ``EditConflict``; a 404 failure when there is no such person; the errors of
     ///   reading the version and of the save.
-    func restore(personWithKey key: RecordKey, ifMatch etag: String?, toVersion data: Data, path: String, client: Client) throws {
+    func restore(
+        personWithKey key: RecordKey, ifMatch etag: String?, toVersion data: Data, path: String, files: [String: Data] = [:], client: Client
+    ) throws {
         let record = CardDAVEntry.Record(kind: .person, key: key)
         try book.withLock { open in
             guard let current = try collection.listing().entries.values.first(where: { $0.record == record }) else {
@@ -29,7 +32,7 @@ extension CardDAVWriter {
             let (_, files) = try saving(in: &open) { book in
                 try noting(record, in: book) {
                     guard let person = try book.person(forKey: key) else { throw CardDAVFailure(status: 404) }
-                    try book.restore(person, toVersion: data, path: path)
+                    try book.restore(person, toVersion: data, path: path, files: files)
                     try book.save()
                     name = person.compositeName ?? "a person without a name"
                     return record
@@ -41,17 +44,18 @@ extension CardDAVWriter {
     }
 
     /// Adds back a removed person from the last version of their file (`data`, read from the
-    /// history at `path`), reported as `restore NAME`
-    /// (``AddressBook/restoreRemovedPerson(fromVersion:path:)``).
+    /// history at `path`), with the photo and the groups still in the book that the files of
+    /// the same commit (`files`) give them, in one save, reported as `restore NAME`
+    /// (``AddressBook/restoreRemovedPerson(fromVersion:path:files:)``).
     ///
     /// - Returns: the key of the person's file, their old one unless another record took it.
     /// - Throws: the errors of reading the version and of the save.
-    func restoreRemoved(fromVersion data: Data, path: String, client: Client) throws -> RecordKey {
+    func restoreRemoved(fromVersion data: Data, path: String, files: [String: Data] = [:], client: Client) throws -> RecordKey {
         try book.withLock { open in
             var name = ""
             let (record, files) = try saving(in: &open) { book in
                 try noting(nil, in: book) {
-                    let person = try book.restoreRemovedPerson(fromVersion: data, path: path)
+                    let person = try book.restoreRemovedPerson(fromVersion: data, path: path, files: files)
                     try book.save()
                     name = person.compositeName ?? "a person without a name"
                     guard let key = person.key else { throw CardDAVFailure(status: 500) }

@@ -15,19 +15,52 @@ import Foundation
 /// ```
 package protocol StoreHistory: Sendable {
     /// The commits that changed the file at `path` (relative to the store at `store`), newest
-    /// first, at most ``StoreHistoryVersion/limit``.
+    /// first, leaving out the `skipping` newest, at most `limit` (`nil`: all the others). A
+    /// merge commit is among them when its file differs from the file of each of its parents
+    /// (what the merge driver settled), as a version with ``StoreHistoryVersion/isMerge`` whose
+    /// ``StoreHistoryVersion/before`` is the first parent's file; a merge that took one side's
+    /// file as it was is not.
+    ///
+    /// ```swift
+    /// let older = try history.versions(ofFile: path, skipping: 50, limit: 51, inStoreAt: store)
+    /// ```
     ///
     /// - Throws: ``StoreHistoryUnavailable`` when the store has no history (it is not in a Git
     ///   work tree) or it cannot be read.
-    func versions(ofFile path: String, inStoreAt store: URL) throws -> [StoreHistoryVersion]
+    func versions(ofFile path: String, skipping: Int, limit: Int?, inStoreAt store: URL) throws -> [StoreHistoryVersion]
 
     /// The commits that removed a file of the folder `folder` (such as `people`) of the store at
     /// `store` that is not there now, the newest removal of each file, newest first, at most
     /// ``StoreHistoryVersion/limit``; each version's ``StoreHistoryVersion/before`` is the
     /// file's last version.
     ///
-    /// - Throws: ``StoreHistoryUnavailable`` as ``versions(ofFile:inStoreAt:)``.
+    /// - Throws: ``StoreHistoryUnavailable`` as ``versions(ofFile:skipping:limit:inStoreAt:)``.
     func removedFiles(inFolder folder: String, inStoreAt store: URL) throws -> [StoreHistoryVersion]
+
+    /// The bytes of the files at `paths` (relative to the store at `store`), and of every file
+    /// inside a folder one of them names, as the commit `commit` left them, or with
+    /// `beforeCommit`, as they were just before it (in its first parent): what goes with a
+    /// version of a record (its photo, the group membership files) for a restore. A file that
+    /// was not there is left out.
+    ///
+    /// ```swift
+    /// let files = try history.files(
+    ///     atPaths: ["people/katie-bell-9dw42k.jpg", "groups"], commit: version.commit, beforeCommit: true, inStoreAt: store)
+    /// ```
+    ///
+    /// - Throws: ``StoreHistoryUnavailable`` as ``versions(ofFile:skipping:limit:inStoreAt:)``, and when there is
+    ///   no such commit.
+    func files(atPaths paths: [String], commit: String, beforeCommit: Bool, inStoreAt store: URL) throws -> [String: Data]
+}
+
+extension StoreHistory {
+    /// The newest versions of the file at `path`, at most ``StoreHistoryVersion/limit``: the
+    /// first page of ``versions(ofFile:skipping:limit:inStoreAt:)``.
+    ///
+    /// - Throws: as ``versions(ofFile:skipping:limit:inStoreAt:)``.
+    package func versions(ofFile path: String, inStoreAt store: URL) throws -> [StoreHistoryVersion] {
+        try versions(ofFile: path, skipping: 0, limit: StoreHistoryVersion.limit, inStoreAt: store)
+    }
 }
 
 /// The history cannot be read: the store is not kept in Git, or Git failed.
@@ -42,7 +75,7 @@ package struct StoreHistoryUnavailable: Error, Sendable, Hashable {
 
 /// One commit's change to a record file.
 package struct StoreHistoryVersion: Sendable, Hashable {
-    /// The most versions a history gives.
+    /// The most versions a page of history shows.
     package static let limit = 50
 
     /// The commit's hash.
@@ -59,8 +92,13 @@ package struct StoreHistoryVersion: Sendable, Hashable {
     package var before: Data?
     /// The file's bytes after the commit; `nil` when the commit removed it.
     package var after: Data?
+    /// Whether the commit is a merge whose file differs from each parent's: what the merge
+    /// driver settled; ``before`` is then the first parent's file.
+    package var isMerge: Bool
 
-    package init(commit: String, date: Date, author: String, headline: String, path: String, before: Data?, after: Data?) {
+    package init(
+        commit: String, date: Date, author: String, headline: String, path: String, before: Data?, after: Data?, isMerge: Bool = false
+    ) {
         self.commit = commit
         self.date = date
         self.author = author
@@ -68,6 +106,7 @@ package struct StoreHistoryVersion: Sendable, Hashable {
         self.path = path
         self.before = before
         self.after = after
+        self.isMerge = isMerge
     }
 
     /// Who made the change: the user a server's headline names (`… by kim`: the server

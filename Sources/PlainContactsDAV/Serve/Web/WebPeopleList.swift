@@ -32,10 +32,15 @@ struct WebPeopleList {
         self.page = min(max(1, page), max(1, (rows.count + Self.pageSize - 1) / Self.pageSize))
     }
 
+    /// The lines of the page shown.
+    var shown: ArraySlice<PersonListing> {
+        let start = (page - 1) * Self.pageSize
+        return rows[min(start, rows.count)..<min(start + Self.pageSize, rows.count)]
+    }
+
     /// The list as HTML; `withPhotos` are the people whose thumbnails are shown.
     func html(withPhotos: Set<RecordID>) -> String {
         let start = (page - 1) * Self.pageSize
-        let shown = rows[min(start, rows.count)..<min(start + Self.pageSize, rows.count)]
         var html = "<div id=\"people\"><p class=\"count muted\" aria-live=\"polite\">\(rows.count) \(rows.count == 1 ? "person" : "people")"
         if lastPage > 1 { html += ", \(start + 1)–\(start + shown.count) shown" }
         html += "</p>\n<ul class=\"people\">\n"

@@ -40,34 +40,14 @@ extension WebService {
     /// `list=1` only the list, which the script puts in place as the user types.
     func peoplePage(_ target: CardDAVService.Target, query: WebForm, signed: WebHTML.Signed) -> HTTPServerResponse {
         let words = query["q"] ?? ""
-        let groupID = query["group"].flatMap(Int32.init).map { RecordID($0) }
         let read: WebListingCache.Read
         do {
-            // The book the writer keeps open, read again only when the store changed, and the
-            // list kept while the book's cards stay as they are.
-            let key = WebListingCache.Key(book: target.book.name, words: words, group: groupID)
-            let settings = FileSignature.of(target.book.layout.root.appending(path: StoreLayout.manifestName).path)
-            read = try listings.read(key, token: try target.book.collection.token(), settings: settings) {
-                try target.book.writer.withBook { book in
-                    var rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
-                    var chosen: RecordID?
-                    if let groupID, let group = book.group(withID: groupID) {
-                        chosen = groupID
-                        let members = Set(group.members().map(\.recordID))
-                        rows = rows.filter { members.contains($0.recordID) }
-                    }
-                    let groups = book.allGroups().map { (id: $0.recordID, name: $0.name ?? "(no name)") }
-                    return WebListingCache.Read(rows: rows, groups: groups, chosen: chosen, withPhotos: book.recordIDsWithSavedImages())
-                }
-            }
+            read = try listing(target, query: query)
         } catch {
             return Self.page(500, "Cannot read the book", signed: signed, "<h1>Cannot read the book</h1>\n<p>The server log says why.</p>")
         }
-        let (rows, groups, chosen, withPhotos) = (read.rows, read.groups, read.chosen, read.withPhotos)
-        var kept: [String] = []
-        if words.contains(where: { !$0.isWhitespace }) { kept.append("q=" + WebForm.encoded(words)) }
-        if let chosen { kept.append("group=\(chosen.rawValue)") }
-        let page = WebPeopleList(rows: rows, page: query["page"].flatMap { Int($0) } ?? 1, query: kept.joined(separator: "&"))
+        let (groups, chosen, withPhotos) = (read.groups, read.chosen, read.withPhotos)
+        let page = Self.peopleList(read, query: query)
         let list = page.html(withPhotos: withPhotos)
         if query["list"] == "1" {
             return HTTPServerResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Data(list.utf8))
@@ -101,6 +81,40 @@ extension WebService {
         return Self.page(200, title, signed: signed, body)
     }
 
+    /// The people of the list `query` asks for (`q`: the words searched, `group`: a group's
+    /// record ID), from the book the writer keeps open, read again only when the store
+    /// changed, and the list kept while the book's cards stay as they are.
+    ///
+    /// - Throws: the errors of reading the book.
+    func listing(_ target: CardDAVService.Target, query: WebForm) throws -> WebListingCache.Read {
+        let words = query["q"] ?? ""
+        let groupID = query["group"].flatMap(Int32.init).map { RecordID($0) }
+        let key = WebListingCache.Key(book: target.book.name, words: words, group: groupID)
+        let settings = FileSignature.of(target.book.layout.root.appending(path: StoreLayout.manifestName).path)
+        return try listings.read(key, token: try target.book.collection.token(), settings: settings) {
+            try target.book.writer.withBook { book in
+                var rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
+                var chosen: RecordID?
+                if let groupID, let group = book.group(withID: groupID) {
+                    chosen = groupID
+                    let members = Set(group.members().map(\.recordID))
+                    rows = rows.filter { members.contains($0.recordID) }
+                }
+                let groups = book.allGroups().map { (id: $0.recordID, name: $0.name ?? "(no name)") }
+                return WebListingCache.Read(rows: rows, groups: groups, chosen: chosen, withPhotos: book.recordIDsWithSavedImages())
+            }
+        }
+    }
+
+    /// The page of `read` that `query` asks for (`page`), its links keeping the words
+    /// searched and the group chosen.
+    static func peopleList(_ read: WebListingCache.Read, query: WebForm) -> WebPeopleList {
+        let words = query["q"] ?? ""
+        var kept: [String] = []
+        if words.contains(where: { !$0.isWhitespace }) { kept.append("q=" + WebForm.encoded(words)) }
+        if let chosen = read.chosen { kept.append("group=\(chosen.rawValue)") }
+        return WebPeopleList(rows: read.rows, page: query["page"].flatMap { Int($0) } ?? 1, query: kept.joined(separator: "&"))
+    }
     /// A person's page: every property with its label, the groups, a link to the card.
     func personPage(_ target: CardDAVService.Target, id: String, signed: WebHTML.Signed) -> HTTPServerResponse {
         guard let (book, person) = Self.person(id, in: target) else { return Self.notFound(signed) }

@@ -34,19 +34,28 @@ extension WebService {
     /// `GET …/removed/KEY`: the last version of a removed person, and for a book the user may
     /// change, the button that brings them back.
     func removedPersonPage(_ target: CardDAVService.Target, key: String, signed: WebHTML.Signed) -> HTTPServerResponse {
-        guard let (version, person) = removedPerson(key, in: target) else { return Self.notFound(signed) }
+        guard let (version, person) = removedPerson(key, in: target), let data = version.before else { return Self.notFound(signed) }
         let name = person.compositeName ?? "(no name)"
         var body = "<p><a href=\"./\">← Removed people</a></p>\n<h1>\(WebHTML.escaped(name))</h1>\n"
         body += "<p class=\"muted\">Removed \(WebHTML.escaped(Self.shown(version.date))) by \(WebHTML.escaped(version.who))"
         body += " · \(WebHTML.escaped(version.source)). This was the last version:</p>\n<dl class=\"person\">\n"
-        for (field, value) in WebPersonFields.rows(of: person, groups: []) {
+        let files = (try? versionFiles(of: data, version, in: target)) ?? [:]
+        let groups: (kept: [Group], gone: [String]) =
+            (try? AddressBook(url: target.book.layout.root))?.groups(ofPersonVersionAt: version.path, files: files) ?? ([], [])
+        let photo = try? AddressBook.person(inVersion: data, path: version.path, files: files).hasImage
+        for (field, value) in WebPersonFields.rows(of: person, groups: groups.kept.map { $0.name ?? "(no name)" }) {
             body += "<dt>\(WebHTML.escaped(field))</dt><dd>\(value)</dd>\n"
+        }
+        if photo == true { body += "<dt>photo</dt><dd>a photo, brought back with the person</dd>\n" }
+        if !groups.gone.isEmpty {
+            body += "<dt>groups removed since</dt><dd class=\"gone\">\(WebHTML.escaped(groups.gone.joined(separator: ", ")))</dd>\n"
         }
         body += "</dl>\n"
         if target.access == .readWrite {
             body += "<form method=\"post\" action=\"\(WebHTML.escaped(WebForm.encoded(key)))\">" + WebHTML.tokenField(signed.formToken)
             body += "<input type=\"hidden\" name=\"commit\" value=\"\(WebHTML.escaped(version.commit))\">"
-            body += "<p>Restoring adds the person back as a new change; their photo and groups are not brought back.</p>"
+            body += "<p>Restoring adds the person back as a new change, with their photo and their groups"
+            body += groups.gone.isEmpty ? ".</p>" : " (but for the groups removed since, which do not come back).</p>"
             body += "<p><button type=\"submit\">Restore \(WebHTML.escaped(name))</button></p></form>"
         }
         return Self.page(200, name, signed: signed, body)
@@ -62,7 +71,9 @@ extension WebService {
             return Self.notFound(signed)
         }
         do {
-            let restored = try target.book.writer.restoreRemoved(fromVersion: data, path: version.path, client: CardDAVWriter.Client(user: session.user))
+            let files = try versionFiles(of: data, version, in: target)
+            let client = CardDAVWriter.Client(user: session.user)
+            let restored = try target.book.writer.restoreRemoved(fromVersion: data, path: version.path, files: files, client: client)
             guard let person = try AddressBook(url: target.book.layout.root).person(forKey: restored) else { return Self.notFound(signed) }
             return Self.redirect(to: Self.bookPath(target.book.name) + "people/\(person.recordID.rawValue)")
         } catch {
@@ -77,6 +88,17 @@ extension WebService {
             let person = try? AddressBook.person(inVersion: data, path: version.path)
         else { return nil }
         return (version, person)
+    }
+
+    /// The files of the store that go with the last version of a removed person's file
+    /// (`data`, as `version` removed it: their photo, the group membership files), as they were
+    /// just before the removal.
+    ///
+    /// - Throws: ``StoreHistoryUnavailable`` when the history cannot be read.
+    private func versionFiles(of data: Data, _ version: StoreHistoryVersion, in target: CardDAVService.Target) throws -> [String: Data] {
+        let paths = StoreRepository.companionPaths(ofPersonVersion: data, path: version.path)
+        let root = target.book.layout.root
+        return try readHistory { try $0.files(atPaths: paths, commit: version.commit, beforeCommit: true, inStoreAt: root) }
     }
 
     /// The key of a person file's path (`people/KEY.json`); `nil` for any other file.

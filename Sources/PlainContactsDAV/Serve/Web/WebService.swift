@@ -86,6 +86,8 @@ final class WebService: Sendable {
             }
         }
         guard let (session, setCookie) = session(of: request) else {
+            // A program reading the API is told so instead of being sent to the sign-in page.
+            if segments.last?.hasSuffix(".json") == true { return Self.json(401, error: "sign in first") }
             return isRead && segments == [""] ? signInPage(status: 200, message: nil) : Self.redirect(to: Self.prefix)
         }
         var response: HTTPServerResponse
@@ -118,10 +120,13 @@ final class WebService: Sendable {
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
             return peoplePage(target, query: query, signed: signed)
         case let path where path.count == 4 && path[0] == "books" && path[2] == "people":
-            guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
+            guard let target = Self.target(named: path[1], in: books) else {
+                return path[3].hasSuffix(".json") ? Self.json(404, error: "there is no such book") : Self.notFound(signed)
+            }
             if path[3].hasSuffix(".vcf") {
                 return personCard(target, id: String(path[3].dropLast(4)), signed: signed)
             }
+            if path[3].hasSuffix(".json") { return personJSON(target, id: String(path[3].dropLast(5))) }
             return personPage(target, id: path[3], signed: signed)
         case let path where path.count == 5 && path[0] == "books" && path[2] == "people":
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
@@ -129,7 +134,7 @@ final class WebService: Sendable {
             case "edit": return editPage(target, id: path[3], offering: query, signed: signed)
             case "photo": return photo(target, id: path[3], signed: signed)
             case "remove": return removePage(target, id: path[3], signed: signed)
-            case "history": return historyPage(target, id: path[3], signed: signed)
+            case "history": return historyPage(target, id: path[3], skipping: Int(query["skip"] ?? "") ?? 0, signed: signed)
             default: return Self.notFound(signed)
             }
         case let path where path.count == 4 && path[0] == "books" && path[2] == "removed":
@@ -147,6 +152,9 @@ final class WebService: Sendable {
         case let path where path.count == 3 && path[0] == "books" && ["export.vcf", "export.csv"].contains(path[2]):
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
             return bookDownload(target, format: String(path[2].dropFirst("export.".count)), signed: signed)
+        case let path where path.count == 3 && path[0] == "books" && path[2] == "people.json":
+            guard let target = Self.target(named: path[1], in: books) else { return Self.json(404, error: "there is no such book") }
+            return peopleJSON(target, query: query)
         case let path where path.count == 3 && path[0] == "books" && path[2] == "new":
             guard let target = Self.target(named: path[1], in: books) else { return Self.notFound(signed) }
             return editPage(target, id: nil, offering: query, signed: signed)

@@ -144,6 +144,117 @@ import Testing
         #expect(again.status == 404)
     }
 
+    @Test func aRemovedPersonComesBackWithTheirPhotoAndGroupsAndThePageSaysWhichGroupsAreGone() throws {
+        let (browser, history, person, page) = try katie()
+        let path = StoreRepository.path(ofPersonWithKey: try #require(person.key))
+        let book = try browser.books.alice.openBook()
+        let katie = try #require(book.person(withID: person.recordID))
+        let photo = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array("photo".utf8))
+        katie.setImageData(photo)
+        let (chasers, team) = (Group(), Group())
+        chasers.name = "Chasers"
+        team.name = "Team <b>"
+        try book.add(chasers)
+        try book.add(team)
+        try book.save()
+        try chasers.addMember(katie)
+        try team.addMember(katie)
+        try book.save()
+        let last = Data(try browser.books.alice.read(path).utf8)
+        history.record("contacts: web: edit Katie Bell by kim", path: path, in: browser.books.alice, before: nil)
+        let removePage = page + "/remove"
+        #expect(browser.send("POST", removePage, form: [(WebForm.tokenField, try browser.formToken(on: removePage))]).status == 303)
+        let reopened = try browser.books.alice.openBook()
+        try reopened.remove(try #require(reopened.group(withID: chasers.recordID)))
+        try reopened.save()
+        history.record("contacts: web: remove Katie Bell by kim", path: path, in: browser.books.alice, before: last)
+        let key = try #require(person.key).rawValue
+
+        let shown = text(browser.send("GET", "/web/books/contacts/removed/\(key)"))
+        let commit = try #require(try history.removedFiles(inFolder: "people", inStoreAt: browser.books.alice.storeURL).first).commit
+        let token = try browser.formToken(on: "/web/books/contacts/removed/\(key)")
+        let restored = browser.send("POST", "/web/books/contacts/removed/\(key)", form: [(WebForm.tokenField, token), ("commit", commit)])
+
+        #expect(shown.contains("<dt>groups</dt><dd>Team &lt;b&gt;</dd>"))
+        #expect(shown.contains("<dt>groups removed since</dt><dd class=\"gone\">Chasers</dd>"))
+        #expect(shown.contains("<dt>photo</dt>"))
+        #expect(!shown.contains("are not brought back"))
+        #expect(restored.status == 303)
+        let reread = try browser.books.alice.openBook()
+        let back = try #require(reread.person(withID: person.recordID))
+        #expect(try back.imageData() == photo)
+        #expect(reread.groups(containing: back).map(\.name) == ["Team <b>"])
+    }
+
+    @Test func restoringAnEarlierVersionBringsBackItsPhoto() throws {
+        let (browser, history, person, page) = try katie()
+        let path = StoreRepository.path(ofPersonWithKey: try #require(person.key))
+        let book = try browser.books.alice.openBook()
+        let katie = try #require(book.person(withID: person.recordID))
+        let photo = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array("first".utf8))
+        katie.setImageData(photo)
+        try book.save()
+        let before = Data(try browser.books.alice.read(path).utf8)
+        history.record("contacts: web: edit Katie Bell by kim", path: path, in: browser.books.alice, before: nil)
+        let commit = try #require(try history.versions(ofFile: path, inStoreAt: browser.books.alice.storeURL).first).commit
+        katie.setImageData(Data([0xFF, 0xD8, 0xFF, 0xE0] + Array("second".utf8)))
+        katie.note = "later"
+        try book.save()
+        history.record("contacts: web: edit Katie Bell by kim", path: path, in: browser.books.alice, before: before)
+
+        let form = [(WebForm.tokenField, try browser.formToken(on: page + "/history")), ("commit", commit)]
+        let restored = browser.send("POST", page + "/history", form: form)
+
+        #expect(restored.status == 303)
+        let back = try #require(try browser.books.alice.openBook().person(withID: person.recordID))
+        #expect(try back.imageData() == photo)
+        #expect(back.note == nil)
+    }
+
+    @Test func aLongHistoryIsShownFiftyAtATimeWithLinksToOlderAndNewerChanges() throws {
+        let (browser, history, person, page) = try katie()
+        let path = StoreRepository.path(ofPersonWithKey: try #require(person.key))
+        let book = try browser.books.alice.openBook()
+        let katie = try #require(book.person(withID: person.recordID))
+        for number in 1...60 {
+            let before = Data(try browser.books.alice.read(path).utf8)
+            katie.note = "note \(number)"
+            try book.save()
+            history.record("contacts: edit Katie Bell", path: path, in: browser.books.alice, before: before)
+        }
+
+        let first = text(browser.send("GET", page + "/history"))
+        let second = text(browser.send("GET", page + "/history?skip=50"))
+        let older = try #require(try history.versions(ofFile: path, skipping: 50, limit: nil, inStoreAt: browser.books.alice.storeURL).first)
+        let form = [(WebForm.tokenField, try browser.formToken(on: page + "/history")), ("commit", older.commit), ("skip", "50")]
+        let restored = browser.send("POST", page + "/history", form: form)
+
+        #expect(first.components(separatedBy: "<li><p class=\"when\">").count == 51)
+        #expect(first.contains("<a href=\"history?skip=50\" rel=\"next\">Older changes</a>"))
+        #expect(!first.contains("Newer changes"))
+        #expect(first.contains("<li>note note 59 → note 60</li>"))
+        #expect(second.components(separatedBy: "<li><p class=\"when\">").count == 13)
+        #expect(second.contains("<ol class=\"history\" start=\"51\">"))
+        #expect(second.contains("<a href=\"history\" rel=\"prev\">Newer changes</a>"))
+        #expect(!second.contains("Older changes"))
+        #expect(second.contains("<li>created</li>"))
+        #expect(second.contains("name=\"skip\" value=\"50\""))
+        #expect(restored.status == 303)
+        #expect(try browser.books.alice.openBook().person(withID: person.recordID)?.note == "note 10")
+    }
+
+    @Test func aMergeSaysMergedAndWhatItChangedAgainstItsFirstParent() throws {
+        let version = StoreHistoryVersion(
+            commit: "abc", date: Date(timeIntervalSince1970: 1_795_000_000), author: "kim", headline: "Merge branch 'phone'",
+            path: "people/katie-bell-9dw42k.json", before: Data(#"{"id": 1, "firstName": "Katie", "note": "here"}"#.utf8),
+            after: Data(#"{"id": 1, "firstName": "Katie", "jobTitle": "Pilot", "note": "here"}"#.utf8), isMerge: true)
+
+        let html = WebService.versionHTML(version, format: .firstNameFirst)
+
+        #expect(html.contains("<li>merged: job title added Pilot</li>"))
+        #expect(html.contains(" · kim · Git</p>"))
+    }
+
     @Test func aServerWithoutHistorySaysSoAndAnEmptySearchPointsToTheRemoved() throws {
         let books = try ServedBooks()
         let browser = WebBrowser(books)
