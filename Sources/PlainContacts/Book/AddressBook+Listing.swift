@@ -30,11 +30,13 @@ extension AddressBook {
         }
         var rows: [(sortKey: SortKey, id: RecordID, key: String, listing: PersonListing)] = []
         rows.reserveCapacity(personCount)
-        for (key, person) in people.byKey where keeps(person) {
+        // People changed since read are listed from their names; everyone else, read or not,
+        // from their summary, which says the same of them.
+        for (key, person) in people.byKey where unchangedSummary(of: key) == nil && keeps(person) {
             rows.append((SortKey(person.state.nameParts, ordering: ordering), person.recordID, key.rawValue, listing(of: person)))
         }
-        let everySummary = people.byKey.isEmpty && people.removed.isEmpty
-        for (key, summary) in catalog ?? [:] where everySummary || (people.byKey[key] == nil && !people.isRemoved(key)) {
+        let everySummary = people.touched.isEmpty && people.removed.isEmpty
+        for (key, summary) in catalog ?? [:] where everySummary || (!people.touched.contains(key) && !people.isRemoved(key)) {
             if let queryBytes, !summary.matches(queryWords: queryBytes) { continue }
             let id = renumbered.isEmpty ? summary.id : renumbered[key] ?? summary.id
             let line = PersonListing(
