@@ -81,7 +81,7 @@ package enum PersonRecordCoder {
     }
 
     /// The canonical bytes of a person file.
-    package static func encode(id: RecordID, state: PersonState) -> Data {
+    static func encode(id: RecordID, state: PersonState) -> Data {
         CanonicalJSON.encode(json(id: id, state: state))
     }
 
