@@ -30,41 +30,29 @@ extension StoreFuzzer {
             .personFile: (Data(personSeed.utf8), "people/katie-bell-9dw42k.json"),
             .groupFile: (Data(group.utf8), "groups/friends-q97zpt.json"),
             .membersFile: (Data("ada-l-abc123\nkatie-bell-9dw42k\n".utf8), "groups/friends-q97zpt.members"),
-            .manifest: (Manifest().data, StoreLayout.manifestName),
+            .manifest: (StoreFileRoundTrip.newManifest, StoreLayout.manifestName),
         ]
     }
 
     /// Reads a damaged file as its kind; when it reads, writes it and reads it back, which must work.
     static func readAndRewrite(_ data: Data, target: Target, path: String) throws -> String? {
+        let kind: StoreFileRoundTrip.Kind
+        var edit: (Person) -> Void = { _ in }
         switch target {
         case .personFile:
-            let decoded = try PersonRecordCoder.decode(data, path: path)
-            let person = Person(state: decoded.state)
-            var phones = person.phones
-            phones.add("555-0199")
-            person.phones = phones
-            _ = person.compositeName
-            return rereads { _ = try PersonRecordCoder.decode(PersonRecordCoder.encode(id: decoded.id, state: person.state), path: path) }
-        case .groupFile:
-            let decoded = try GroupRecordCoder.decode(data, path: path)
-            return rereads { _ = try GroupRecordCoder.decode(GroupRecordCoder.encode(id: decoded.id, state: decoded.state), path: path) }
-        case .membersFile:
-            let keys = try MembershipFile.decode(data, path: path)
-            return rereads { _ = try MembershipFile.decode(MembershipFile.encode(keys), path: path) }
-        default:
-            let manifest = try Manifest(data: data, path: path)
-            return rereads { _ = try Manifest(data: manifest.data, path: path) }
+            kind = .person
+            edit = { person in
+                var phones = person.phones
+                phones.add("555-0199")
+                person.phones = phones
+                _ = person.compositeName
+            }
+        case .groupFile: kind = .group
+        case .membersFile: kind = .members
+        default: kind = .manifest
         }
-    }
-
-    /// `nil` when `body` succeeds, else why what the store wrote cannot be read back.
-    private static func rereads(_ body: () throws -> Void) -> String? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return "what the store wrote cannot be read back: \(error)"
-        }
+        guard let failure = try StoreFileRoundTrip.reread(data, as: kind, path: path, editing: edit) else { return nil }
+        return "what the store wrote cannot be read back: \(failure)"
     }
 
     /// Three versions of one file, each valid or damaged, through the merge driver; a clean
@@ -102,7 +90,7 @@ extension StoreFuzzer {
         ]
         input = mutator.mutate(Data(samples[mutator.below(samples.count)].utf8))
         let text = String(decoding: input, as: UTF8.self)
-        let person = Person(state: try PersonRecordCoder.decode(Data(Self.personSeed.utf8), path: "seed.json").state)
+        let person = try StoreFileRoundTrip.person(fromRecordFile: Data(Self.personSeed.utf8), path: "seed.json")
         try person.apply([try PropertyEdit(key: key, text: text)])
         return nil
     }

@@ -50,11 +50,23 @@ extension AddressBook {
 
     /// The fingerprint of a person's file as this book last read or saved it, while the person
     /// still holds what that file holds (same record ID and contents); `nil` otherwise.
-    package func savedFingerprint(of person: Person) -> Fingerprint? {
+    func savedFingerprint(of person: Person) -> Fingerprint? {
         guard let key = person.key, let saved = people.saved[key], saved.id == person.recordID, saved.state == person.state else {
             return nil
         }
         return saved.fingerprint
+    }
+
+    /// The fingerprint of a person's record file: of the bytes this book last read or saved
+    /// while the person still holds them (``savedFingerprint(of:)``), else of the bytes a save
+    /// would write now. A sync that recorded file fingerprints compares it with the one it
+    /// recorded.
+    ///
+    /// ```swift
+    /// let changed = book.recordFileFingerprint(of: person) != recorded
+    /// ```
+    package func recordFileFingerprint(of person: Person) -> Fingerprint {
+        savedFingerprint(of: person) ?? Fingerprint(PersonRecordCoder.encode(id: person.recordID, state: person.state))
     }
 
     /// The signature of a person's file as the catalog's look at every file found it (see

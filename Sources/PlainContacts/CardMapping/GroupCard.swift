@@ -28,7 +28,7 @@ package struct GroupCard: Hashable, Sendable {
     /// The group's name, from `FN` (else `N`).
     package var name: String
     /// The card's `UID` as written.
-    package var uid: String
+    var uid: String
     /// The members' UIDs (``VCardRecordFields/matchKey(_:)`` form), sorted, without repeats.
     package var members: [String]
     /// The form the card is in.

@@ -3,11 +3,11 @@ import PlainContactsSystem
 
 /// Reads and writes group record files (`groups/<key>.json`): `"id"`, `"name"`, `"created"`,
 /// `"modified"`, and any unknown keys, which are kept.
-package enum GroupRecordCoder {
+enum GroupRecordCoder {
     /// Parses a group file.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``.
-    package static func decode(_ data: Data, path: String) throws -> (id: RecordID, state: GroupState) {
+    static func decode(_ data: Data, path: String) throws -> (id: RecordID, state: GroupState) {
         let json = try JSONParser.parse(data, path: path)
         guard case .object(var fields) = json else {
             throw ContactsError(.malformedFile, "a group file must hold one JSON object", path: path)
@@ -30,7 +30,7 @@ package enum GroupRecordCoder {
     }
 
     /// The canonical bytes of a group file.
-    package static func encode(id: RecordID, state: GroupState) -> Data {
+    static func encode(id: RecordID, state: GroupState) -> Data {
         var fields = state.unknownFields
         fields["id"] = .number(JSONNumber(Int(id.rawValue)))
         fields["name"] = state.name.map(JSONValue.string)
@@ -43,12 +43,12 @@ package enum GroupRecordCoder {
 /// Reads and writes membership files (`groups/<key>.members`): one member's record key per
 /// line, sorted by bytes, each line ending in `\n`, so that adding or removing a member is a
 /// one-line diff and Git's union merge never conflicts.
-package enum MembershipFile {
+enum MembershipFile {
     /// The member keys in a file. Blank lines, duplicates, surrounding spaces and CRLF line
     /// ends are tolerated; lines that are not valid keys are ignored.
     ///
     /// - Throws: ``ContactsError/Code/conflictMarkers`` when the file holds Git conflict markers.
-    package static func decode(_ data: Data, path: String) throws -> Set<RecordKey> {
+    static func decode(_ data: Data, path: String) throws -> Set<RecordKey> {
         let bytes = [UInt8](data)
         var keys = Set<RecordKey>(minimumCapacity: bytes.lazy.filter { $0 == UInt8(ascii: "\n") }.count + 1)
         var lineNumber = 0
@@ -86,7 +86,7 @@ package enum MembershipFile {
     private static let conflictMiddle = Array("=======".utf8)
 
     /// The canonical bytes for a set of member keys.
-    package static func encode(_ keys: Set<RecordKey>) -> Data {
+    static func encode(_ keys: Set<RecordKey>) -> Data {
         var text = ""
         for key in keys.sorted() {
             text += key.rawValue

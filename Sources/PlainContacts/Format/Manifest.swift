@@ -10,7 +10,7 @@ import PlainContactsSystem
 ///   "sortOrdering": "lastName"
 /// }
 /// ```
-package struct Manifest: Sendable, Hashable {
+struct Manifest: Sendable, Hashable {
     /// The newest format this version reads and writes.
     static let currentFormat = 1
 
@@ -19,13 +19,13 @@ package struct Manifest: Sendable, Hashable {
     var compositeNameFormat: CompositeNameFormat = .firstNameFirst
     var unknownFields: [String: JSONValue] = [:]
 
-    package init() {}
+    init() {}
 
     /// Reads a manifest; missing keys take their defaults.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile``, ``ContactsError/Code/conflictMarkers`` or
     ///   ``ContactsError/Code/unsupportedFormatVersion`` for a store written by a newer version.
-    package init(data: Data, path: String) throws {
+    init(data: Data, path: String) throws {
         let json = try JSONParser.parse(data, path: path)
         guard case .object(var fields) = json else {
             throw ContactsError(.malformedFile, "the manifest must be a JSON object", path: path)
@@ -76,7 +76,7 @@ package struct Manifest: Sendable, Hashable {
     }
 
     /// The manifest's canonical bytes.
-    package var data: Data {
+    var data: Data {
         var fields = unknownFields
         fields["format"] = .number(JSONNumber(format))
         fields["sortOrdering"] = .string(sortOrdering.rawValue)

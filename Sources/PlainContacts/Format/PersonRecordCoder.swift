@@ -11,9 +11,9 @@ import PlainContactsSystem
 /// kept and written back unchanged.
 package enum PersonRecordCoder {
     /// What a person file holds.
-    package struct Decoded: Sendable {
-        package var id: RecordID
-        package var state: PersonState
+    struct Decoded: Sendable {
+        var id: RecordID
+        var state: PersonState
         /// The name hash written in the file, which may be stale after a hand edit.
         var storedNameHash: NameHash?
     }
@@ -24,12 +24,25 @@ package enum PersonRecordCoder {
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` (with line and column for JSON syntax, or
     ///   naming the key whose value has the wrong shape) or ``ContactsError/Code/conflictMarkers``.
-    package static func decode(_ data: Data, path: String) throws -> Decoded {
+    static func decode(_ data: Data, path: String) throws -> Decoded {
         let json = try JSONParser.parse(data, path: path)
         return try decode(json, path: path)
     }
 
-    package static func decode(_ json: JSONValue, path: String) throws -> Decoded {
+    /// The contents of a person record given as JSON, without its record ID: how the sync reads
+    /// the versions it keeps in the record format (see ``json(id:state:)``).
+    ///
+    /// ```swift
+    /// let state = try PersonRecordCoder.state(ofRecord: PersonRecordCoder.json(id: id, state: person.state), path: path)
+    /// ```
+    ///
+    /// - Throws: ``ContactsError/Code/malformedFile`` naming the key whose value has the wrong shape.
+    package static func state(ofRecord json: JSONValue, path: String) throws -> PersonState {
+        try decode(json, path: path).state
+    }
+
+    /// Parses a person record given as JSON.
+    static func decode(_ json: JSONValue, path: String) throws -> Decoded {
         guard case .object(var fields) = json else {
             throw ContactsError(.malformedFile, "a person file must hold one JSON object", path: path)
         }
@@ -68,10 +81,11 @@ package enum PersonRecordCoder {
     }
 
     /// The canonical bytes of a person file.
-    package static func encode(id: RecordID, state: PersonState) -> Data {
+    static func encode(id: RecordID, state: PersonState) -> Data {
         CanonicalJSON.encode(json(id: id, state: state))
     }
 
+    /// The JSON of a person file, whose canonical form is its bytes (``encode(id:state:)``).
     package static func json(id: RecordID, state: PersonState) -> JSONValue {
         var fields = state.unknownFields
         fields["id"] = .number(JSONNumber(Int(id.rawValue)))

@@ -21,8 +21,8 @@ import FoundationEssentials
 /// ```
 package enum CardMerge {
     /// A merged person and the property keys that conflicted (empty when the merge is clean).
-    package struct Outcome {
-        package var merged: PersonState
+    struct Outcome {
+        var merged: PersonState
         var conflicts: [String]
         /// The server's version as merged: renumbered after the reference, with the store's
         /// image when it is the same picture. What the card says, in the store's terms.
@@ -43,7 +43,7 @@ package enum CardMerge {
     /// UID: the store's record keeps having none, rather than gaining a derived one.
     ///
     /// - Parameter image: the bytes of the store's image, read only when the card has one.
-    package static func merge(
+    static func merge(
         base: PersonState?, ours: PersonState, theirs: PersonState, prefer: MergePreference? = nil,
         key: RecordKey? = nil, image: () throws -> Data?
     ) rethrows -> Outcome {

@@ -16,7 +16,7 @@ import FoundationEssentials
 /// ```
 package enum PersonChangeWords {
     /// The most characters of a value a line shows.
-    package static let longestValue = 80
+    static let longestValue = 80
 
     /// The changes from the file bytes `before` to `after` (either `nil`: the file did not exist),
     /// at `path`: `created` then the values of a new record, `removed NAME` for a removed one,
@@ -35,7 +35,7 @@ package enum PersonChangeWords {
     }
 
     /// The changes from the person `before` to `after` (`nil`: no record).
-    package static func lines(from before: PersonState?, to after: PersonState?, format: CompositeNameFormat) -> [String] {
+    static func lines(from before: PersonState?, to after: PersonState?, format: CompositeNameFormat) -> [String] {
         switch (before, after) {
         case (nil, nil): return []
         case (let old?, nil): return ["removed " + (CompositeName.make(old.nameParts, format: format) ?? "(no name)")]

@@ -9,7 +9,7 @@ package struct PersonState: Sendable, Hashable {
     /// The identifier the next new multi-value entry of this record receives.
     var nextValueIdentifier: Int32 = 0
     /// The image, if any.
-    package var image: ImageState = .none
+    var image: ImageState = .none
     /// Record keys of people merged into this one; references to them re-identify here.
     var mergedKeys: [String] = []
     /// Keys found in the file that this version does not know; kept on rewrite.
@@ -52,7 +52,7 @@ package struct PersonState: Sendable, Hashable {
 }
 
 /// Where a person's image is.
-package enum ImageState: Sendable, Hashable {
+enum ImageState: Sendable, Hashable {
     /// No image.
     case none
     /// Saved as a sidecar file beside the record, named here (`katie-bell-x7k2mq.jpg`).

@@ -6,7 +6,7 @@
 /// case .group(let group): print(group.name, group.memberUIDs.count)
 /// }
 /// ```
-package enum ImportedCard {
+enum ImportedCard {
     /// An individual or organization card.
     case person(ImportedPerson)
     /// A group card (vCard 4 `KIND:group`, or Apple's `X-ADDRESSBOOKSERVER-KIND:group`).
@@ -14,14 +14,14 @@ package enum ImportedCard {
 }
 
 /// A person read from a vCard, not yet in any address book.
-package struct ImportedPerson {
+struct ImportedPerson {
     /// The person with the card's values; the UID and unmapped lines are already stored in its
     /// record fields (see ``VCardRecordFields``).
-    package var person: Person
+    var person: Person
     /// The card's `UID`, if any.
     var uid: String?
     /// The card's `CATEGORIES`, in order, without duplicates or empty names.
-    package var groupNames: [String]
+    var groupNames: [String]
     /// The 1-based line of the card's `BEGIN:VCARD`.
     var line: Int
     /// What the mapping recovered from (lenient mapping only), each a warning naming its line.
@@ -29,7 +29,7 @@ package struct ImportedPerson {
 }
 
 /// A group read from a group vCard.
-package struct ImportedGroup {
+struct ImportedGroup {
     /// The group's name, from `FN`, else from `N`.
     var name: String
     /// The card's `UID`, if any.

@@ -44,12 +44,26 @@ package enum VCardImporter {
     /// - Throws: with `strict`, ``PlainContactsError/Code/malformedVCard`` with `path` set to `source`
     ///   and `line` set to the property's line, for a `PHOTO` whose base64 text is invalid or a
     ///   group card without a name.
-    package static func map(_ card: VCard, source: String, strict: Bool = true) throws -> ImportedCard {
+    static func map(_ card: VCard, source: String, strict: Bool = true) throws -> ImportedCard {
         if isGroupCard(card) {
             return .group(try group(card, source: source, strict: strict))
         }
         var mapping = VCardPersonMapping(card: card, source: source, strict: strict)
         return .person(try mapping.run())
+    }
+
+    /// Maps one card strictly without keeping what it maps to: the errors an import of the
+    /// card would meet, for a check of a file before any of it is imported.
+    ///
+    /// ```swift
+    /// for card in try VCardReader.parse(data, source: "export.vcf") {
+    ///     try VCardImporter.check(card, source: "export.vcf")
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``PlainContactsError/Code/malformedVCard`` as ``map(_:source:strict:)`` does.
+    package static func check(_ card: VCard, source: String) throws {
+        _ = try map(card, source: source)
     }
 
     /// The name a group card without `FN` or `N` gets when read leniently.

@@ -26,7 +26,7 @@ package enum VCardWriter {
     }
 
     /// Serializes one card.
-    package static func serialize(_ card: VCard) -> String {
+    static func serialize(_ card: VCard) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(512)
         write(card, to: &out)

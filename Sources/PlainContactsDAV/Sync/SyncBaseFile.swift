@@ -66,7 +66,7 @@ struct SyncBaseFile {
     /// The last synced version of a person, or `nil` (none kept, or unreadable).
     mutating func person(_ uid: String) -> PersonState? {
         guard let json = json(uid) else { return nil }
-        return try? PersonRecordCoder.decode(json, path: path).state
+        return try? PersonRecordCoder.state(ofRecord: json, path: path)
     }
 
     /// The last synced version of a group, or `nil`.

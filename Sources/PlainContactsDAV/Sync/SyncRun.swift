@@ -207,10 +207,7 @@ struct SyncRun {
     /// The fingerprint a status made before content fingerprints recorded for a person: that
     /// of its record file's bytes (the ones read, else those a save would write).
     func fileFingerprint(of person: Person) -> String {
-        if let fingerprint = book.savedFingerprint(of: person) {
-            return Self.hex(fingerprint.value)
-        }
-        return Self.hex(Fingerprint(PersonRecordCoder.encode(id: person.recordID, state: person.state)).value)
+        Self.hex(book.recordFileFingerprint(of: person).value)
     }
 
     /// The fingerprint of a group's card form.

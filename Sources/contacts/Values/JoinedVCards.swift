@@ -218,7 +218,7 @@ struct JoinedVCards {
                 if check.endsInsideCard { openCardLine = card.startLine }
             } else {
                 do {
-                    _ = try VCardImporter.map(card, source: name)
+                    try VCardImporter.check(card, source: name)
                     validCards += 1
                 } catch let error as InterchangeError where error.code == .malformedVCard {
                     try note(error)

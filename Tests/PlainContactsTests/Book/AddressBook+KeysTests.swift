@@ -86,6 +86,23 @@ import Testing
         #expect(book.savedFingerprint(ofPersonWithKey: key) == Fingerprint(fileBytes))
     }
 
+    @Test func theRecordFileFingerprintIsTheFilesThenWhatASaveWouldWrite() throws {
+        let store = try TemporaryStore()
+        let (_, _, katie, _) = try savedBook(store)
+        let book = try store.openBook()
+        let key = try #require(katie.key)
+        let person = try #require(try book.person(forKey: key))
+        let fileBytes = try Data(contentsOf: store.path(try store.personFile(katie)))
+        #expect(book.recordFileFingerprint(of: person) == Fingerprint(fileBytes))
+        person.firstName = "Leanne"
+        let unsaved = book.recordFileFingerprint(of: person)
+        #expect(unsaved != Fingerprint(fileBytes))
+        try book.save()
+        let savedBytes = try Data(contentsOf: store.path(try store.personFile(person)))
+        #expect(unsaved == Fingerprint(savedBytes))
+        #expect(book.recordFileFingerprint(of: person) == Fingerprint(savedBytes))
+    }
+
     @Test func aSaveReportsTheBytesOfEveryPersonFileItWrote() throws {
         let store = try TemporaryStore()
         let (_, _, katie, _) = try savedBook(store)

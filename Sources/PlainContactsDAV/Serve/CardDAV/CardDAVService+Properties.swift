@@ -169,7 +169,7 @@ extension CardDAVService {
     static func cardData(_ data: Data, keeping names: Set<String>) -> Data {
         guard var card = try? VCardReader.parse(data, source: "").first else { return data }
         card.properties = card.properties.filter { names.contains($0.name) }
-        return Data(VCardWriter.serialize(card).utf8)
+        return Data(VCardWriter.serialize([card]).utf8)
     }
 
     /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110's IMF-fixdate) of a time in
