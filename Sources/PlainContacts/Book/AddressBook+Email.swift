@@ -1,3 +1,5 @@
+import PlainContactsSystem
+
 /// Email addresses for a mail client's address query, found from the index instead of every
 /// person's file.
 extension AddressBook {
@@ -31,13 +33,19 @@ extension AddressBook {
         ensureCheckedQuietly()
         let query = EmailSearch.Query(query)
         var matches = EmailMatches(query: query, ordering: sortOrdering)
-        for (key, person) in people.byKey {
+        // People changed since read are matched as they now are; everyone else, read or not,
+        // by their summary, which says the same of them.
+        for (key, person) in people.byKey where unchangedSummary(of: key) == nil {
             matches.add(person, key: key.rawValue)
         }
         let everySummary = people.byKey.isEmpty && people.removed.isEmpty
-        /// Keeps the matching addresses of a saved person not read since the book opened.
+        /// Whether a saved person's summary answers for them.
+        func answersFor(_ key: RecordKey) -> Bool {
+            everySummary || (!people.isRemoved(key) && (people.byKey[key] == nil || unchangedSummary(of: key) != nil))
+        }
+        /// Keeps the matching addresses of a saved person whose summary answers for them.
         func add(_ summary: PersonSummary, key: RecordKey) {
-            guard everySummary || (people.byKey[key] == nil && !people.isRemoved(key)) else { return }
+            guard answersFor(key) else { return }
             matches.add(
                 summary, id: renumbered.isEmpty ? summary.id : renumbered[key] ?? summary.id, format: compositeNameFormat)
         }
@@ -49,8 +57,14 @@ extension AddressBook {
                 return { matcher.matches($0) }
             }
             for summary in matching { add(summary, key: summary.key) }
-        } else {
-            for (key, summary) in catalog ?? [:] { add(summary, key: key) }
+        } else if let catalog {
+            // The summaries are matched on every core too, and kept in the catalog's order.
+            let summaries = Array(catalog.values)
+            let matching = Parallel.mapChunks(summaries.count, minimumChunk: 2048) { range in
+                var matcher = AddressMatcher(query: query)
+                return range.filter { summaries[$0].withBytes { matcher.matches($0) } }
+            }
+            for position in matching.joined() { add(summaries[position], key: summaries[position].key) }
         }
         for person in people.added {
             matches.add(person, key: "")
