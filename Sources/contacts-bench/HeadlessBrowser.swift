@@ -101,7 +101,7 @@ struct HeadlessBrowser {
 
     /// One WebDriver session: the driver's process and the browser it started.
     final class Session {
-        private let process = Process()
+        private let pid: pid_t
         private let connection: RawHTTPConnection
         private var id = ""
 
@@ -112,15 +112,10 @@ struct HeadlessBrowser {
             let port = try Self.freePort()
             connection = RawHTTPConnection(port: port)
             try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-            process.executableURL = URL(fileURLWithPath: browser.driver)
-            process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+            pid = try ChildProcess.start(browser.driver, ["--port=\(port)", "--allowed-ips=127.0.0.1"])
             let ready = ContinuousClock.now + HeadlessBrowser.driverStartTimeout
             while (try? request("GET", "/status")) == nil {
-                guard ContinuousClock.now < ready, process.isRunning else {
+                guard ContinuousClock.now < ready, kill(pid, 0) == 0 else {
                     quit()
                     throw ContactsError(.io, "chromedriver did not start")
                 }
@@ -146,9 +141,9 @@ struct HeadlessBrowser {
         func quit() {
             if !id.isEmpty { _ = try? request("DELETE", "/session/\(id)") }
             id = ""
-            guard process.isRunning else { return }
-            process.terminate()
-            process.waitUntilExit()
+            guard pid > 0, kill(pid, 0) == 0 else { return }
+            kill(pid, SIGTERM)
+            ChildProcess.wait(for: pid)
         }
 
         /// Sends a command of the session and gives its answer's value.
