@@ -47,6 +47,8 @@ enum BenchCommand {
             try SyncBench.run(options, source: source)
         case .serve:
             try ServeBench.run(options, source: source)
+        case .web:
+            try WebBench.run(options, source: source)
         case .importFormats:
             try ImportFormatsBench.run(options, source: source)
         case .serveLoad(let server):

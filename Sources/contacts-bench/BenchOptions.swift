@@ -35,6 +35,9 @@ struct BenchOptions {
         case sync
         /// CardDAV servers answering a sync's requests on the same cards.
         case serve
+        /// The web pages of `contacts serve`: the people list, searches and the JSON API as the
+        /// server answers them, and the browser's time to draw the list.
+        case web
         /// Time importing the same people from a vCard file and from Google's CSV.
         case importFormats
         /// Many clients at once on one server for a while, then a check that nothing was lost.
@@ -81,6 +84,7 @@ struct BenchOptions {
                contacts-bench --import-fidelity DIR [--details] [--json] [--require F,L]
                contacts-bench --sync [--people N] [--runs R]
                contacts-bench --serve [--people N] [--runs R] [--no-peers] [--books B]
+               contacts-bench --web [--people N | --sizes N,N,...] [--runs R]
                contacts-bench --import-formats [--people N] [--runs R]
                contacts-bench --serve-load SERVER [--people N] [--clients C] [--seconds S]
                contacts-bench --caldavtester [--caldavtester-dir DIR]
@@ -150,6 +154,15 @@ struct BenchOptions {
                                Radicale 3.9 and Xandikos 0.4 collection of N generated cards
                                (started on 127.0.0.1 from .venv-dav): the first sync, a sync
                                after one card changed on the server, and one with no change
+          --web                time the web pages of contacts serve on N people imported
+                               with the contacts tool and served without users: the
+                               people list's first page right after the start, the first
+                               and a middle page with the list kept, a search with many
+                               matches and one with few (the list alone, as the page's
+                               script fetches it), the first page after contacts set,
+                               and people.json's first page; with chromium and
+                               chromedriver on the PATH also headless Chromium's first
+                               contentful paint, DOMContentLoaded and load of the page
           --import-formats     time importing the same people into a new store from one
                                vCard file and from Google's CSV of them, alternating
           --serve              time CardDAV servers (Radicale 3.9, Xandikos 0.4) on the same
@@ -216,6 +229,7 @@ struct BenchOptions {
             case "--serve": mode = .serve
             case "--no-peers": peers = false
             case "--books": books = try Self.count(try value(argument), argument)
+            case "--web": mode = .web
             case "--import-formats": mode = .importFormats
             case "--serve-load": mode = .serveLoad(server: try value(argument))
             case "--caldavtester": mode = .caldavtester(CalDAVTesterRun.defaultFolder)

@@ -49,7 +49,57 @@ enum ChildProcess {
         return nil
     }
 
-    /// Runs `executable` with `arguments` and waits for it.
+    /// Starts `executable` with `arguments`, its output discarded, without waiting for it:
+    /// with every signal unblocked and at its default action, whatever this process blocks
+    /// (a test runner blocks some, and a browser's driver then hangs).
+    ///
+    /// - Returns: The child's process ID; end it with `kill` and ``wait(for:)``.
+    /// - Throws: ``ContactsError/Code/io`` when the program cannot be started.
+    static func start(_ executable: String, _ arguments: [String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        var attributes = defaultSignals()
+        defer { posix_spawnattr_destroy(&attributes) }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        let spawned = argv.withUnsafeBufferPointer { buffer in
+            guard let arguments = buffer.baseAddress else { return EINVAL }
+            return posix_spawn(&pid, executable, &actions, &attributes, arguments, environ)
+        }
+        guard spawned == 0 else {
+            throw ContactsError(.io, "cannot start the program (error \(spawned))", path: executable)
+        }
+        return pid
+    }
+
+    /// Spawn attributes that give the child every signal unblocked and at its default action,
+    /// whatever this process blocks or ignores; destroy them after the spawn.
+    private static func defaultSignals() -> posix_spawnattr_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return attributes
+    }
+
+    /// Waits for a child ``start(_:_:)`` started to end.
+    static func wait(for pid: pid_t) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    }
+
+    /// Runs `executable` with `arguments` and waits for it; the child starts with every signal
+    /// unblocked and at its default action, whatever this process blocks (a test runner).
     ///
     /// - Throws: ``ContactsError/Code/io`` when the program cannot be started.
     static func run(_ executable: String, _ arguments: [String], output: Output) throws -> Result {
@@ -67,6 +117,8 @@ enum ChildProcess {
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
         }
+        var attributes = defaultSignals()
+        defer { posix_spawnattr_destroy(&attributes) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
 
@@ -75,7 +127,7 @@ enum ChildProcess {
         var pid = pid_t()
         let spawned = argv.withUnsafeBufferPointer { buffer in
             guard let arguments = buffer.baseAddress else { return EINVAL }
-            return posix_spawn(&pid, executable, &actions, nil, arguments, environ)
+            return posix_spawn(&pid, executable, &actions, &attributes, arguments, environ)
         }
         guard spawned == 0 else {
             throw ContactsError(.io, "cannot start the program (error \(spawned))", path: executable)

@@ -25,6 +25,13 @@ enum Format {
         significant(value / 1024) + " MB"
     }
 
+    /// `104 B`, `36.7 KB`, `1.71 MB` (1 KB = 1024 bytes).
+    static func bytes(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1024 * 1024 { return significant(Double(count) / 1024) + " KB" }
+        return significant(Double(count) / (1024 * 1024)) + " MB"
+    }
+
     /// `1,234 cards/s`.
     static func rate(_ value: Double) -> String {
         count(Int(value.rounded())) + " cards/s"
