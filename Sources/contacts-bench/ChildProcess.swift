@@ -62,6 +62,16 @@ enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        return try spawn(executable, arguments, actions: &actions)
+    }
+
+    /// Starts `executable` with `arguments` and the file actions given, every signal unblocked
+    /// and at its default action.
+    ///
+    /// - Throws: ``ContactsError/Code/io`` when the program cannot be started.
+    private static func spawn(
+        _ executable: String, _ arguments: [String], actions: inout posix_spawn_file_actions_t
+    ) throws -> pid_t {
         var attributes = defaultSignals()
         defer { posix_spawnattr_destroy(&attributes) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -117,21 +127,9 @@ enum ChildProcess {
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
         }
-        var attributes = defaultSignals()
-        defer { posix_spawnattr_destroy(&attributes) }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-
         let clock = ContinuousClock()
         let start = clock.now
-        var pid = pid_t()
-        let spawned = argv.withUnsafeBufferPointer { buffer in
-            guard let arguments = buffer.baseAddress else { return EINVAL }
-            return posix_spawn(&pid, executable, &actions, &attributes, arguments, environ)
-        }
-        guard spawned == 0 else {
-            throw ContactsError(.io, "cannot start the program (error \(spawned))", path: executable)
-        }
+        let pid = try spawn(executable, arguments, actions: &actions)
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {
