@@ -70,4 +70,47 @@ import Testing
         #expect(result.status == 66)
         #expect(result.stderr.contains("7"))
     }
+
+    @Test func valueOptionsAddToTheListsAndKeepWhatIsThere() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let id = try sandbox.add(["--first", "Kim", "--phone", "mobile:+1 555 0100", "--email", "kim@example.com"])
+        let before = try #require(try sandbox.json(id)["phones"] as? [[String: Any]])
+        let result = try sandbox.succeed([
+            "set", id, "note=met at work", "--phone", "work:+1 555 0199", "--email", "kim@example.org",
+            "--url", "https://kim.example", "--address", "home:1 Main St;Springfield;;;USA",
+        ])
+        #expect(result.stderr.isEmpty)
+        let json = try sandbox.json(id)
+        let phones = try #require(json["phones"] as? [[String: Any]])
+        #expect(phones.map { $0["value"] as? String } == ["+1 555 0100", "+1 555 0199"])
+        #expect(phones.map { $0["label"] as? String } == ["mobile", "work"])
+        #expect(phones[0]["id"] as? Int == before[0]["id"] as? Int)
+        #expect((json["emails"] as? [[String: Any]])?.map { $0["value"] as? String } == ["kim@example.com", "kim@example.org"])
+        #expect((json["urls"] as? [[String: Any]])?.first?["value"] as? String == "https://kim.example")
+        let address = try #require((json["addresses"] as? [[String: Any]])?.first)
+        #expect(address["label"] as? String == "home")
+        #expect((address["value"] as? [String: Any])?["city"] as? String == "Springfield")
+        #expect(json["note"] as? String == "met at work")
+    }
+
+    @Test func aValueThePersonHasIsNotAddedTwiceAndANoteSaysSo() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let id = try sandbox.add(["--first", "Kim", "--phone", "+1 (555) 0100", "--email", "Kim@Example.com"])
+        let before = try sandbox.snapshot()
+        let result = try sandbox.succeed(["set", id, "--phone", "work:+15550100", "--email", " kim@example.COM"])
+        #expect(result.stderr.contains("not added again"))
+        #expect(try sandbox.snapshot() == before)
+    }
+
+    @Test(arguments: [["--phone", "1", "phones=[]"], ["--address", "a;b;c;d;e", "addresses="]])
+    func addingToAListAndReplacingItAtOnceIsExit64(arguments: [String]) throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let id = try sandbox.add(["--first", "Kim"])
+        let before = try sandbox.snapshot()
+        #expect(try sandbox.run(["set", id] + arguments).status == 64)
+        #expect(try sandbox.snapshot() == before)
+    }
 }
