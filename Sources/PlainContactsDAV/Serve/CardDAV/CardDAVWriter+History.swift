@@ -22,24 +22,9 @@ extension CardDAVWriter {
     func restore(
         personWithKey key: RecordKey, ifMatch etag: String?, toVersion data: Data, path: String, files: [String: Data] = [:], client: Client
     ) throws {
-        let record = CardDAVEntry.Record(kind: .person, key: key)
-        try book.withLock { open in
-            guard let current = try collection.listing().entries.values.first(where: { $0.record == record }) else {
-                throw CardDAVFailure(status: 404)
-            }
-            if let etag, current.etag != etag { throw EditConflict(currentETag: current.etag) }
-            var name = ""
-            let (_, files) = try saving(in: &open) { book in
-                try noting(record, in: book) {
-                    guard let person = try book.person(forKey: key) else { throw CardDAVFailure(status: 404) }
-                    try book.restore(person, toVersion: data, path: path, files: files)
-                    try book.save()
-                    name = person.compositeName ?? "a person without a name"
-                    return record
-                }
-            }
-            report("restore \(name)", record, files, client, isWeb: true)
-            _ = try collection.record(CardDAVCollection.Written(record: record))
+        try changePerson(withKey: key, ifMatch: etag, client: client) { book, person in
+            try book.restore(person, toVersion: data, path: path, files: files)
+            return "restore \(person.compositeName ?? "a person without a name")"
         }
     }
 

@@ -164,14 +164,7 @@ final class CardDAVWriter: Sendable {
     ) throws -> RecordKey {
         try book.withLock { open in
             var current: CardDAVEntry?
-            if let key {
-                let record = CardDAVEntry.Record(kind: .person, key: key)
-                guard let found = try collection.listing().entries.values.first(where: { $0.record == record }) else {
-                    throw CardDAVFailure(status: 404)
-                }
-                if let etag, found.etag != etag { throw EditConflict(currentETag: found.etag) }
-                current = found
-            }
+            if let key { current = try entry(ofPersonWithKey: key, ifMatch: etag) }
             var said = ""
             let (record, files) = try saving(in: &open) { book in
                 try noting(current?.record, in: book) {
@@ -204,25 +197,49 @@ final class CardDAVWriter: Sendable {
     /// - Throws: ``EditConflict``; a 404 failure when there is no such person; the errors of the
     ///   save.
     func remove(personWithKey key: RecordKey, ifMatch etag: String?, client: Client) throws {
+        try changePerson(withKey: key, ifMatch: etag, client: client) { book, person in
+            let name = person.compositeName ?? "a person without a name"
+            try book.remove(person)
+            return "remove \(name)"
+        }
+    }
+
+    /// Changes the person whose file has `key` with `change`, which returns what is reported
+    /// (such as `remove Katie Bell`), as the web pages do: under the writer's lock, one save,
+    /// reported to `afterWrite` as made on the web pages, the card brought up to date.
+    ///
+    /// - Throws: ``EditConflict`` when the card's ETag is no longer `etag`; a 404 failure when
+    ///   there is no such person; what `change` throws; the errors of the save.
+    func changePerson(
+        withKey key: RecordKey, ifMatch etag: String?, client: Client, _ change: @Sendable (AddressBook, Person) throws -> String
+    ) throws {
         try book.withLock { open in
-            let record = CardDAVEntry.Record(kind: .person, key: key)
-            guard let current = try collection.listing().entries.values.first(where: { $0.record == record }) else {
-                throw CardDAVFailure(status: 404)
-            }
-            if let etag, current.etag != etag { throw EditConflict(currentETag: current.etag) }
-            var name = ""
+            let record = try entry(ofPersonWithKey: key, ifMatch: etag).record
+            var said = ""
             let (_, files) = try saving(in: &open) { book in
                 try noting(record, in: book) {
                     guard let person = try book.person(forKey: key) else { throw CardDAVFailure(status: 404) }
-                    name = person.compositeName ?? "a person without a name"
-                    try book.remove(person)
+                    said = try change(book, person)
                     try book.save()
                     return record
                 }
             }
-            report("remove \(name)", record, files, client, isWeb: true)
+            report(said, record, files, client, isWeb: true)
             _ = try collection.record(CardDAVCollection.Written(record: record))
         }
+    }
+
+    /// The card of the person whose file has `key`, as served now.
+    ///
+    /// - Throws: a 404 failure when there is none; ``EditConflict`` when `etag` is given and
+    ///   the card's ETag is another now.
+    private func entry(ofPersonWithKey key: RecordKey, ifMatch etag: String?) throws -> CardDAVEntry {
+        let record = CardDAVEntry.Record(kind: .person, key: key)
+        guard let found = try collection.listing().entries.values.first(where: { $0.record == record }) else {
+            throw CardDAVFailure(status: 404)
+        }
+        if let etag, found.etag != etag { throw EditConflict(currentETag: found.etag) }
+        return found
     }
 
     /// Changes the group whose file has `key` with `change`, or (`key` `nil`) adds the group
