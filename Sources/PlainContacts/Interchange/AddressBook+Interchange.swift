@@ -57,6 +57,74 @@ extension AddressBook {
             throw converted.relocated(error)
         }
     }
+
+    /// Imports several inputs (files, standard input), each in its own format, in one save.
+    ///
+    /// Each input is read on its own first, as an import of it alone would read it: a card in
+    /// another format is turned into a vCard as ``importContacts(from:source:format:options:decide:)``
+    /// does, and a malformed card is reported with the input's name, its line and message
+    /// (and, without ``VCardImportOptions/skipInvalid``, before anything is imported). The
+    /// inputs are then imported together: one save, matching across inputs as within one.
+    /// Warnings, errors, invalid cards and the matches given to `decide` name the input and the
+    /// line of the original file. An input that ends inside a card loses that card, never the
+    /// next input's first one; read leniently (not ``VCardImportOptions/strict``), the card is
+    /// ended for it, with a warning.
+    ///
+    /// ```swift
+    /// let report = try book.importContacts(from: [
+    ///     ContactInput(name: "phone.vcf", data: phone), ContactInput(name: "google.csv", data: google),
+    /// ])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - inputs: The inputs, imported in this order.
+    ///   - format: The format of every input; `nil` to find each one's from its content, with
+    ///     its name as a hint.
+    ///   - options: What to do with matches and malformed input.
+    ///   - decide: Asked about each contact that matches a person.
+    /// - Throws: the errors of ``importContacts(from:source:format:options:decide:)``, naming
+    ///   the input and its line.
+    public func importContacts(
+        from inputs: [ContactInput], format: ContactFileFormat? = nil,
+        options: VCardImportOptions = VCardImportOptions(), decide: ((VCardMatch) throws -> VCardMatchDecision)? = nil
+    ) throws -> VCardImportReport {
+        var conversionWarnings: [InterchangeError] = []
+        var formatsRead: [String] = []
+        let texts = try inputs.map { input in
+            let format = format ?? ContactFileFormat.detect(input.data, fileName: input.name) ?? .vcard
+            guard format != .vcard else { return JoinedContactInputs.Input(name: input.name, data: input.data) }
+            let converted = try ContactConverter.convert(
+                Array(input.data), source: input.name, format: format, strict: options.strict)
+            conversionWarnings += converted.warnings
+            formatsRead.append("\(input.name): \(converted.formatRead)")
+            return JoinedContactInputs.Input(name: input.name, data: Data(converted.vCardText), sourceLines: converted.sourceLines)
+        }
+        let joined = try JoinedContactInputs(texts, skipInvalid: options.skipInvalid, strict: options.strict)
+        // A match names the input and its line, as warnings do.
+        let relocatedDecide = decide.map { decide in
+            { (match: VCardMatch) throws -> VCardMatchDecision in
+                let location = joined.location(ofLine: match.line)
+                return try decide(
+                    VCardMatch(
+                        matchedBy: match.matchedBy, existingRecordID: match.existingRecordID,
+                        existingName: match.existingName, cardName: match.cardName,
+                        source: location?.name ?? match.source, line: location?.line ?? match.line,
+                        existing: match.existing, card: match.card))
+            }
+        }
+        do {
+            var report = try importVCards(from: joined.data, source: joined.source, options: options, decide: relocatedDecide)
+            report.warnings = conversionWarnings + joined.warnings + report.warnings.map(joined.relocated)
+            // The inputs' own reading found the malformed cards, with their names and lines.
+            report.invalidCards = joined.invalidCards
+            report.formatsRead = formatsRead
+            return report
+        } catch let error as InterchangeError {
+            throw joined.relocated(error)
+        } catch let error as ContactsError {
+            throw joined.relocated(error)
+        }
+    }
 }
 
 /// The CSV layouts ``AddressBook/exportCSV(_:layout:)`` writes.

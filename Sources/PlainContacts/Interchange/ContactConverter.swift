@@ -6,12 +6,12 @@ import FoundationEssentials
 /// ```swift
 /// let converted = try ContactConverter.convert(data, source: "export.ldif", format: .ldif, strict: false)
 /// ```
-package enum ContactConverter {
+enum ContactConverter {
     /// Converts `bytes` in `format` (not ``ContactFileFormat/vcard``, which needs no converting).
     ///
     /// - Throws: ``PlainContactsError/Code/malformedInput`` naming `source` and the line when the
     ///   file cannot be read, holds no contact, or (when `strict`) needs any recovery.
-    package static func convert(
+    static func convert(
         _ bytes: [UInt8], source: String, format: ContactFileFormat, strict: Bool
     ) throws -> ConvertedContacts {
         var log = ConversionLog(source: source, strict: strict)

@@ -11,14 +11,14 @@ import FoundationEssentials
 /// let converted = try ContactConverter.convert(data, source: "google.csv", format: .csv)
 /// converted.sourceLine(ofLine: 4)   // the CSV row that card line 4 came from
 /// ```
-package struct ConvertedContacts: Sendable {
+struct ConvertedContacts: Sendable {
     /// The cards, vCard 3.0 with CRLF line ends.
-    package var vCardText: [UInt8]
+    var vCardText: [UInt8]
     /// For each line of ``vCardText`` (index 0 is line 1), the 1-based line of the original
     /// file it came from.
-    package var sourceLines: [Int]
+    var sourceLines: [Int]
     /// What the conversion recovered from or guessed, each naming the file and line.
-    package var warnings: [InterchangeError]
+    var warnings: [InterchangeError]
     /// The number of cards written.
     var cardCount: Int
     /// The layout the reader took when the content told it rather than a header or the
@@ -26,7 +26,7 @@ package struct ConvertedContacts: Sendable {
     var layout: String?
     /// The format read, as the import report names it: `csv`, or `csv (Thunderbird's columns
     /// without a header row)`.
-    package var formatRead = ""
+    var formatRead = ""
 
     /// The line of the original file that line `line` (1-based) of ``vCardText`` came from;
     /// the last known line for a line past the end.
@@ -36,7 +36,7 @@ package struct ConvertedContacts: Sendable {
 
     /// The original file's line for line `line` of converted text with these `sourceLines`;
     /// `line` itself when there are none.
-    package static func sourceLine(ofLine line: Int, in sourceLines: [Int]) -> Int {
+    static func sourceLine(ofLine line: Int, in sourceLines: [Int]) -> Int {
         guard !sourceLines.isEmpty else { return line }
         return sourceLines[min(max(line, 1), sourceLines.count) - 1]
     }

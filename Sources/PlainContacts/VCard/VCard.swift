@@ -17,13 +17,13 @@ package struct VCard: Sendable, Hashable {
     /// The properties in the order written, without `BEGIN`, `END` and `VERSION`.
     package var properties: [VCardProperty]
     /// The 1-based line of the input holding `BEGIN:VCARD`; 0 for a card not read from text.
-    package var startLine: Int
+    var startLine: Int
     /// The properties the reader left out of this card because their values were too long
     /// (see ``VCardParser/maximumTextValueBytes``).
     var leftOut: [LeftOutProperty] = []
     /// Whether the card ended with an `END` line; `false` for one a lenient reader ended at the
     /// next `BEGIN:VCARD` or at the end of the input.
-    package var hasEnd = true
+    var hasEnd = true
     /// What the reader recovered from in this card, and in the lines between it and the next
     /// card, one entry per recovery; empty when the input was read strictly.
     var recoveries: [Recovery] = []

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns the bytes of a vCard value into text according to its `CHARSET` parameter.
-package enum VCardCharset {
+enum VCardCharset {
     /// Decodes `bytes`.
     ///
     /// Without a charset the bytes are read as UTF-8; bytes that are not valid UTF-8 are read
@@ -33,7 +33,7 @@ package enum VCardCharset {
     /// ```swift
     /// VCardCharset.utf8(fromUTF16: [0xFF, 0xFE, 0x41, 0x00])   // [0x41]
     /// ```
-    package static func utf8(fromUTF16 bytes: ArraySlice<UInt8>) -> [UInt8] {
+    static func utf8(fromUTF16 bytes: ArraySlice<UInt8>) -> [UInt8] {
         guard bytes.count >= 2 else { return [] }
         let start = bytes.startIndex
         let littleEndian = bytes[start] == 0xFF

@@ -34,7 +34,7 @@ import FoundationEssentials
 ///     }
 /// }
 /// ```
-package enum VCardImporter {
+enum VCardImporter {
     /// Maps one card.
     ///
     /// Leniently (`strict` false), a `PHOTO` whose base64 text cannot be read is kept as an
@@ -62,7 +62,7 @@ package enum VCardImporter {
     /// ```
     ///
     /// - Throws: ``PlainContactsError/Code/malformedVCard`` as ``map(_:source:strict:)`` does.
-    package static func check(_ card: VCard, source: String) throws {
+    static func check(_ card: VCard, source: String) throws {
         _ = try map(card, source: source)
     }
 

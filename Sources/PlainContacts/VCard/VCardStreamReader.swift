@@ -14,7 +14,7 @@ import Foundation
 ///     try importer.add(card)
 /// }
 /// ```
-package struct VCardStreamReader {
+struct VCardStreamReader {
     /// The file name used in errors.
     private let source: String
     /// Returns the next chunk of input, or `nil` or empty data at the end.
@@ -51,13 +51,13 @@ package struct VCardStreamReader {
     /// Whether any problem in the input is refused with `malformedVCard` (`true`), or
     /// recovered from with a warning in the card's ``VCard/recoveries`` (`false`, the default).
     /// Set it before reading the first card.
-    package var isStrict: Bool {
+    var isStrict: Bool {
         get { parser.isStrict }
         set { parser.isStrict = newValue }
     }
 
     /// Creates a reader over data already in memory.
-    package init(data: Data, source: String) {
+    init(data: Data, source: String) {
         self.init(source: source) { nil }
         buffer = Array(data)
         reachedEnd = true
@@ -84,7 +84,7 @@ package struct VCardStreamReader {
     /// Returns the next card, or `nil` after the last one.
     /// - Throws: `InterchangeError` `.malformedVCard` for input that breaks the vCard syntax, with
     ///   the file and line; `.io` when reading fails.
-    package mutating func next() throws -> VCard? {
+    mutating func next() throws -> VCard? {
         while true {
             if !checkedStart {
                 if buffer.count - position < 3, !reachedEnd {

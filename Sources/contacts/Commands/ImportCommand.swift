@@ -176,39 +176,21 @@ enum ImportCommand: Command {
         return (report, report.invalidCards)
     }
 
-    /// Imports several inputs, or standard input, read into memory and joined (see
-    /// ``JoinedVCards``); errors name the input and the line in it.
+    /// Imports several inputs, or standard input, read into memory and imported together;
+    /// errors name the input and the line in it.
     private static func importJoined(
         _ names: [String], format: ContactFileFormat?, options: VCardImportOptions, terminal: TerminalDevice?,
         context: CommandContext
     ) throws -> (VCardImportReport, invalidCards: [InterchangeError]) {
-        var conversionWarnings: [InterchangeError] = []
-        var formatsRead: [String] = []
-        let inputs = try names.map { name in
-            let input = try readInput(name)
-            let (converted, warnings, formatRead) = try converted(input, forced: format, strict: options.strict)
-            conversionWarnings += warnings
-            formatsRead += formatRead.map { [$0] } ?? []
-            return converted
-        }
-        let joined = try JoinedVCards(inputs, skipInvalid: options.skipInvalid, strict: options.strict)
+        let inputs = try names.map(readInput)
         let book = try context.openBook()
         let decide = terminal.map { terminal in
             { (match: VCardMatch) throws -> VCardMatchDecision in
-                let location = joined.location(ofLine: match.line).map { "\($0.name):\($0.line)" }
-                return try ask(match, at: location ?? joined.source, in: book, terminal: terminal)
+                try ask(match, at: "\(match.source):\(match.line)", in: book, terminal: terminal)
             }
         }
-        do {
-            var report = try book.importVCards(from: joined.data, source: joined.source, options: options, decide: decide)
-            report.warnings = conversionWarnings + joined.warnings + report.warnings.map(joined.relocated)
-            report.formatsRead = formatsRead
-            return (report, joined.invalidCards)
-        } catch let error as InterchangeError {
-            throw joined.relocated(error)
-        } catch let error as ContactsError {
-            throw joined.relocated(error)
-        }
+        let report = try book.importContacts(from: inputs, format: format, options: options, decide: decide)
+        return (report, report.invalidCards)
     }
 
     /// The files a PATH stands for: itself, or for a folder its vCard files (see
@@ -245,27 +227,11 @@ enum ImportCommand: Command {
         ContactFileFormat.detect(bytes, fileName: name == standardInputName ? nil : name) ?? .vcard
     }
 
-    /// An input as vCard text: as it is for a vCard, converted for any other format, with the
-    /// conversion's warnings.
-    private static func converted(
-        _ input: JoinedVCards.Input, forced: ContactFileFormat?, strict: Bool
-    ) throws -> (JoinedVCards.Input, warnings: [InterchangeError], formatRead: String?) {
-        let format = forced ?? detected(input.data, name: input.name)
-        guard format != .vcard else { return (input, [], nil) }
-        let converted = try ContactConverter.convert(
-            Array(input.data), source: input.name, format: format, strict: strict)
-        return (
-            JoinedVCards.Input(name: input.name, data: Data(converted.vCardText), sourceLines: converted.sourceLines),
-            converted.warnings,
-            "\(input.name): \(converted.formatRead)"
-        )
-    }
-
     /// The bytes of a file, or of standard input for `-`.
-    private static func readInput(_ name: String) throws(CLIError) -> JoinedVCards.Input {
+    private static func readInput(_ name: String) throws(CLIError) -> ContactInput {
         if name == "-" {
             do {
-                return JoinedVCards.Input(name: standardInputName, data: try FileHandle.standardInput.readToEnd() ?? Data())
+                return ContactInput(name: standardInputName, data: try FileHandle.standardInput.readToEnd() ?? Data())
             } catch {
                 throw CLIError.failure("cannot read standard input (\(error))")
             }
@@ -273,7 +239,7 @@ enum ImportCommand: Command {
         guard let data = FileManager.default.contents(atPath: name) else {
             throw CLIError.noInput("cannot read \(name)")
         }
-        return JoinedVCards.Input(name: name, data: data)
+        return ContactInput(name: name, data: data)
     }
 
     // MARK: Asking

@@ -1,8 +1,7 @@
-import Foundation
-import PlainContacts
+import FoundationEssentials
 
-/// Several vCard inputs (files, standard input) read into memory and joined into one text, so
-/// that one import, and so one save, takes them all.
+/// Several inputs (files, standard input) as vCard text, joined into one text, so that one
+/// import, and so one save, takes them all (``AddressBook/importContacts(from:format:options:decide:)``).
 ///
 /// Each input is first read on its own, as an import of it alone would read it, so that a
 /// malformed card is reported with the input's own name, line and message, and, without
@@ -14,13 +13,13 @@ import PlainContacts
 /// ``warnings`` says so.
 ///
 /// ```swift
-/// let joined = try JoinedVCards([.init(name: "a.vcf", data: a), .init(name: "-", data: b)], skipInvalid: false)
+/// let joined = try JoinedContactInputs([.init(name: "a.vcf", data: a), .init(name: "-", data: b)], skipInvalid: false)
 /// // Unless strict, the inputs are read leniently, and UTF-16 ones are turned into UTF-8 here.
 /// let report = try book.importVCards(from: joined.data, source: joined.source)
 /// joined.location(ofLine: 12)   // ("-", 3)
 /// ```
-struct JoinedVCards {
-    /// One input: its name in messages and its bytes.
+struct JoinedContactInputs {
+    /// One input as vCard text: its name in messages and its bytes.
     struct Input {
         var name: String
         var data: Data
