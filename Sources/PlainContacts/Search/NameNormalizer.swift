@@ -9,7 +9,7 @@
 /// The algorithm is fixed and versioned (version 1). ``NameHash`` values computed from it are
 /// stored in files, so it must give the same result on every machine and in every version of
 /// the library; a change would need a new version and a migration. See ``normalize(_:)``.
-package enum NameNormalizer {
+enum NameNormalizer {
     /// The version of the normalization algorithm described in ``normalize(_:)``.
     static let version = 1
 
@@ -49,7 +49,7 @@ package enum NameNormalizer {
     /// NameNormalizer.normalize("Chloé  DUBOIS")  // "chloe dubois"
     /// NameNormalizer.normalize("ｶﾞｯｺｳ")           // "ガッコウ"
     /// ```
-    package static func normalize(_ text: String) -> String {
+    static func normalize(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return normalizeASCII(text)
         }

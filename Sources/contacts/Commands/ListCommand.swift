@@ -20,7 +20,8 @@ enum ListCommand: Command {
 
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         let ordering = try arguments[\.sort]
-        let filter = try PersonFilter(arguments)
+        let filter = PersonFilter(email: arguments[\.email], phone: arguments[\.phone], organization: arguments[\.org])
+        guard filter.phoneDigits?.isEmpty != true else { throw CLIError.usage("--phone needs some digits to look for") }
         let book = try context.openBook()
         let hasFilters = arguments[\.group] != nil || arguments[\.email] != nil
             || arguments[\.phone] != nil || arguments[\.org] != nil
