@@ -45,7 +45,7 @@ package enum CardMapping {
     /// from the same file, so that a server that names a card's version by its record file and
     /// this number (its ETag) tells clients of every card that changed.
     /// `CardMappingVersionTests` fails until it is raised.
-    package static let personCardVersion = 2
+    static let personCardVersion = 2
 
     /// The file key and record ID a card carries.
     package struct CarriedKey: Sendable, Hashable {
