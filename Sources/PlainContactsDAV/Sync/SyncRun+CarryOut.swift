@@ -188,9 +188,7 @@ extension SyncRun {
             case .changed: report.local.changed += 1
             case .added, .unchanged: break
             }
-            merged =
-                CardMerge.sameContent(person.state, applied.card)
-                ? .same : .differs(CardMapping.data(for: person, imageData: try person.imageData()))
+            merged = applied.saysCard ? .same : .differs(CardMapping.data(for: person, imageData: try person.imageData()))
         case .group(let theirs, _):
             guard let group = groups[uid] else { return try download(uid) }
             let ours = cardForm(of: group)
