@@ -192,7 +192,7 @@ extension SyncRun {
         case .group(let theirs, _):
             guard let group = groups[uid] else { return try download(uid) }
             let ours = cardForm(of: group)
-            guard let result = SyncGroupMerge.merge(base: withBase ? bases.group(uid) : nil, ours: ours, theirs: theirs, prefer: prefer)
+            guard let result = GroupCard.merge(base: withBase ? bases.group(uid) : nil, ours: ours, theirs: theirs, prefer: prefer)
             else {
                 return leaveConflict(uid, recordID: group.recordID, properties: ["name"])
             }
