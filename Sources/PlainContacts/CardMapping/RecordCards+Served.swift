@@ -40,7 +40,7 @@ extension RecordCards {
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the
     ///   record's files or a person's image.
     package func card(
-        of kind: Kind, key: RecordKey, version: VCardVersion? = nil, uidOfPerson: (RecordKey) -> String? = { _ in nil }
+        of kind: RecordType, key: RecordKey, version: VCardVersion? = nil, uidOfPerson: (RecordKey) -> String? = { _ in nil }
     ) throws -> Served? {
         switch kind {
         case .person:

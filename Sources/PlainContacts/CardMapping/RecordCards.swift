@@ -16,11 +16,6 @@ import PlainContactsSystem
 /// }
 /// ```
 package struct RecordCards: Sendable {
-    /// The kinds of record file.
-    package enum Kind: Sendable {
-        case person, group
-    }
-
     /// A person's record file as read for its card.
     struct PersonFile: Sendable {
         /// The file's signature, taken before it was read.
@@ -104,7 +99,7 @@ package struct RecordCards: Sendable {
     }
 
     /// The folder holding the record files of a kind.
-    private func folder(of kind: Kind) -> String {
+    private func folder(of kind: RecordType) -> String {
         (kind == .person ? layout.peopleFolder : layout.groupsFolder).path(percentEncoded: false)
     }
 
@@ -112,7 +107,7 @@ package struct RecordCards: Sendable {
     /// order.
     ///
     /// - Throws: the errors of listing the folder (a missing folder has no records).
-    package func keys(of kind: Kind) throws -> [RecordKey] {
+    package func keys(of kind: RecordType) throws -> [RecordKey] {
         guard let names = try StoreReader.entries(ofFolder: folder(of: kind)) else { return [] }
         var keys: [RecordKey] = []
         keys.reserveCapacity(names.count)
@@ -125,7 +120,7 @@ package struct RecordCards: Sendable {
     /// The current signatures of the files of many records of one kind (a person's record
     /// file; a group's record and membership files), taken relative to their folder (a full
     /// path per file would cost more than the `stat` itself), on all cores for a large store.
-    package func signatures(of kind: Kind, keys: [RecordKey]) -> [[FileSignature?]] {
+    package func signatures(of kind: RecordType, keys: [RecordKey]) -> [[FileSignature?]] {
         let descriptor = open(folder(of: kind), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return keys.map { _ in kind == .person ? [nil] : [nil, nil] } }
         defer { close(descriptor) }

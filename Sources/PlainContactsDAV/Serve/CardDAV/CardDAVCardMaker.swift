@@ -90,7 +90,7 @@ struct CardDAVCardMaker: Sendable {
     }
 
     /// The store's name for a kind of record.
-    private static func kind(_ kind: CardDAVEntry.Record.Kind) -> RecordCards.Kind {
+    private static func kind(_ kind: CardDAVEntry.Record.Kind) -> RecordType {
         kind == .person ? .person : .group
     }
 
