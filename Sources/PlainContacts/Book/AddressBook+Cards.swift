@@ -43,7 +43,13 @@ package struct AppliedCard {
     /// The card in the store's terms: its multi-value entries numbered after the store's, its
     /// image the store's when it is the same picture. The card itself for an added person or
     /// an import's merge.
-    package let card: PersonState
+    let card: PersonState
+
+    /// Whether the person says what the card says (in the store's terms): a card made from the
+    /// person would tell the card's sender nothing new.
+    package var saysCard: Bool {
+        CardMerge.sameContent(person.state, card)
+    }
 }
 
 extension AddressBook {

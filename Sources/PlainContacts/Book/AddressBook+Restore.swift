@@ -45,7 +45,7 @@ extension AddressBook {
     ///   when `data` is not a readable person record; ``ContactsError/Code/recordInAnotherBook``
     ///   when the person is not in this book; ``ContactsError/Code/operationNotPermittedByUser``
     ///   when the book may not be changed.
-    package func restore(_ person: Person, toVersion data: Data, path: String, files: [String: Data] = [:]) throws {
+    func restore(_ person: Person, toVersion data: Data, path: String, files: [String: Data] = [:]) throws {
         try checkWritable()
         guard person.owner === self else {
             throw ContactsError(.recordInAnotherBook, "the person is not in this address book")
@@ -82,7 +82,7 @@ extension AddressBook {
     /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``
     ///   when `data` is not a readable person record;
     ///   ``ContactsError/Code/operationNotPermittedByUser`` when the book may not be changed.
-    package func restoreRemovedPerson(fromVersion data: Data, path: String, files: [String: Data] = [:]) throws -> Person {
+    func restoreRemovedPerson(fromVersion data: Data, path: String, files: [String: Data] = [:]) throws -> Person {
         let decoded = try PersonRecordCoder.decode(data, path: path)
         var state = decoded.state
         state.image = Self.versionImage(of: decoded.state, in: files).map(ImageState.pending) ?? .none
@@ -91,6 +91,30 @@ extension AddressBook {
         let groups = groups(ofPersonVersionAt: path, files: files).kept.compactMap(\.key)
         let placement = RecordPlacement(uid: key?.rawValue ?? path, carriedKey: key, carriedID: decoded.id, groups: Set(groups))
         try add(person, placement: placement)
+        return person
+    }
+
+    /// Brings back the version of a person an earlier version of their record file holds
+    /// (`data`, at `path`, with the files of the same commit that go with it, `files`); takes
+    /// effect on the next save. A person still in the book takes the version's values and photo
+    /// (``restore(_:toVersion:path:files:)``); a removed one (`person` `nil`) is added back
+    /// under their old file key and record ID, into the groups they were in
+    /// (``restoreRemovedPerson(fromVersion:path:files:)``).
+    ///
+    /// ```swift
+    /// try book.restorePerson(katie, toVersion: data, path: "people/katie-bell-9dw42k.json", files: files)
+    /// try book.save()
+    /// ```
+    ///
+    /// - Returns: The person restored, or added back.
+    /// - Throws: as ``restore(_:toVersion:path:files:)`` and
+    ///   ``restoreRemovedPerson(fromVersion:path:files:)``.
+    @discardableResult
+    package func restorePerson(_ person: Person?, toVersion data: Data, path: String, files: [String: Data] = [:]) throws
+        -> Person
+    {
+        guard let person else { return try restoreRemovedPerson(fromVersion: data, path: path, files: files) }
+        try restore(person, toVersion: data, path: path, files: files)
         return person
     }
 

@@ -15,27 +15,17 @@ import PlainContactsSystem
 /// if case .person(let state, let uid, _) = card { print(uid, state.values.count) }
 /// ```
 package enum CardMapping {
-    /// A card read from the server, with the file key and record ID it carries (see
-    /// ``keyProperty``).
+    /// A card read from the server, with where a record made from it is placed in the store:
+    /// by its UID and the file key and record ID it carries (see ``keyProperty``).
     package enum Card: Sendable {
-        case person(PersonState, uid: String, key: CarriedKey?)
-        case group(GroupCard, key: CarriedKey?)
+        case person(PersonState, uid: String, placement: RecordPlacement)
+        case group(GroupCard, placement: RecordPlacement)
 
         /// The card's UID, in ``VCardRecordFields/matchKey(_:)`` form: what matches it with a record.
         package var matchKey: String {
             switch self {
             case .person(_, let uid, _): VCardRecordFields.matchKey(uid)
             case .group(let group, _): VCardRecordFields.matchKey(group.uid)
-            }
-        }
-
-        /// Where a record made from this card is placed in the store.
-        package var placement: RecordPlacement {
-            switch self {
-            case .person(_, let uid, let key):
-                RecordPlacement(uid: VCardRecordFields.matchKey(uid), carriedKey: key?.key, carriedID: key?.id)
-            case .group(let group, let key):
-                RecordPlacement(uid: VCardRecordFields.matchKey(group.uid), carriedKey: key?.key, carriedID: key?.id)
             }
         }
     }
@@ -45,10 +35,10 @@ package enum CardMapping {
     /// from the same file, so that a server that names a card's version by its record file and
     /// this number (its ETag) tells clients of every card that changed.
     /// `CardMappingVersionTests` fails until it is raised.
-    package static let personCardVersion = 2
+    static let personCardVersion = 2
 
     /// The file key and record ID a card carries.
-    package struct CarriedKey: Sendable, Hashable {
+    struct CarriedKey: Sendable, Hashable {
         var key: RecordKey
         var id: RecordID?
     }
@@ -102,7 +92,7 @@ package enum CardMapping {
         if strict, VCardImporter.isGroupCard(card) {
             _ = try VCardImporter.map(card, source: href, strict: true)
         }
-        if let group = GroupCard(card: card, href: href) { return .group(group, key: key) }
+        if let group = GroupCard(card: card, href: href) { return .group(group, placement: placement(uid: group.uid, key: key)) }
         let mapped: ImportedCard
         do {
             mapped = try VCardImporter.map(card, source: href, strict: strict)
@@ -122,7 +112,12 @@ package enum CardMapping {
         if let revision = card.first(named: "REV").flatMap({ revisionDate(VCardImporter.trimmed($0.text)) }) {
             state.values[.modificationDate] = .timestamp(revision)
         }
-        return .person(state, uid: uid, key: key)
+        return .person(state, uid: uid, placement: placement(uid: uid, key: key))
+    }
+
+    /// Where a record made from a card with `uid`, carrying `key`, is placed in the store.
+    private static func placement(uid: String, key: CarriedKey?) -> RecordPlacement {
+        RecordPlacement(uid: VCardRecordFields.matchKey(uid), carriedKey: key?.key, carriedID: key?.id)
     }
 
     /// The UID of a person as a sync matches it: the stored one, else the one export derives

@@ -33,7 +33,8 @@ extension GroupCard {
     }
 
     /// Puts the card's name, UID, form and kept lines into a group; its members are set by
-    /// ``setMembers(of:in:keyOfUID:)`` once the group and its new members are saved.
+    /// ``setMembers(of:in:keyOfUID:)`` once the group and its new members are saved (see
+    /// ``AddressBook/applyGroupCard(_:to:keepingSent:placement:membersByUID:)``).
     func applyFields(to group: Group) {
         if group.name != name { group.name = name }
         var state = group.state
@@ -54,7 +55,7 @@ extension GroupCard {
     /// - Parameter keyOfUID: the record key of the saved person with a UID
     ///   (``VCardRecordFields/matchKey(_:)`` form), or `nil` when the store has none.
     /// - Throws: ``ContactsError/Code/personNotSaved`` and the other errors of adding a member.
-    package func setMembers(of group: Group, in book: AddressBook, keyOfUID: (String) -> RecordKey?) throws {
+    func setMembers(of group: Group, in book: AddressBook, keyOfUID: (String) -> RecordKey?) throws {
         var wanted: Set<RecordKey> = []
         var unknown: [String] = []
         for uid in members {

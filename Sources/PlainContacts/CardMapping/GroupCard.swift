@@ -26,15 +26,15 @@ package struct GroupCard: Hashable, Sendable {
     }
 
     /// The group's name, from `FN` (else `N`).
-    package var name: String
+    var name: String
     /// The card's `UID` as written.
     var uid: String
     /// The members' UIDs (``VCardRecordFields/matchKey(_:)`` form), sorted, without repeats.
-    package var members: [String]
+    var members: [String]
     /// The form the card is in.
     var form: Form = .apple
     /// The card's other content lines, as written: what the store has no place for.
-    package var lines: [String] = []
+    var lines: [String] = []
 
     /// The properties the group mapping reads or the writer makes; every other line is kept.
     private static let mappedProperties: Set<String> = [

@@ -12,27 +12,22 @@ import PlainContactsSystem
 /// ```swift
 /// let cards = RecordCards(layout: StoreLayout(root: storeURL))
 /// for key in try cards.keys(of: .person) {
-///     if let person = try cards.person(key) { print(person.uid, person.card(version: nil)?.count ?? 0) }
+///     if let card = try cards.card(of: .person, key: key) { print(card.uid, card.etag) }
 /// }
 /// ```
 package struct RecordCards: Sendable {
-    /// The kinds of record file.
-    package enum Kind: Sendable {
-        case person, group
-    }
-
     /// A person's record file as read for its card.
-    package struct PersonFile: Sendable {
+    struct PersonFile: Sendable {
         /// The file's signature, taken before it was read.
-        package let signature: FileSignature
+        let signature: FileSignature
         /// The card's UID in ``VCardRecordFields/matchKey(_:)`` form: the UID the record stores,
         /// else the one derived from its key.
-        package let uid: String
+        let uid: String
         /// The fingerprint of the record file's bytes.
-        package let fingerprint: Fingerprint
+        let fingerprint: Fingerprint
         /// The fingerprint of the image's bytes; `nil` for a person without an image, and for a
         /// person only listed.
-        package let imageFingerprint: Fingerprint?
+        let imageFingerprint: Fingerprint?
         /// What the card is made from; `nil` for a person only listed (see
         /// ``RecordCards/listedPeople(_:)``).
         let content: Content?
@@ -46,11 +41,11 @@ package struct RecordCards: Sendable {
         }
 
         /// Whether only the UID and the fingerprints were taken, without decoding the record.
-        package var isListed: Bool { content == nil }
+        var isListed: Bool { content == nil }
 
         /// The person's card in a vCard version (`nil`: the version of the card the person
         /// came from), without the record's file key; `nil` for a person only listed.
-        package func card(version: VCardVersion?) -> Data? {
+        func card(version: VCardVersion?) -> Data? {
             guard let content else { return nil }
             let person = Person(state: content.state, key: content.key, recordID: content.id)
             return CardMapping.data(for: person, imageData: content.image, version: version, carryingKey: false)
@@ -59,7 +54,7 @@ package struct RecordCards: Sendable {
         /// Whether merging a card's person into the record, preferring the card, would leave
         /// its content as it is: the record says what the card says. `false` for a person only
         /// listed.
-        package func says(_ theirs: PersonState) -> Bool {
+        func says(_ theirs: PersonState) -> Bool {
             guard let content else { return false }
             let stored = content.state
             let outcome = CardMerge.merge(
@@ -69,10 +64,10 @@ package struct RecordCards: Sendable {
     }
 
     /// A group's record and membership files as read for its card.
-    package struct GroupFile: Sendable {
+    struct GroupFile: Sendable {
         /// The signatures of the group file and of its membership file (`nil`: there is none),
         /// taken before they were read.
-        package let signatures: [FileSignature?]
+        let signatures: [FileSignature?]
         /// The group's record key.
         let key: RecordKey
         /// The group as read.
@@ -87,7 +82,7 @@ package struct RecordCards: Sendable {
         ///
         /// - Parameter uidOfPerson: the UID of a member by record key, `nil` for a person left
         ///   out.
-        package func card(uidOfPerson: (RecordKey) -> String?, version: VCardVersion?) -> (data: Data, uid: String) {
+        func card(uidOfPerson: (RecordKey) -> String?, version: VCardVersion?) -> (data: Data, uid: String) {
             var card = GroupCard(group: state, key: key, memberUIDs: members.compactMap(uidOfPerson))
             if let version { card.form = version == .v4 ? .rfc6350 : .apple }
             let served = card.sentCard(in: state) ?? card.card(memberValues: GroupCard.sentMemberValues(in: state))
@@ -104,7 +99,7 @@ package struct RecordCards: Sendable {
     }
 
     /// The folder holding the record files of a kind.
-    private func folder(of kind: Kind) -> String {
+    private func folder(of kind: RecordType) -> String {
         (kind == .person ? layout.peopleFolder : layout.groupsFolder).path(percentEncoded: false)
     }
 
@@ -112,7 +107,7 @@ package struct RecordCards: Sendable {
     /// order.
     ///
     /// - Throws: the errors of listing the folder (a missing folder has no records).
-    package func keys(of kind: Kind) throws -> [RecordKey] {
+    package func keys(of kind: RecordType) throws -> [RecordKey] {
         guard let names = try StoreReader.entries(ofFolder: folder(of: kind)) else { return [] }
         var keys: [RecordKey] = []
         keys.reserveCapacity(names.count)
@@ -125,7 +120,7 @@ package struct RecordCards: Sendable {
     /// The current signatures of the files of many records of one kind (a person's record
     /// file; a group's record and membership files), taken relative to their folder (a full
     /// path per file would cost more than the `stat` itself), on all cores for a large store.
-    package func signatures(of kind: Kind, keys: [RecordKey]) -> [[FileSignature?]] {
+    package func signatures(of kind: RecordType, keys: [RecordKey]) -> [[FileSignature?]] {
         let descriptor = open(folder(of: kind), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return keys.map { _ in kind == .person ? [nil] : [nil, nil] } }
         defer { close(descriptor) }
@@ -144,7 +139,7 @@ package struct RecordCards: Sendable {
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the record
     ///   file or its image.
-    package func person(_ key: RecordKey) throws -> PersonFile? {
+    func person(_ key: RecordKey) throws -> PersonFile? {
         let signature = FileSignature.of(layout.personFile(key).path(percentEncoded: false))
         let reader = StoreReader(layout: layout)
         guard let signature, let file = try reader.readPerson(key: key) else { return nil }
@@ -165,7 +160,7 @@ package struct RecordCards: Sendable {
     ///
     /// A UID read so is the record's as long as the record can be read; when it cannot, reading
     /// the person whole fails.
-    package func listedPeople(_ keys: [RecordKey]) -> [Result<PersonFile?, any Error>] {
+    func listedPeople(_ keys: [RecordKey]) -> [Result<PersonFile?, any Error>] {
         let folderPath = layout.peopleFolder.path(percentEncoded: false)
         let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else {
@@ -201,7 +196,7 @@ package struct RecordCards: Sendable {
     /// A group's record and membership files, read; `nil` when the group has no record file.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the files.
-    package func group(_ key: RecordKey) throws -> GroupFile? {
+    func group(_ key: RecordKey) throws -> GroupFile? {
         let paths = [layout.groupFile(key), layout.membersFile(key)].map { $0.path(percentEncoded: false) }
         let signatures = paths.map(FileSignature.of)
         guard signatures[0] != nil, let file = try StoreReader(layout: layout).readGroup(key: key) else { return nil }

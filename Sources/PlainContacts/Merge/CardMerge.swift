@@ -12,14 +12,15 @@ import FoundationEssentials
 /// over get identifiers no version has used. Fields the card cannot carry (merged record keys, keys of newer versions of the
 /// store) are taken from the reference, and an image equal to the reference's keeps its file.
 ///
-/// The book applies a card through ``AddressBook/applyCard(_:to:merging:)``, which merges with
-/// this and sets the record; the sync reads ``sameContent(_:_:)`` to compare versions.
+/// The book applies a card through ``AddressBook/applyCard(_:to:merging:placement:)``, which
+/// merges with this, sets the record and tells whether the record then says what the card
+/// says (``sameContent(_:_:)``).
 ///
 /// ```swift
 /// let outcome = CardMerge.merge(base: base, ours: person.state, theirs: card, image: person.imageData)
 /// if outcome.conflicts.isEmpty { person.state = outcome.merged }
 /// ```
-package enum CardMerge {
+enum CardMerge {
     /// A merged person and the property keys that conflicted (empty when the merge is clean).
     struct Outcome {
         var merged: PersonState
@@ -87,7 +88,7 @@ package enum CardMerge {
 
     /// Whether two versions of a person say the same, leaving out the bookkeeping a card does
     /// not carry (see ``RecordContent``).
-    package static func sameContent(_ a: PersonState, _ b: PersonState) -> Bool {
+    static func sameContent(_ a: PersonState, _ b: PersonState) -> Bool {
         RecordContent.same(a, b)
     }
 

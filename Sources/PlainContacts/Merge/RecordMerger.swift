@@ -18,7 +18,7 @@ import PlainContactsSystem
 /// no identifier left). The modification date is
 /// bookkeeping and takes the later value, never conflicting. Unknown keys merge like
 /// properties.
-package enum RecordMerger {
+enum RecordMerger {
     /// The merged person, or the property keys that conflict.
     static func merge(base: PersonState, ours: PersonState, theirs: PersonState) -> Result<PersonState, Conflicts> {
         let (merged, conflicts) = mergeKeepingOurs(base: base, ours: ours, theirs: theirs)
@@ -99,7 +99,7 @@ package enum RecordMerger {
     }
 
     /// Membership merges as set changes: theirs, plus what we added, minus what we removed.
-    package static func merge<Element: Hashable>(base: Set<Element>, ours: Set<Element>, theirs: Set<Element>) -> Set<Element> {
+    static func merge<Element: Hashable>(base: Set<Element>, ours: Set<Element>, theirs: Set<Element>) -> Set<Element> {
         theirs.union(ours.subtracting(base)).subtracting(base.subtracting(ours))
     }
 

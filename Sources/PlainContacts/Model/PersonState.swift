@@ -46,7 +46,7 @@ package struct PersonState: Sendable, Hashable {
     }
 
     /// The hash of the normalized first and last name, used by long-term references.
-    package var nameHash: NameHash {
+    var nameHash: NameHash {
         NameHash.of(firstName: string(.firstName), lastName: string(.lastName))
     }
 }

@@ -127,11 +127,11 @@ extension SyncRun {
             return
         }
         switch card {
-        case .person(let theirs, _, _):
+        case .person(let theirs, _, let placement):
             // The store's version did not change since the last sync: the card wins. Dated by
             // the card's REV, when it has one: every clone taking the card writes the same bytes.
             let applied = try book.applyCard(
-                theirs, to: people[uid], merging: .cardWins(datedByCard: true), placement: card.placement)
+                theirs, to: people[uid], merging: .cardWins(datedByCard: true), placement: placement)
             switch applied.change {
             case .added:
                 people[uid] = applied.person
@@ -139,9 +139,9 @@ extension SyncRun {
             case .changed: report.local.changed += 1
             case .unchanged, .conflicted: break
             }
-        case .group(let groupCard, _):
+        case .group(let groupCard, let placement):
             let before = groups[uid].map(cardForm(of:))
-            let group = try apply(groupCard, to: groups[uid], placement: card.placement)
+            let group = try apply(groupCard, to: groups[uid], placement: placement)
             if before == nil {
                 groups[uid] = group
                 report.local.added += 1
@@ -188,13 +188,11 @@ extension SyncRun {
             case .changed: report.local.changed += 1
             case .added, .unchanged: break
             }
-            merged =
-                CardMerge.sameContent(person.state, applied.card)
-                ? .same : .differs(CardMapping.data(for: person, imageData: try person.imageData()))
+            merged = applied.saysCard ? .same : .differs(CardMapping.data(for: person, imageData: try person.imageData()))
         case .group(let theirs, _):
             guard let group = groups[uid] else { return try download(uid) }
             let ours = cardForm(of: group)
-            guard let result = SyncGroupMerge.merge(base: withBase ? bases.group(uid) : nil, ours: ours, theirs: theirs, prefer: prefer)
+            guard let result = GroupCard.merge(base: withBase ? bases.group(uid) : nil, ours: ours, theirs: theirs, prefer: prefer)
             else {
                 return leaveConflict(uid, recordID: group.recordID, properties: ["name"])
             }

@@ -79,11 +79,12 @@ extension SyncRun {
         return applied
     }
 
-    /// Sets the members of the groups read from cards: people of the store by UID; members
-    /// it has no person for are kept as lines of the group's card.
+    /// Sets the members of the groups read from cards, applying each card again now that the
+    /// save gave new people and groups their keys: people of the store by UID; members it has
+    /// no person for are kept as lines of the group's card.
     mutating func applyPendingMembers() throws {
         for (group, card) in pendingMembers {
-            try card.setMembers(of: group, in: book, keyOfUID: people.key(of:))
+            try book.applyGroupCard(card, to: group, membersByUID: people.key(of:))
         }
         pendingMembers = []
     }

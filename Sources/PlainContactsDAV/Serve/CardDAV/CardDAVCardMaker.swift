@@ -7,7 +7,7 @@ import PlainContacts
 import PlainContactsSystem
 
 /// Makes a record's card from its files through the store's ``RecordCards``, without opening an
-/// address book: a person's card as `contacts sync` uploads it (vCard 3.0 unless the person
+/// address book, and serves it: a person's card as `contacts sync` uploads it (vCard 3.0 unless the person
 /// came from a 4.0 card) but without the record's file key, a group's in the form it came in;
 /// or either in the vCard version a client asks for. For a listing, a person's UID and ETag
 /// are taken without making the card (``listedPeople(_:)``).
@@ -16,7 +16,7 @@ import PlainContactsSystem
 /// for byte, with that card's ETag (see ``CardDAVSentCards``); asked for in another vCard
 /// version, the card is made from the record.
 ///
-/// Each file's signature is taken before the file is read (``RecordCards``), so that a signature
+/// Each file's signature is taken before the file is read (``RecordCards/card(of:key:version:uidOfPerson:)``), so that a signature
 /// recorded with a card never describes bytes newer than the card: a write that lands meanwhile changes the
 /// signature again, and the next look makes the card anew. A file changed within
 /// ``FileSignature/racyWindow`` of being read could change again in the same clock tick without
@@ -36,10 +36,8 @@ struct CardDAVCardMaker: Sendable {
         var data: Data?
         /// The card's UID in ``VCardRecordFields/matchKey(_:)`` form.
         var uid: String
-        /// The card's ETag, unquoted: for a person, made from the record file's bytes, the
-        /// image's and ``CardMapping/personCardVersion`` (see ``personETag(record:image:)``); for a
-        /// group, whose card also shows its members' UIDs, the first 16 bytes of the SHA-256
-        /// digest of the card's bytes, in hexadecimal.
+        /// The card's ETag, unquoted: the store's (``RecordCards/Served/etag``), or that of the
+        /// card a client sent while it is kept.
         var etag: String
         /// The signatures of the files it was made from (see ``CardDAVEntry/signatures``).
         var signatures: [FileSignature?]
@@ -92,7 +90,7 @@ struct CardDAVCardMaker: Sendable {
     }
 
     /// The store's name for a kind of record.
-    private static func kind(_ kind: CardDAVEntry.Record.Kind) -> RecordCards.Kind {
+    private static func kind(_ kind: CardDAVEntry.Record.Kind) -> RecordType {
         kind == .person ? .person : .group
     }
 
@@ -139,55 +137,42 @@ struct CardDAVCardMaker: Sendable {
     /// - Throws: ``ContactsError/Code/malformedFile`` and the other reading errors of the record
     ///   file or its image.
     func person(_ key: RecordKey, version: VCardVersion? = nil, ownCard: Bool = false) throws -> Made? {
-        try cards.person(key).map { made($0, key: key, version: version, ownCard: ownCard) }
+        try cards.card(of: .person, key: key, version: version).map { made($0, key: key, version: version, ownCard: ownCard) }
     }
 
-    /// The card of a person as read: for one only listed, its UID and ETag (the ETag of the card
-    /// a client sent while it is kept) without the card's bytes; else as ``person(_:version:ownCard:)``
-    /// gives it.
-    private func made(_ file: RecordCards.PersonFile, key: RecordKey, version: VCardVersion?, ownCard: Bool) -> Made {
-        let signatures = [Self.trusted(file.signature)]
-        let modified = file.signature.modified
-        let etag = Self.personETag(record: file.fingerprint, image: file.imageFingerprint)
+    /// The card of a person as the store serves it: for one only listed, its UID and ETag (the
+    /// ETag of the card a client sent while it is kept) without the card's bytes; else as
+    /// ``person(_:version:ownCard:)`` gives it.
+    private func made(_ card: RecordCards.Served, key: RecordKey, version: VCardVersion?, ownCard: Bool) -> Made {
+        let own = Self.made(card)
         let record = CardDAVEntry.Record(kind: .person, key: key)
-        if file.isListed {
-            let sent = sentCard(record, source: etag, version: nil, ownCard: false, reading: false)
-            return Made(data: nil, uid: file.uid, etag: sent?.etag ?? etag, signatures: signatures, modified: modified)
+        guard own.data != nil else {
+            let sent = sentCard(record, source: own.etag, version: nil, ownCard: false, reading: false)
+            return Made(data: nil, uid: own.uid, etag: sent?.etag ?? own.etag, signatures: own.signatures, modified: own.modified)
         }
-        if let card = sentCard(record, source: etag, version: version, ownCard: ownCard) {
-            return Made(data: card.data, uid: file.uid, etag: card.etag, signatures: signatures, modified: modified)
-        }
-        let data = file.card(version: version) ?? Data()
-        return Made(data: data, uid: file.uid, etag: etag, signatures: signatures, modified: modified)
+        guard let sent = sentCard(record, source: own.etag, version: version, ownCard: ownCard) else { return own }
+        return Made(data: sent.data, uid: own.uid, etag: sent.etag, signatures: own.signatures, modified: own.modified)
+    }
+
+    /// The store's card as made, its signatures as they may be recorded.
+    private static func made(_ card: RecordCards.Served) -> Made {
+        let modified = card.signatures.first.flatMap { $0 }?.modified ?? 0
+        return Made(data: card.data, uid: card.uid, etag: card.etag, signatures: card.signatures.map(trusted), modified: modified)
     }
 
     /// What a listing needs of many people's cards, their UIDs and ETags, on all cores: a
     /// person's card is made only when its ETag needs its image (see
-    /// ``RecordCards/listedPeople(_:)``).
+    /// ``RecordCards/listedCards(_:)``).
     func listedPeople(_ keys: [RecordKey]) -> [Outcome] {
-        let files = cards.listedPeople(keys)
+        let cards = cards.listedCards(keys)
         return Parallel.map(keys.count, minimumChunk: 64) { index in
-            Self.outcome { try files[index].get().map { made($0, key: keys[index], version: nil, ownCard: false) } }
+            Self.outcome { try cards[index].get().map { made($0, key: keys[index], version: nil, ownCard: false) } }
         }
     }
 
-    /// A person card's ETag: ``CardMapping/personCardVersion`` and the fingerprints of the
-    /// record file's bytes and of the image's, in hexadecimal. It changes whenever the card can:
-    /// the card is made from the record file, the image and the mapping alone.
-    static func personETag(record: Fingerprint, image: Fingerprint?) -> String {
-        var etag = personETagPrefix + hex(record.value)
-        if let image { etag += "-" + hex(image.value) }
-        return etag
-    }
-
-    /// How every person card's ETag of this ``CardMapping/personCardVersion`` begins.
-    static let personETagPrefix = "p\(CardMapping.personCardVersion)-"
-
-    /// Sixteen hexadecimal digits.
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    /// How every person card's ETag begins (``RecordCards/personETagPrefix``): an entry whose
+    /// ETag does not was recorded under another way of making cards.
+    static let personETagPrefix = RecordCards.personETagPrefix
 
     /// A group's card; `nil` when the group has no file. The card a client sent for the group is
     /// given byte for byte while the group is as the client left it (``CardDAVSentCards``), else
@@ -204,12 +189,9 @@ struct CardDAVCardMaker: Sendable {
     func group(
         _ key: RecordKey, uidOfPerson: (RecordKey) -> String?, version: VCardVersion? = nil, ownCard: Bool = false
     ) throws -> Made? {
-        guard let file = try cards.group(key), let signature = file.signatures[0] else { return nil }
-        let (data, uid) = file.card(uidOfPerson: uidOfPerson, version: version)
-        let etag = SHA256.hexString(SHA256.hash(data).prefix(16))
-        var made = Made(
-            data: data, uid: uid, etag: etag, signatures: file.signatures.map(Self.trusted), modified: signature.modified)
-        if version == nil, let sent = sentCard(.init(kind: .group, key: key), source: etag, version: nil, ownCard: ownCard) {
+        guard let card = try cards.card(of: .group, key: key, version: version, uidOfPerson: uidOfPerson) else { return nil }
+        var made = Self.made(card)
+        if version == nil, let sent = sentCard(.init(kind: .group, key: key), source: made.etag, version: nil, ownCard: ownCard) {
             made.data = sent.data
             made.etag = sent.etag
         }

@@ -45,8 +45,7 @@ struct CardDAVSentCard {
         guard hasUID else { return false }
         switch card {
         case .person(let theirs, _, _):
-            guard record.kind == .person, let file = try? cards.person(record.key) else { return false }
-            return file.says(theirs)
+            return record.kind == .person && cards.person(record.key, says: theirs)
         case .group(let sent, _):
             guard record.kind == .group, let data = ownCard.data,
                 case .group(let own, _)? = try? CardMapping.read(data, href: "")

@@ -13,7 +13,7 @@ extension CardDAVWriter {
     /// Gives the person whose file has `key` the values and photo of an earlier version of
     /// their file (`data`, read from the history at `path`, with the files of the same commit
     /// that go with it, `files`), reported as `restore NAME`
-    /// (``AddressBook/restore(_:toVersion:path:files:)``).
+    /// (``AddressBook/restorePerson(_:toVersion:path:files:)``).
     ///
     /// - Parameter etag: the ETag of the person's card when the page was shown; when the card's
     ///   is another now, nothing is changed and ``EditConflict`` is thrown.
@@ -23,7 +23,7 @@ extension CardDAVWriter {
         personWithKey key: RecordKey, ifMatch etag: String?, toVersion data: Data, path: String, files: [String: Data] = [:], client: Client
     ) throws {
         try changePerson(withKey: key, ifMatch: etag, client: client) { book, person in
-            try book.restore(person, toVersion: data, path: path, files: files)
+            try book.restorePerson(person, toVersion: data, path: path, files: files)
             return "restore \(person.compositeName ?? "a person without a name")"
         }
     }
@@ -31,7 +31,7 @@ extension CardDAVWriter {
     /// Adds back a removed person from the last version of their file (`data`, read from the
     /// history at `path`), with the photo and the groups still in the book that the files of
     /// the same commit (`files`) give them, in one save, reported as `restore NAME`
-    /// (``AddressBook/restoreRemovedPerson(fromVersion:path:files:)``).
+    /// (``AddressBook/restorePerson(_:toVersion:path:files:)``).
     ///
     /// - Returns: the key of the person's file, their old one unless another record took it.
     /// - Throws: the errors of reading the version and of the save.
@@ -40,7 +40,7 @@ extension CardDAVWriter {
             var name = ""
             let (record, files) = try saving(in: &open) { book in
                 try noting(nil, in: book) {
-                    let person = try book.restoreRemovedPerson(fromVersion: data, path: path, files: files)
+                    let person = try book.restorePerson(nil, toVersion: data, path: path, files: files)
                     try book.save()
                     name = person.compositeName ?? "a person without a name"
                     guard let key = person.key else { throw CardDAVFailure(status: 500) }

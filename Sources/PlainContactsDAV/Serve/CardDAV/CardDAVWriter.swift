@@ -372,16 +372,17 @@ final class CardDAVWriter: Sendable {
     private func save(_ card: GroupCard, sent: VCard, over current: CardDAVEntry?, in book: AddressBook) throws
         -> CardDAVEntry.Record
     {
-        var existing: Group?
+        var group: Group?
         if let current {
-            guard let group = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 412) }
-            existing = group
+            guard let existing = book.group(forKey: current.record.key) else { throw CardDAVFailure(status: 412) }
+            group = existing
+        } else {
+            group = try book.applyGroupCard(card, to: nil, keepingSent: sent)
+            try book.save()
         }
-        let group = try book.applyGroupCard(card, to: existing, keepingSent: sent)
-        if existing == nil { try book.save() }
-        try card.setMembers(of: group, in: book) { uid in collection.personKey(ofUID: uid) }
+        let saved = try book.applyGroupCard(card, to: group, keepingSent: sent) { uid in self.collection.personKey(ofUID: uid) }
         try book.save()
-        guard let key = group.key else { throw CardDAVFailure(status: 500) }
+        guard let key = saved.key else { throw CardDAVFailure(status: 500) }
         return CardDAVEntry.Record(kind: .group, key: key)
     }
 }

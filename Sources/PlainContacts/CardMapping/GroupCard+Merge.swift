@@ -1,19 +1,17 @@
-import PlainContacts
-
-/// The three-way merge of a group's card forms: the name as a property, the members as a set
-/// (additions and removals of both sides kept), the kept lines from whichever side changed
-/// them. The server's card keeps its form.
-///
-/// ```swift
-/// let merged = SyncGroupMerge.merge(base: base, ours: ours, theirs: theirs, prefer: nil)
-/// // nil: the name was changed differently on both sides
-/// ```
-enum SyncGroupMerge {
+/// The three-way merge of a group's cards, as a sync merges the store's group with the
+/// server's.
+extension GroupCard {
     /// The merged group, or `nil` when the name changed differently on both sides and no
-    /// preference settles it. Without a base, the members and lines of both sides are kept.
-    static func merge(
-        base: GroupCard?, ours: GroupCard, theirs: GroupCard, prefer: MergePreference?
-    ) -> GroupCard? {
+    /// preference settles it: the name as a property, the members as a set (additions and
+    /// removals of both sides kept, see ``RecordMerger/merge(base:ours:theirs:)``), the kept
+    /// lines from whichever side changed them. Without a base, the members and lines of both
+    /// sides are kept. The server's card (`theirs`) keeps its form.
+    ///
+    /// ```swift
+    /// let merged = GroupCard.merge(base: base, ours: ours, theirs: theirs, prefer: nil)
+    /// // nil: the name was changed differently on both sides
+    /// ```
+    package static func merge(base: GroupCard?, ours: GroupCard, theirs: GroupCard, prefer: MergePreference?) -> GroupCard? {
         var merged = theirs
         if ours.name != theirs.name {
             if let base, base.name == theirs.name {
