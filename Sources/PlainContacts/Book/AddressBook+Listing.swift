@@ -62,10 +62,16 @@ extension AddressBook {
         for person in people.added where keeps(person) {
             rows.append(entry(of: person, key: nil, ordering: ordering))
         }
-        // Positions are sorted rather than the entries themselves: moving an entry retains and
-        // releases each of its strings, and a sort moves every entry many times.
-        let order = rows.indices.sorted { rows[$0].precedes(rows[$1]) }
-        return order.map { rows[$0] }
+        // The sort keys and IDs are sorted with the entries' positions rather than the entries
+        // themselves: moving an entry retains and releases each of its strings, and a sort
+        // moves every entry many times (names are short enough to be kept inline).
+        var order = rows.indices.map { (sortKey: rows[$0].sortKey, id: rows[$0].orderID, position: $0) }
+        order.sort { a, b in
+            if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+            if a.id != b.id { return a.id < b.id }
+            return rows[a.position].precedes(rows[b.position])
+        }
+        return order.map { rows[$0.position] }
     }
 
     /// A person's entry from their names as they are in the book.

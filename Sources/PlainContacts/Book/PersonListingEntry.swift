@@ -64,10 +64,13 @@ package struct PersonListingEntry: Sendable {
     /// not saved yet last), then file key.
     package func precedes(_ other: PersonListingEntry) -> Bool {
         if sortKey != other.sortKey { return sortKey < other.sortKey }
-        let id = line.recordID.isValid ? line.recordID.rawValue : Int32.max
-        let otherID = other.line.recordID.isValid ? other.line.recordID.rawValue : Int32.max
-        if id != otherID { return id < otherID }
+        if orderID != other.orderID { return orderID < other.orderID }
         return (key?.rawValue ?? "").utf8.lexicographicallyPrecedes((other.key?.rawValue ?? "").utf8)
+    }
+
+    /// The record ID as the order compares it: people not saved yet last.
+    var orderID: Int32 {
+        line.recordID.isValid ? line.recordID.rawValue : Int32.max
     }
 
     /// Whether the person's names match a search (the rule of ``AddressBook/listing(matchingName:)``).
