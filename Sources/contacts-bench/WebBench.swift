@@ -6,7 +6,8 @@ import PlainContacts
 /// served without users: the people list's first page right after the server started, the
 /// first page and a middle page with the list kept, a search with many matches and one with
 /// few (the list alone, as the page's search as you type fetches it), the first page after a
-/// change made with `contacts set`, and the JSON API's first page; then, when Chromium and
+/// change made with `contacts set`, the JSON API's first page, and the first page right after
+/// the server restarted on the same store; then, when Chromium and
 /// its WebDriver are installed, the browser's time to the first drawn list (``HeadlessBrowser``).
 ///
 /// Requests go through ``RawHTTPConnection`` (one kept-alive connection, blocking sockets),
@@ -25,7 +26,7 @@ struct WebBench {
 
     /// The figures, in the table's order.
     enum Figure: CaseIterable {
-        case firstPageCold, firstPage, middlePage, searchMany, searchFew, afterChange, peopleJSON
+        case firstPageCold, firstPage, middlePage, searchMany, searchFew, afterChange, peopleJSON, firstPageRestarted
         case firstPaint, domContentLoaded, loaded
 
         /// The figure's name in the table, without the details of the run (which page, which
@@ -39,6 +40,7 @@ struct WebBench {
             case .searchFew: "search with few matches, list only"
             case .afterChange: "people list, first page after a change made with `contacts set`"
             case .peopleJSON: "`people.json`, first page"
+            case .firstPageRestarted: "people list, first page, first request after the server restarted"
             case .firstPaint: "browser: first contentful paint of the people page"
             case .domContentLoaded: "browser: `DOMContentLoaded` handled"
             case .loaded: "browser: `load` handled"
@@ -99,7 +101,7 @@ struct WebBench {
         // The import's files are given the seconds a file needs before its signature is
         // trusted, as the CardDAV figures' store is (`ServingStore.warm()`).
         Thread.sleep(forTimeInterval: 2.5)
-        let served = try ServingStore(contacts: contacts, store: store)
+        var served = try ServingStore(contacts: contacts, store: store)
         defer { served.stop() }
         let client = try WebBenchClient(port: served.port)
         var figures: [Figure: Measured] = [:]
@@ -146,10 +148,18 @@ struct WebBench {
             figures[.afterChange, default: Measured()].bytes = answer.body.count
         }
 
+        // A server started again on the store it served: its record of the cards is there.
+        served.stop()
+        served = try ServingStore(contacts: contacts, store: store)
+        let restarted = try WebBenchClient(port: served.port)
+        let (again, againAnswer) = try restarted.timedGet(restarted.bookPath)
+        try expected.checkList(againAnswer, page: 1, of: expected.everyone, "the first page after a restart")
+        figures[.firstPageRestarted] = Measured(seconds: [again], bytes: againAnswer.body.count)
+
         var browserSkipped: String?
         if let browser = HeadlessBrowser.installed {
             let loads = try browser.timePeoplePage(
-                signIn: "http://127.0.0.1:\(served.port)/web/", page: "http://127.0.0.1:\(served.port)\(client.bookPath)",
+                signIn: "http://127.0.0.1:\(served.port)/web/", page: "http://127.0.0.1:\(served.port)\(restarted.bookPath)",
                 lines: expected.everyone.lines(onPage: 1), loads: runs, profile: workspace.path("browser-\(people)"))
             figures[.firstPaint] = Measured(seconds: loads.map(\.firstContentfulPaint), bytes: loads.last?.bytes ?? 0)
             figures[.domContentLoaded] = Measured(seconds: loads.map(\.domContentLoaded), bytes: loads.last?.bytes ?? 0)
@@ -164,7 +174,7 @@ struct WebBench {
     func table(_ result: Result) -> String {
         var lines = [
             "Web pages of contacts serve on \(Format.count(result.people)) people, median of \(runs) "
-                + "(the first request after the start: one); the server's figures from the request sent to the "
+                + "(the first request after the start and after the restart: one); the server's figures from the request sent to the "
                 + "answer's last byte on one kept-alive connection, the browser's from the navigation's start:",
             "",
             "| figure | median | min | max | size |",

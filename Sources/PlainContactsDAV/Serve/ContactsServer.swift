@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import Glibc
 import Synchronization
 import PlainContacts
@@ -64,6 +65,10 @@ package final class ContactsServer: Sendable {
     private let proxyPolicy: ReverseProxyPolicy
     /// The host the server listens on, as given.
     let host: String
+    /// The web pages, whose people lists are made when the server starts.
+    private let web: WebService
+    /// Where the server says what it did when it started.
+    private let log: @Sendable (String) -> Void
 
     /// A server for the store at `storeURL`, not yet listening, its accounts from `usersFile`
     /// (the store's own by default), believing the forwarded headers of `trustedProxies`.
@@ -131,6 +136,8 @@ package final class ContactsServer: Sendable {
         try service.openBooks()
         let web = WebService(service: service, authenticator: authenticator, history: history)
         self.authenticator = authenticator
+        self.web = web
+        self.log = log
         self.proxyPolicy = proxyPolicy
         self.host = host
         var limits = limits
@@ -157,7 +164,9 @@ package final class ContactsServer: Sendable {
     /// The port the server listens on (the one chosen by the system when 0 was asked for).
     package var port: Int { Int(http.port) }
 
-    /// Starts listening and serving, on threads of its own.
+    /// Starts listening and serving, on threads of its own, and makes each book's people list
+    /// for the web pages in the background (``WebService/prepareLists()``): the first list
+    /// page waits at most for the rest of it.
     ///
     /// - Throws: ``ContactsError/Code/invalidValue`` for a host that is not an IP address or
     ///   `localhost`; ``ContactsError/Code/busy`` when the address is in use;
@@ -168,6 +177,14 @@ package final class ContactsServer: Sendable {
             try http.start()
         } catch {
             throw Self.contactsError(error, host: host)
+        }
+        let (web, log) = (self.web, self.log)
+        DispatchQueue.global(qos: .userInitiated).async {
+            let started = ContinuousClock.now
+            let people = web.prepareLists()
+            let took = (ContinuousClock.now - started).components
+            let milliseconds = took.seconds * 1000 + took.attoseconds / 1_000_000_000_000_000
+            log("web: people lists of \(people) people made in \(milliseconds) ms")
         }
     }
 

@@ -109,6 +109,23 @@ final class CardDAVCollection: Sendable {
         }
     }
 
+    /// The collection's token, after bringing it up to date, with the records whose cards
+    /// changed, were added or were removed since the change number `since` of the same
+    /// instance, oldest first; the records are `nil` when the collection cannot tell (another
+    /// instance, a change number from before the server started, too many changes since).
+    ///
+    /// - Throws: the errors of ``listing()``.
+    func token(
+        withRecordsChangedSince since: CardDAVSyncToken
+    ) throws -> (token: CardDAVSyncToken, records: [CardDAVEntry.Record]?) {
+        try state.withLock { state in
+            try refreshAll(&state)
+            let token = state.table.token
+            guard since.instance == token.instance else { return (token, nil) }
+            return (token, state.table.records(changedSince: since.sequence))
+        }
+    }
+
     /// Cards by resource name, with their bytes, each brought up to date with its files; names
     /// of no card are left out.
     ///

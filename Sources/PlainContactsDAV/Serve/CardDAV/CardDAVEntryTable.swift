@@ -50,12 +50,22 @@ struct CardDAVEntryTable {
     let maximumRemovals: Int
     /// The cards clients sent, forgotten with their records.
     private let sent: CardDAVSentCards
+    /// The records whose cards changed, were added or removed since the table was made, each
+    /// with its change number, oldest first, as far back as ``recentLimit`` allows: what a list
+    /// kept elsewhere (the web pages') needs to catch up without listing everything again.
+    private var recent: [(sequence: UInt64, record: CardDAVEntry.Record)] = []
+    /// The change number from which ``recent`` names every change.
+    private var recentFloor: UInt64
+
+    /// How many changes ``recent`` keeps at least: a list behind by more is made again.
+    static let recentLimit = 4096
 
     /// The table of what the state file recorded. The cards of people whose ETags an earlier
     /// card mapping made are looked at again (their signatures are forgotten).
     init(file: CardDAVStateFile, maximumRemovals: Int, sent: CardDAVSentCards) {
         self.file = file
         sequence = file.sequence
+        recentFloor = file.sequence
         self.maximumRemovals = maximumRemovals
         self.sent = sent
         for (name, entry) in file.entries {
@@ -73,6 +83,15 @@ struct CardDAVEntryTable {
     /// The token that names the table's state.
     var token: CardDAVSyncToken {
         CardDAVSyncToken(instance: file.instance, sequence: sequence)
+    }
+
+    /// The records whose cards changed, were added or were removed after the change number
+    /// `since`, oldest first (a record may be named more than once); `nil` when the table no
+    /// longer knows them all (changes before it was made, or too many since).
+    func records(changedSince since: UInt64) -> [CardDAVEntry.Record]? {
+        guard since >= recentFloor, since <= sequence else { return nil }
+        let first = recent.lastIndex { $0.sequence <= since }.map { $0 + 1 } ?? recent.startIndex
+        return recent[first...].map(\.record)
     }
 
     /// The entry of a card by resource name.
@@ -175,11 +194,13 @@ struct CardDAVEntryTable {
             if old.etag != etag {
                 sequence += 1
                 entry.sequence = sequence
+                noteRecent(record)
             } else {
                 sameCard = true
             }
         } else {
             sequence += 1
+            noteRecent(record)
             let name = newName(for: record, uid: made.uid)
             entry = CardDAVEntry(
                 record: record, name: name, uid: made.uid, etag: etag, length: CardDAVEntry.unknownLength, modified: 0,
@@ -221,6 +242,7 @@ struct CardDAVEntryTable {
         }
         if let data = cards.removeValue(forKey: name) { cachedBytes -= data.count }
         sequence += 1
+        noteRecent(record)
         file.removed[name] = sequence
         changes.add(CardDAVStateFile.line(removed: name, sequence: sequence))
         if file.removed.count > maximumRemovals {
@@ -267,6 +289,17 @@ struct CardDAVEntryTable {
             candidate = "\(digest)-\(counter).vcf"
         }
         return candidate
+    }
+
+    /// Notes in ``recent`` that `record` changed at the current change number, forgetting the
+    /// oldest changes past twice ``recentLimit``.
+    private mutating func noteRecent(_ record: CardDAVEntry.Record) {
+        recent.append((sequence, record))
+        if recent.count > 2 * Self.recentLimit {
+            let dropped = recent.count - Self.recentLimit
+            recentFloor = recent[dropped - 1].sequence
+            recent.removeFirst(dropped)
+        }
     }
 
     /// Keeps a card's bytes in memory while the cache has room.

@@ -125,6 +125,11 @@ final class CardDAVService: Sendable {
         }
     }
 
+    /// The books opened so far: the home book first, then the others by name.
+    var openedBooks: [CardDAVServedBook] {
+        [home] + others.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }
+    }
+
     /// The book of this name, opened from its store's folder unless it is open already.
     ///
     /// - Throws: what opening the store as a book throws.

@@ -5,15 +5,20 @@ import Synchronization
 /// as they were: listing 10,000 people (their sort keys, their names) is most of a list page's
 /// time, and the same list is asked for page after page as it scrolls.
 ///
-/// An entry is keyed by the book, the search words and the group, and holds the book's sync
-/// token when it was read (``CardDAVCollection/token()``) and the signature of its
-/// `store.json`: any change to a card (a person saved, a photo, a group's members; by a
+/// Two kinds of lists are kept. Each book's whole list (a ``WebBookList``), which a change
+/// catches up with rather than making it again; and what each page was asked for, keyed by
+/// the book, the search words and the group, filtered from the whole list. Both hold the
+/// book's sync token when they were made (``CardDAVCollection/token()``) and the signature of
+/// its `store.json`: any change to a card (a person saved, a photo, a group's members; by a
 /// client, the command line or `git pull`, which the collection learns of) gives the book a
-/// new token, and a change of its settings (the sort order, the name format) a new signature;
-/// either way the entry is read again.
+/// new token, and a change of its settings (the sort order, the name format) a new signature.
+/// A page's list of another token is filtered again; a whole list of other settings is made
+/// again.
 ///
 /// ```swift
-/// let read = try cache.read(key, token: try book.collection.token(), settings: settings) { try readTheBook() }
+/// if let read = cache.read(key, token: token, settings: settings) { return read }
+/// let read = whole.read(words: key.words, group: key.group)
+/// cache.keep(read, for: key, token: whole.token, settings: whole.settings)
 /// ```
 final class WebListingCache: Sendable {
     /// The entries kept at most; the oldest gives way.
@@ -47,6 +52,7 @@ final class WebListingCache: Sendable {
 
     private struct State {
         var entries: [Key: Entry] = [:]
+        var wholes: [ServedBookName: WebBookList] = [:]
         var counter = 0
     }
 
@@ -55,14 +61,17 @@ final class WebListingCache: Sendable {
     init() {}
 
     /// The read kept for `key` at `token` with the book's settings file at `settings` (its
-    /// signature, `nil` when it cannot be read), or what `make` reads, kept.
-    ///
-    /// - Throws: what `make` throws.
-    func read(_ key: Key, token: CardDAVSyncToken, settings: FileSignature?, _ make: () throws -> Read) throws -> Read {
-        if let kept = state.withLock({ $0.entries[key] }), kept.token == token, kept.settings == settings, settings != nil {
-            return kept.read
+    /// signature, `nil` when it cannot be read); `nil` when none is.
+    func read(_ key: Key, token: CardDAVSyncToken, settings: FileSignature?) -> Read? {
+        guard settings != nil, let kept = state.withLock({ $0.entries[key] }), kept.token == token, kept.settings == settings else {
+            return nil
         }
-        let read = try make()
+        return kept.read
+    }
+
+    /// Keeps `read` for `key`, made at `token` with the settings file at `settings`; the
+    /// oldest read gives way past ``limit``.
+    func keep(_ read: Read, for key: Key, token: CardDAVSyncToken, settings: FileSignature?) {
         state.withLock { state in
             state.counter += 1
             state.entries[key] = Entry(token: token, settings: settings, read: read, order: state.counter)
@@ -70,6 +79,22 @@ final class WebListingCache: Sendable {
                 state.entries[oldest] = nil
             }
         }
-        return read
+    }
+
+    /// The whole list kept for a book, whatever its token.
+    func whole(of book: ServedBookName) -> WebBookList? {
+        state.withLock { $0.wholes[book] }
+    }
+
+    /// Keeps a book's whole list, unless one of a later token of the same instance is kept.
+    func keep(_ whole: WebBookList, of book: ServedBookName) {
+        state.withLock { state in
+            if let kept = state.wholes[book], kept.token.instance == whole.token.instance, kept.token.sequence > whole.token.sequence,
+                kept.settings == whole.settings
+            {
+                return
+            }
+            state.wholes[book] = whole
+        }
     }
 }

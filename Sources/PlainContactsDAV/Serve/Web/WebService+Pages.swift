@@ -81,31 +81,6 @@ extension WebService {
         return Self.page(200, title, signed: signed, body)
     }
 
-    /// The people of the list `query` asks for (`q`: the words searched, `group`: a group's
-    /// record ID), from the book the writer keeps open, read again only when the store
-    /// changed, and the list kept while the book's cards stay as they are.
-    ///
-    /// - Throws: the errors of reading the book.
-    func listing(_ target: CardDAVService.Target, query: WebForm) throws -> WebListingCache.Read {
-        let words = query["q"] ?? ""
-        let groupID = query["group"].flatMap(Int32.init).map { RecordID($0) }
-        let key = WebListingCache.Key(book: target.book.name, words: words, group: groupID)
-        let settings = FileSignature.of(target.book.layout.root.appending(path: StoreLayout.manifestName).path)
-        return try listings.read(key, token: try target.book.collection.token(), settings: settings) {
-            try target.book.writer.withBook { book in
-                var rows = words.contains(where: { !$0.isWhitespace }) ? book.listing(matchingName: words) : book.listing()
-                var chosen: RecordID?
-                if let groupID, let group = book.group(withID: groupID) {
-                    chosen = groupID
-                    let members = Set(group.members().map(\.recordID))
-                    rows = rows.filter { members.contains($0.recordID) }
-                }
-                let groups = book.allGroups().map { (id: $0.recordID, name: $0.name ?? "(no name)") }
-                return WebListingCache.Read(rows: rows, groups: groups, chosen: chosen, withPhotos: book.recordIDsWithSavedImages())
-            }
-        }
-    }
-
     /// The page of `read` that `query` asks for (`page`), its links keeping the words
     /// searched and the group chosen.
     static func peopleList(_ read: WebListingCache.Read, query: WebForm) -> WebPeopleList {

@@ -380,4 +380,29 @@ import Testing
         #expect(after.token.sequence == before.token.sequence + 2)
         #expect(after.entries["k.vcf"]?.etag == before.entries["k.vcf"]?.etag)
     }
+
+    @Test func theRecordsChangedSinceATokenAreNamedUntilTheServerRestarts() throws {
+        let server = try CardDAVTestStore()
+        let katie = try server.addPerson("Katie", "Bell")
+        let oliver = try server.addPerson("Oliver", "Wood")
+        let collection = server.service.collection
+        let before = try collection.token()
+        let book = try server.store.openBook()
+        let katieKey = try #require(book.person(withID: katie)?.key)
+        let oliverKey = try #require(book.person(withID: oliver)?.key)
+
+        try server.editPerson(katie) { $0.note = "changed elsewhere" }
+        #expect(server.send("DELETE", server.cardPath(try #require(collection.listing().entries.values.first {
+            $0.record.key == oliverKey
+        }?.name))).status == 204)
+        let (now, records) = try collection.token(withRecordsChangedSince: before)
+
+        #expect(now.sequence == before.sequence + 2)
+        #expect(records == [.init(kind: .person, key: katieKey), .init(kind: .person, key: oliverKey)])
+        #expect(try collection.token(withRecordsChangedSince: now).records == [])
+        // Another history, or one from before the collection was made, cannot be told.
+        #expect(try collection.token(withRecordsChangedSince: .init(instance: "other", sequence: 0)).records == nil)
+        let restarted = CardDAVCollection(layout: StoreLayout(root: server.store.storeURL), warmsUp: false)
+        #expect(try restarted.token(withRecordsChangedSince: before).records == nil)
+    }
 }
