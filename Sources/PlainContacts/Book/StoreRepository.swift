@@ -38,6 +38,19 @@ package enum StoreRepository {
         return paths + [StoreLayout.groupsFolderName]
     }
 
+    /// The composite name of the person in a version of its record file (`data`, at `path`),
+    /// read from the bytes alone, as `contacts log` heads a commit with it: `nil` when the bytes
+    /// are not a readable person record, `.some(nil)` for a person without a name.
+    ///
+    /// ```swift
+    /// let shown = try git(["show", "HEAD:people/katie-bell-9dw42k.json"])
+    /// StoreRepository.personName(inVersion: shown, path: "people/katie-bell-9dw42k.json",
+    ///                            format: .firstNameFirst)  // "Katie Bell"
+    /// ```
+    package static func personName(inVersion data: Data, path: String, format: CompositeNameFormat) -> String?? {
+        RecordFileName(personFile: data, path: path, format: format).map(\.name)
+    }
+
     /// The Git settings of the store at `root`, read from its manifest at once: whether it
     /// commits every change to Git (`"autoCommit": true`) and whether the commits `contacts
     /// serve` makes are pushed to its Git remote (`"autoPush": true`). A missing or unreadable
