@@ -4,36 +4,32 @@ import PlainContacts
 
 /// The `commit` and `hold` subcommands, which drive the writer below the address book.
 enum TransactionModes {
-    /// Commits the changes of ``changes(count:)`` in one transaction under the exclusive lock,
+    /// Commits the changes of ``writes(count:)`` and ``deletions(count:)`` in one transaction under the exclusive lock,
     /// printing "committing" before and "committed" after.
     static func commit(store: URL, count: Int) throws {
-        let lock = StoreLock(storeRoot: store)
-        try lock.withExclusive(timeout: .seconds(30)) {
+        try StoreTransaction.withExclusiveLock(onStoreAt: store, timeout: .seconds(30)) {
             emit("committing")
-            try StoreTransaction.commit(changes(count: count), storeRoot: store)
+            try StoreTransaction.commit(writing: writes(count: count), deleting: deletions(count: count), storeRoot: store)
             emit("committed")
         }
     }
 
     /// Takes the exclusive lock, prints "locked", and keeps it until standard input ends.
     static func hold(store: URL) throws {
-        let lock = StoreLock(storeRoot: store)
-        try lock.withExclusive(timeout: .seconds(30)) {
+        try StoreTransaction.withExclusiveLock(onStoreAt: store, timeout: .seconds(30)) {
             emit("locked")
             waitForEndOfInput()
         }
     }
 
-    /// The changes of the `commit` subcommand.
-    static func changes(count: Int) -> [FileChange] {
-        var changes: [FileChange] = []
-        for index in 0..<count {
-            changes.append(.write(Data("new \(index)\n".utf8), to: "people/p\(index).json"))
-        }
-        for index in stride(from: 0, to: count, by: 3) {
-            changes.append(.delete("groups/g\(index).json"))
-        }
-        return changes
+    /// The files the `commit` subcommand writes, with their new bytes.
+    static func writes(count: Int) -> [(path: String, data: Data)] {
+        (0..<count).map { index in ("people/p\(index).json", Data("new \(index)\n".utf8)) }
+    }
+
+    /// The files the `commit` subcommand removes, after its writes.
+    static func deletions(count: Int) -> [String] {
+        stride(from: 0, to: count, by: 3).map { index in "groups/g\(index).json" }
     }
 
     /// Blocks until standard input reaches end of file.

@@ -146,7 +146,7 @@ public struct AccessConsentStore: Sendable {
     ///   ``ContactsError/Code/io`` if it cannot be rewritten.
     public func reset(client: String) throws {
         try AccessConsentStore.validate(client: client)
-        guard DeviceFiles.isFolder(privateFolder) else { return }
+        guard PosixFileSystem.isFolder(privateFolder.path(percentEncoded: false)) else { return }
         try update { $0.record(.notDetermined, for: client) }
     }
 
@@ -159,7 +159,7 @@ public struct AccessConsentStore: Sendable {
     ///
     /// - Throws: ``ContactsError/Code/io`` if the file cannot be removed.
     public func resetAll() throws {
-        guard DeviceFiles.isFolder(privateFolder) else { return }
+        guard PosixFileSystem.isFolder(privateFolder.path(percentEncoded: false)) else { return }
         try DeviceFileLock.withLock(at: lockFile) {
             try DurableFile.remove(consentFile)
         }

@@ -44,7 +44,7 @@ extension AddressBook {
 
     /// The fingerprint of a person's file as this book last read or saved it: the version a
     /// sync compares with the file's bytes; `nil` when the person was not read from a file.
-    package func savedFingerprint(ofPersonWithKey key: RecordKey) -> Fingerprint? {
+    func savedFingerprint(ofPersonWithKey key: RecordKey) -> Fingerprint? {
         people.saved[key]?.fingerprint
     }
 
@@ -72,12 +72,29 @@ extension AddressBook {
     /// The signature of a person's file as the catalog's look at every file found it (see
     /// ``personKeys``, which makes the catalog): `nil` before that, or for a key it does not
     /// hold. A sync compares it with the one it recorded, without a `stat` of its own.
-    package func fileSignature(ofPersonWithKey key: RecordKey) -> FileSignature? {
+    func fileSignature(ofPersonWithKey key: RecordKey) -> FileSignature? {
         catalog?[key]?.signature
     }
 
     /// Where a person's file is (or would be), for messages that name it.
-    package func personFilePath(forKey key: RecordKey) -> String {
+    func personFilePath(forKey key: RecordKey) -> String {
         layout.personFile(key).path(percentEncoded: false)
+    }
+
+    /// What this book knows of a person's record file, without reading or looking at it:
+    /// where it is (or would be); its signature as the catalog found it
+    /// (``fileSignature(ofPersonWithKey:)``); and the fingerprint of the version this book last
+    /// read or saved (``savedFingerprint(ofPersonWithKey:)``), `nil` when it read none. A sync
+    /// compares the signature with the one it recorded; a server compares the fingerprint with
+    /// the file's bytes.
+    ///
+    /// ```swift
+    /// let file = book.recordFile(ofPersonWithKey: key)
+    /// let unchanged = file.signature == recorded
+    /// ```
+    package func recordFile(
+        ofPersonWithKey key: RecordKey
+    ) -> (path: String, signature: FileSignature?, savedFingerprint: Fingerprint?) {
+        (personFilePath(forKey: key), fileSignature(ofPersonWithKey: key), savedFingerprint(ofPersonWithKey: key))
     }
 }

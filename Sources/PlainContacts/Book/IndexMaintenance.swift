@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Keeps the index in step with a save, under the save's exclusive lock.
 ///

@@ -39,7 +39,9 @@ struct StoreCreator {
         let current = Data(StoreLayout.gitattributesContents.utf8)
         if let data = try StoreReader(layout: layout).read(url) {
             if data == current { return .current }
-            guard StoreLayout.earlierGitattributesContents.contains(where: { Data($0.utf8) == data }) else { return .edited }
+            guard StoreLayout.earlierGitattributesContents.contains(where: { Data($0.utf8) == data }) else {
+                return .edited(expected: StoreLayout.gitattributesContents)
+            }
         }
         try DurableFile.write(current, to: url)
         return .written

@@ -13,9 +13,6 @@ package enum StoreRepository {
     /// they go with the first commit.
     package static var skeletonPaths: [String] { StoreLayout.skeletonNames }
 
-    /// The `.gitattributes` the store needs for its merge driver and diffs.
-    package static var gitattributesContents: String { StoreLayout.gitattributesContents }
-
     /// The folder of the people's record files inside the repository (`people`).
     package static var peopleFolder: String { StoreLayout.peopleFolderName }
 
@@ -41,16 +38,30 @@ package enum StoreRepository {
         return paths + [StoreLayout.groupsFolderName]
     }
 
-    /// Whether the store at `root` commits every change to Git (`"autoCommit": true` in its
-    /// manifest); a missing or unreadable manifest says no.
-    package static func autoCommitIsEnabled(inStoreAt root: URL) -> Bool {
-        Manifest.autoCommitIsEnabled(inStoreAt: root)
+    /// The composite name of the person in a version of its record file (`data`, at `path`),
+    /// read from the bytes alone, as `contacts log` heads a commit with it: `nil` when the bytes
+    /// are not a readable person record, `.some(nil)` for a person without a name.
+    ///
+    /// ```swift
+    /// let shown = try git(["show", "HEAD:people/katie-bell-9dw42k.json"])
+    /// StoreRepository.personName(inVersion: shown, path: "people/katie-bell-9dw42k.json",
+    ///                            format: .firstNameFirst)  // "Katie Bell"
+    /// ```
+    package static func personName(inVersion data: Data, path: String, format: CompositeNameFormat) -> String?? {
+        RecordFileName(personFile: data, path: path, format: format).map(\.name)
     }
 
-    /// Whether the commits `contacts serve` makes in the store at `root` are pushed to its Git
-    /// remote (`"autoPush": true` in its manifest); a missing or unreadable manifest says no.
-    package static func autoPushIsEnabled(inStoreAt root: URL) -> Bool {
-        Manifest.autoPushIsEnabled(inStoreAt: root)
+    /// The Git settings of the store at `root`, read from its manifest at once: whether it
+    /// commits every change to Git (`"autoCommit": true`) and whether the commits `contacts
+    /// serve` makes are pushed to its Git remote (`"autoPush": true`). A missing or unreadable
+    /// manifest says no to both.
+    ///
+    /// ```swift
+    /// let settings = StoreRepository.gitSettings(ofStoreAt: store)
+    /// if settings.autoCommit { try commit() }
+    /// ```
+    package static func gitSettings(ofStoreAt root: URL) -> (autoCommit: Bool, autoPush: Bool) {
+        Manifest.gitSettings(inStoreAt: root)
     }
 
     /// What ``updateGitattributes(inStoreAt:)`` found.
@@ -60,8 +71,9 @@ package enum StoreRepository {
         /// The file was missing or held what an earlier version wrote; it now holds the
         /// current contents.
         case written
-        /// The file was edited by hand and was left alone.
-        case edited
+        /// The file was edited by hand and was left alone; it should hold these contents,
+        /// the `.gitattributes` the store needs for its merge driver and diffs.
+        case edited(expected: String)
     }
 
     /// Brings the `.gitattributes` of the store at `root` up to date: writes it when it is

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PlainContactsSystem
 
 /// The files of a store that Git tracks as records and settings (`store.json` and the regular
 /// files in `people/` and `groups/`), each with its signature, to tell which files a command

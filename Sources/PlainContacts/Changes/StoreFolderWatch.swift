@@ -9,7 +9,8 @@ import Glibc
 /// happens, so asking right after the change always sees it. The answer is
 /// ``News/everything(_:)`` when the names alone cannot tell: the queue overflowed, `people/` or
 /// `groups/` was created, replaced or removed, or the queue could not be read (after which the
-/// watch is ``isBroken`` and every answer is `everything`).
+/// watch is broken and every answer is `everything` with ``Reason/unreadable``, the one reason
+/// that means so).
 ///
 /// ```swift
 /// guard let watch = StoreFolderWatch(layout: layout) else { /* look at every file each time */ }
@@ -56,9 +57,6 @@ package final class StoreFolderWatch {
     deinit {
         inotify?.close()
     }
-
-    /// Whether reading the queue failed: the watch tells nothing any more.
-    package var isBroken: Bool { inotify == nil }
 
     /// What changed since the last call (or since the watch started), without waiting.
     package func news() -> News {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PlainContactsSystem
 import Synchronization
 
 /// Groups as last read from their files, kept between openings of one store by a program that

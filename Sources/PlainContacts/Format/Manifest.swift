@@ -60,19 +60,13 @@ struct Manifest: Sendable, Hashable {
         unknownFields = fields
     }
 
-    /// Whether the store commits every change to Git (`"autoCommit": true`), read from the
-    /// manifest of the store at `root`; a missing or unreadable manifest says no.
-    static func autoCommitIsEnabled(inStoreAt root: URL) -> Bool {
+    /// The store's Git settings, read from the manifest of the store at `root`: whether it
+    /// commits every change (`"autoCommit": true`) and whether the commits of its server are
+    /// pushed to its Git remote (`"autoPush": true`). A missing or unreadable manifest says no
+    /// to both.
+    static func gitSettings(inStoreAt root: URL) -> (autoCommit: Bool, autoPush: Bool) {
         let manifest = try? StoreReader(layout: StoreLayout(root: root)).readManifest()
-        return manifest?.unknownFields["autoCommit"] == .bool(true)
-    }
-
-    /// Whether the commits of the store's server are pushed to its Git remote
-    /// (`"autoPush": true`), read from the manifest of the store at `root`; a missing or
-    /// unreadable manifest says no.
-    static func autoPushIsEnabled(inStoreAt root: URL) -> Bool {
-        let manifest = try? StoreReader(layout: StoreLayout(root: root)).readManifest()
-        return manifest?.unknownFields["autoPush"] == .bool(true)
+        return (manifest?.unknownFields["autoCommit"] == .bool(true), manifest?.unknownFields["autoPush"] == .bool(true))
     }
 
     /// The manifest's canonical bytes.

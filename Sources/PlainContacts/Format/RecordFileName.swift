@@ -8,9 +8,9 @@ import FoundationEssentials
 /// RecordFileName(personFile: shown.output, path: "people/katie-bell-9dw42k.json",
 ///                format: .firstNameFirst)?.name  // "Katie Bell"
 /// ```
-package struct RecordFileName: Sendable, Equatable {
+struct RecordFileName: Sendable, Equatable {
     /// The person's composite name or the group's name; `nil` when the record has none.
-    package let name: String?
+    let name: String?
 
     /// Reads a person file, or returns `nil` when `data` is not a readable person record.
     ///
@@ -18,7 +18,7 @@ package struct RecordFileName: Sendable, Equatable {
     ///   - data: The file's bytes, as on disk or at some Git revision.
     ///   - path: The file's path, for the decoder's errors (which are dropped here).
     ///   - format: The store's composite name format.
-    package init?(personFile data: Data, path: String, format: CompositeNameFormat) {
+    init?(personFile data: Data, path: String, format: CompositeNameFormat) {
         guard let decoded = try? PersonRecordCoder.decode(data, path: path) else { return nil }
         name = CompositeName.make(decoded.state.nameParts, format: format)
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import PlainContactsSystem
 
 /// Symbolic links inside the store.
 extension StoreReader {

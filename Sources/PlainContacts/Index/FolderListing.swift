@@ -1,3 +1,5 @@
+import PlainContactsSystem
+
 /// What `people/` looked like when a scan listed it: the folder's signature, and a time taken
 /// before that signature was. While the folder keeps that signature, the names in it are the
 /// ones the scan listed, so the index's keys can stand in for a new listing.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Appends the index's binary fields: little-endian integers and length-prefixed UTF-8.
 struct IndexWriter {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// What the hot paths need to know about a person without reading its file: the record ID,
 /// the names (with their search words and sort keys), the first phone and email, the vCard

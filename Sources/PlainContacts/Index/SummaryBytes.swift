@@ -1,4 +1,5 @@
 import Glibc
+import PlainContactsSystem
 
 /// A person's summary read in place from the index's bytes, without building a
 /// ``PersonSummary``: what an operation over every person reads of each (its file's name and

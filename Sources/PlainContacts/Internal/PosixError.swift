@@ -25,7 +25,7 @@ package enum PosixError: FileFailures {
     /// The error for a failed Foundation file operation (such as `Data(contentsOf:)`), classified
     /// by the `errno` it carries; without one it is ``ContactsError/Code/io`` with the Foundation
     /// error as its cause.
-    package static func error(_ action: String, path: String?, foundationError error: any Error, call: String) -> ContactsError {
+    static func error(_ action: String, path: String?, foundationError error: any Error, call: String) -> ContactsError {
         if let code = errno(of: error) {
             return self.error(action, path: path, code: code, call: call)
         }

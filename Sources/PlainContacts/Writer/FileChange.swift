@@ -9,7 +9,7 @@ import FoundationEssentials
 /// ]
 /// try StoreTransaction.commit(changes, storeRoot: storeURL)
 /// ```
-package struct FileChange: Sendable, Equatable {
+struct FileChange: Sendable, Equatable {
     /// What happens to the file.
     enum Kind: Sendable, Equatable {
         /// The file gets exactly these bytes, created if missing (mode `0600`).
@@ -30,12 +30,12 @@ package struct FileChange: Sendable, Equatable {
     }
 
     /// A change that gives the file at `path` the bytes `data`.
-    package static func write(_ data: Data, to path: String) -> FileChange {
+    static func write(_ data: Data, to path: String) -> FileChange {
         FileChange(path: path, kind: .write(data))
     }
 
     /// A change that removes the file at `path`.
-    package static func delete(_ path: String) -> FileChange {
+    static func delete(_ path: String) -> FileChange {
         FileChange(path: path, kind: .delete)
     }
 

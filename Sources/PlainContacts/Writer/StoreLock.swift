@@ -22,7 +22,7 @@ import FoundationEssentials
 /// Calls nested on the same instance run their body directly when the lock already held is
 /// strong enough; a shared lock is never turned into an exclusive one (that would let another
 /// process slip in between). An instance is not meant to be shared between threads.
-package final class StoreLock {
+final class StoreLock {
     private let privateFolder: String
     private let lockFile: String
     private var heldMode: FileLock.Mode?
@@ -30,7 +30,7 @@ package final class StoreLock {
     /// A lock for the store at `storeRoot`, on `<storeRoot>/.contacts/lock`.
     ///
     /// Nothing is opened until the lock is taken.
-    package init(storeRoot: URL) {
+    init(storeRoot: URL) {
         let paths = StorePaths(root: storeRoot)
         privateFolder = paths.privateFolder
         lockFile = paths.lockFile
@@ -56,7 +56,7 @@ package final class StoreLock {
     /// - Throws: `ContactsError` `.busy` if another holder keeps the lock past `timeout`, or if
     ///   this instance already holds it shared; `.io` if the lock file cannot be created, opened
     ///   or locked; whatever `body` throws.
-    package func withExclusive<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
+    func withExclusive<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
         try withLock(.exclusive, timeout: timeout, body)
     }
 

@@ -8,7 +8,7 @@ import FoundationEssentials
 /// <store>/.contacts/journal.tmp          the journal while it is being written
 /// <store>/.contacts/staging/<txid>/<n>   the new bytes of a commit before they are moved into place
 /// ```
-package struct StorePaths: Sendable {
+struct StorePaths: Sendable {
     /// The name of the store's private, device-local folder.
     static let privateFolderName = ".contacts"
 
@@ -21,7 +21,7 @@ package struct StorePaths: Sendable {
     }
 
     /// The file system path of a file URL, standardized and without a trailing slash.
-    package static func path(of url: URL) -> String {
+    static func path(of url: URL) -> String {
         PosixFileSystem.path(of: url)
     }
 

@@ -45,7 +45,7 @@ package enum StoreTransaction {
     ///   changed); `.io` if a file operation fails. A failure before the commit point leaves the
     ///   old files untouched and removes what was staged; a failure after it leaves the journal,
     ///   and the next ``recover(storeRoot:)`` completes the commit.
-    package static func commit(_ changes: [FileChange], storeRoot: URL) throws {
+    static func commit(_ changes: [FileChange], storeRoot: URL) throws {
         try commit(changes, storeRoot: storeRoot, faultInjection: .none)
     }
 

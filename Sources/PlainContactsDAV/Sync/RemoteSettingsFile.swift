@@ -122,15 +122,7 @@ package struct RemoteSettingsFile: Sendable {
     }
 
     private func removeStatusFolder(of name: RemoteName) throws {
-        let folder = statusFolder(for: name)
-        guard DeviceFiles.isFolder(folder) else { return }
-        do {
-            try FileManager.default.removeItem(at: folder)
-        } catch {
-            throw PosixError.error(
-                "could not remove the remote's sync status folder", path: folder.path(percentEncoded: false),
-                foundationError: error, call: "remove")
-        }
+        try PosixFileSystem.removeTree(PosixFileSystem.path(of: statusFolder(for: name)))
     }
 
     private func exists(_ name: RemoteName) -> SyncError {

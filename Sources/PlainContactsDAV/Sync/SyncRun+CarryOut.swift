@@ -266,7 +266,7 @@ extension SyncRun {
                     status.entries[uid] = .init(kind: kind, href: href, etag: etag, localFingerprint: fingerprint(of: person))
                     // The record file just saved holds the version, already encoded.
                     if let key = person.key, let saved = savedPeopleFiles[key] ?? (try? DeviceFiles.read(URL(filePath: personPath(key)))),
-                        saved.isEmpty == false, Fingerprint(saved) == book.savedFingerprint(ofPersonWithKey: key)
+                        saved.isEmpty == false, Fingerprint(saved) == book.recordFile(ofPersonWithKey: key).savedFingerprint
                     {
                         bases.setPerson(recordFile: saved, for: uid)
                     } else {

@@ -15,7 +15,7 @@ extension SyncRun {
         }
         for key in book.personKeys.sorted() {
             if let uid = uidsByKey[key.rawValue], let entry = status.entries[uid], let signature = entry.signature,
-                !people.contains(uid), book.fileSignature(ofPersonWithKey: key) == signature
+                !people.contains(uid), book.recordFile(ofPersonWithKey: key).signature == signature
             {
                 people.unread[uid] = key
                 people.uidsByKey[key] = uid
@@ -52,7 +52,7 @@ extension SyncRun {
 
     /// The path of a person's record file.
     func personPath(_ key: RecordKey) -> String {
-        book.personFilePath(forKey: key)
+        book.recordFile(ofPersonWithKey: key).path
     }
 
     private func duplicateUIDWarning(_ id: RecordID) -> SyncError {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PlainContacts
+import PlainContactsSystem
 
 /// What a remote looked like after the last sync, kept device-local in
 /// `.contacts/sync/<remote>/status` (mode 0600, never committed): the collection's sync token

@@ -71,7 +71,7 @@ enum DoctorCommand: Command {
     private static func unpushedCommits(in store: URL) -> (count: Int, remote: String, since: Date?, reason: String?)? {
         let report = ServePushReport(store: store)
         let reason = report.reason
-        guard reason != nil || StoreRepository.autoPushIsEnabled(inStoreAt: store),
+        guard reason != nil || StoreRepository.gitSettings(ofStoreAt: store).autoPush,
             let left = StorePush(store: store).unpushed(), left.count > 0
         else { return nil }
         return (left.count, left.remote, left.since, reason)

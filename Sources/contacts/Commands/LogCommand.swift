@@ -72,9 +72,9 @@ enum LogCommand: Command {
             for candidate in paths {
                 let shown = try GitRunner.run(["show", "\(revision):\(candidate)"], in: store)
                 guard shown.status == 0,
-                    let read = RecordFileName(personFile: shown.output, path: candidate, format: book.compositeNameFormat)
+                    let name = StoreRepository.personName(inVersion: shown.output, path: candidate, format: book.compositeNameFormat)
                 else { continue }
-                return read.name ?? "(no name)"
+                return name ?? "(no name)"
             }
         }
         return "(unknown)"

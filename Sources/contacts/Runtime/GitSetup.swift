@@ -71,10 +71,10 @@ enum GitSetup {
             break
         case .written:
             console.print("Updated .gitattributes: membership files and store.json now merge with `contacts` too")
-        case .edited:
+        case .edited(let expected):
             console.note(
                 ".gitattributes was edited by hand and is kept; for merges that keep removals it should hold:\n"
-                    + StoreRepository.gitattributesContents)
+                    + expected)
         }
     }
 

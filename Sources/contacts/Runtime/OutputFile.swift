@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
 import PlainContacts
+import PlainContactsSystem
 
 /// Replaces a file the user named with new bytes, whole or not at all, through the library's
-/// one durable write (``DurableFile``): a temporary file in the same folder, synced and renamed
+/// one durable write (`DurableFile`, failing with the store's errors): a temporary file in the same folder, synced and renamed
 /// over the target, then the folder synced. A file that already exists keeps its permissions;
 /// a new one gets those the umask allows.
 enum OutputFile {
@@ -15,7 +16,7 @@ enum OutputFile {
         let fileName = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
         guard !fileName.isEmpty else { throw CLIError.failure("\(path) names a folder, not a file") }
         do {
-            try DurableFile.write(Data(bytes), to: URL(filePath: path), mode: mode(forReplacing: path))
+            try DurableFile<PosixError>.write(Data(bytes), to: URL(filePath: path), mode: mode(forReplacing: path))
         } catch let error as ContactsError {
             throw CLIError.failure("cannot write \(path) (\(error.message))")
         } catch {

@@ -34,7 +34,7 @@ struct AutoCommit: Sendable {
         guard let command = chain.first, !exempt.contains(command.name) else { return nil }
         let store = context.storeURL
         let explicit = arguments[\.commit]
-        guard explicit || StoreRepository.autoCommitIsEnabled(inStoreAt: store) else { return nil }
+        guard explicit || StoreRepository.gitSettings(ofStoreAt: store).autoCommit else { return nil }
         return AutoCommit(store: store, explicit: explicit, before: StoreSnapshot(of: store))
     }
 
@@ -90,7 +90,7 @@ struct AutoCommit: Sendable {
             console.error("the change was saved but not committed: \(committed.firstError)")
             return
         }
-        if StoreRepository.autoPushIsEnabled(inStoreAt: store) { push(console: console) }
+        if StoreRepository.gitSettings(ofStoreAt: store).autoPush { push(console: console) }
     }
 
     /// Pushes the commits to the store's remote once, merging first when it moved; a failure

@@ -70,8 +70,9 @@ final class ServeCommitter: Sendable {
     /// of the changes an earlier server saved in it and did not commit.
     func watch(_ store: URL) {
         // A store whose commits are pushed has its changes committed, as --push does.
-        let pushed = explicitPush || StoreRepository.autoPushIsEnabled(inStoreAt: store)
-        guard explicit || pushed || StoreRepository.autoCommitIsEnabled(inStoreAt: store) else { return }
+        let settings = StoreRepository.gitSettings(ofStoreAt: store)
+        let pushed = explicitPush || settings.autoPush
+        guard explicit || pushed || settings.autoCommit else { return }
         let key = store.path(percentEncoded: false)
         let journal = ServeCommitJournal(store: store)
         committed.withLock { queued in

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlainContactsSystem
 import Testing
 
 @testable import PlainContacts

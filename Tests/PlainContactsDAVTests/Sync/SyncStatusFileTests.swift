@@ -1,5 +1,6 @@
 import DAVTestSupport
 import Foundation
+import PlainContactsSystem
 import Testing
 @testable import PlainContacts
 @testable import PlainContactsDAV

@@ -126,4 +126,19 @@ import Testing
         let path = book.personFilePath(forKey: try #require(katie.key))
         #expect(path == store.path(try store.personFile(katie)).path(percentEncoded: false))
     }
+
+    @Test func theRecordFileGivesItsPathSignatureAndSavedFingerprintAtOnce() throws {
+        let store = try TemporaryStore()
+        let (_, _, katie, _) = try savedBook(store)
+        let book = try store.openBook()
+        let key = try #require(katie.key)
+        _ = book.personKeys
+        let before = book.recordFile(ofPersonWithKey: key)
+        #expect(before.path == book.personFilePath(forKey: key))
+        #expect(before.signature == book.fileSignature(ofPersonWithKey: key))
+        #expect(before.savedFingerprint == nil)
+        _ = try book.person(forKey: key)
+        let fileBytes = try Data(contentsOf: store.path(try store.personFile(katie)))
+        #expect(book.recordFile(ofPersonWithKey: key).savedFingerprint == Fingerprint(fileBytes))
+    }
 }

@@ -28,7 +28,7 @@ extension LibraryLayers {
             // formats read.
             ["Model"],
             // The record format: file names, the record coders, the vCard fields and origins a
-            // record keeps, file signatures, the manifest, the store's layout and its reader.
+            // record keeps, the manifest, the store's layout and its reader.
             ["Format"],
             // Store locks, transactions and their journal, on the system library's durable
             // files and locks.
@@ -58,7 +58,8 @@ extension LibraryLayers {
         library: "PlainContactsDAV",
         layers: [
             // Values that every layer shares, none using another: HTTP status codes, the
-            // server's and the sync's error types, tab-separated state files.
+            // server's and the sync's error types, tab-separated state files, device-local
+            // settings files and the system library's file types failing with the store's errors.
             ["HTTP", "Errors", "StateFiles"],
             // The generic WebDAV core: XML reading and writing.
             ["WebDAV"],
@@ -77,8 +78,9 @@ extension LibraryLayers {
     static let system = LibraryLayers(
         library: "PlainContactsSystem",
         layers: [
-            // None using another: files, locks and durable writes; SHA-256, HMAC, PBKDF2 and
-            // file fingerprints; parallel loops; the JSON codec.
+            // None using another: files, locks, durable writes, private files and file
+            // signatures; SHA-256, HMAC, PBKDF2 and file fingerprints; parallel loops; the JSON
+            // codec.
             ["Files", "Hashing", "Concurrency", "JSON"],
         ],
         knownViolations: [])

@@ -1,6 +1,7 @@
 import DAVTestSupport
 import Foundation
 import Glibc
+import PlainContactsSystem
 import Testing
 @testable import PlainContacts
 

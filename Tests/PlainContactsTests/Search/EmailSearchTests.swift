@@ -1,3 +1,4 @@
+import PlainContactsSystem
 import Testing
 
 @testable import PlainContacts

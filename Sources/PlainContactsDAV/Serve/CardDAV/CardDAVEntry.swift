@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsSystem
 
 /// One card of the address book as the server knows it: which record it shows, under which
 /// resource name, its ETag, and when it last changed in the collection's sequence of changes.

@@ -91,9 +91,10 @@ struct CardDAVOpenBook {
         guard case .records(let people, let groups) = news, groups.isEmpty else { return false }
         for key in people {
             let onDisk = fingerprint(of: layout.personFile(key))
-            if let saved = book.savedFingerprint(ofPersonWithKey: key) {
+            let file = book.recordFile(ofPersonWithKey: key)
+            if let saved = file.savedFingerprint {
                 guard onDisk == saved else { return false }
-            } else if onDisk != nil || book.fileSignature(ofPersonWithKey: key) != nil {
+            } else if onDisk != nil || file.signature != nil {
                 // A person the book never read, or one it holds only in its catalog.
                 return false
             }

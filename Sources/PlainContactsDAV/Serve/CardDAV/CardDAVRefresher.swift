@@ -62,7 +62,9 @@ struct CardDAVRefresher {
     }
 
     /// Adds what the watch heard since it was last asked to what is still to be looked at, for
-    /// the cards and for the book.
+    /// the cards and for the book. A watch whose queue cannot be read any more says so once, as
+    /// ``StoreFolderWatch/Reason/unreadable``, and is dropped: from then on every file is looked
+    /// at.
     mutating func listen() {
         switch watch?.news() {
         case .records(let people, let groups)?:
@@ -73,6 +75,10 @@ struct CardDAVRefresher {
         case .everything(let reason)?:
             heard.everything = heard.everything ?? reason
             heardForBook.everything = heardForBook.everything ?? reason
+            if reason == .unreadable {
+                watch = nil
+                log("the store's change queue stopped: every listing now looks at every record file")
+            }
         case nil:
             break
         }
@@ -83,7 +89,7 @@ struct CardDAVRefresher {
     mutating func newsForBook() -> StoreFolderWatch.News {
         listen()
         defer { heardForBook = Heard() }
-        guard let watch, !watch.isBroken else { return .everything(.unreadable) }
+        guard watch != nil else { return .everything(.unreadable) }
         if let reason = heardForBook.everything { return .everything(reason) }
         return .records(people: heardForBook.people, groups: heardForBook.groups)
     }
@@ -117,10 +123,6 @@ struct CardDAVRefresher {
             }
         }
         heard = Heard()
-        if watch?.isBroken == true {
-            watch = nil
-            log("the store's change queue stopped: every listing now looks at every record file")
-        }
         if changed == nil {
             lookedAtEverything = watch != nil
             fullLooks += 1

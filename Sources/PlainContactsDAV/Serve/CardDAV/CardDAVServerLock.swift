@@ -37,9 +37,9 @@ final class CardDAVServerLock: Sendable {
     ///   `ContactsError` coded by ``PosixError`` when the folders or the lock file cannot be
     ///   created, opened or locked.
     init(layout: StoreLayout) throws {
-        let lockFile = StorePaths.path(of: Self.url(in: layout))
-        try PosixFileSystem.makeFolder(StorePaths.path(of: layout.privateFolder))
-        let file = try FileLock.open(lockFile, in: StorePaths.path(of: CardDAVStateFile.folder(in: layout)))
+        let lockFile = PosixFileSystem.path(of: Self.url(in: layout))
+        try PosixFileSystem.makeFolder(PosixFileSystem.path(of: layout.privateFolder))
+        let file = try FileLock.open(lockFile, in: PosixFileSystem.path(of: CardDAVStateFile.folder(in: layout)))
         let taken: Bool
         do {
             taken = try FileLock.acquire(.exclusive, on: file, waiting: .upTo(.zero), action: "could not lock the server's state")

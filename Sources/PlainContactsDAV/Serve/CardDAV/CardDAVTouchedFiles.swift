@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainContacts
+import PlainContactsSystem
 
 /// The files of a store that one write changed, found by comparing the signatures (inode, size,
 /// times) of the files it could change, taken before the save and after: what `--commit` records

@@ -1,4 +1,5 @@
 import PlainContacts
+import PlainContactsSystem
 import Synchronization
 
 /// The people lists the web pages last read from each book, kept while the book's cards stay

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainContacts
+import PlainContactsSystem
 
 /// The pages: functions from what was asked and the store to HTML.
 extension WebService {

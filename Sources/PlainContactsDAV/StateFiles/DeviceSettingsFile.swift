@@ -3,11 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PlainContacts
 
 /// The contents of a device-local JSON settings file in the store's `.contacts/` folder
 /// (`remotes.json`, `users.json`): parsed from bytes, written back canonically, and removed
 /// once it holds nothing.
-package protocol DeviceSettingsContents {
+protocol DeviceSettingsContents {
     /// No entries.
     init()
     /// Parses the file's bytes; `path` names the file in errors.
@@ -26,7 +27,7 @@ package protocol DeviceSettingsContents {
 /// let file = DeviceSettingsFile<Settings>(url: fileURL, lockFile: lockURL, folder: privateFolder)
 /// try file.update { settings in settings.entries[name] = value }
 /// ```
-package struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
+struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
     /// The settings file.
     let url: URL
     /// The lock that serializes its writers.
@@ -35,7 +36,7 @@ package struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
     let folder: URL
 
     /// A settings file at `url`, changed under `lockFile`, both in the private `folder`.
-    package init(url: URL, lockFile: URL, folder: URL) {
+    init(url: URL, lockFile: URL, folder: URL) {
         self.url = url
         self.lockFile = lockFile
         self.folder = folder
@@ -45,7 +46,7 @@ package struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
     /// one version or the other. A missing file reads as empty.
     ///
     /// - Throws: the reading errors of ``DeviceFiles`` and the parsing errors of `Contents`.
-    package func read() throws -> Contents {
+    func read() throws -> Contents {
         guard let data = try DeviceFiles.read(url) else { return Contents() }
         return try Contents(data: data, path: url.path(percentEncoded: false))
     }
@@ -55,9 +56,12 @@ package struct DeviceSettingsFile<Contents: DeviceSettingsContents> {
     /// died are removed first: while the lock is held, no one else is writing.
     ///
     /// - Throws: what `change` throws, and the errors of reading, locking and writing.
-    package func update(_ change: (inout Contents) throws -> Void) throws {
+    func update(_ change: (inout Contents) throws -> Void) throws {
         try DeviceFiles.makePrivateFolder(folder)
-        try DeviceFileLock.withLock(at: lockFile) {
+        let lockPath = lockFile.path(percentEncoded: false)
+        let busy = ContactsError(.busy, "the settings file is locked", path: lockPath)
+        try FileLock.withLock(lockPath, in: folder.path(percentEncoded: false), .exclusive, waiting: .forever,
+            action: "could not lock the settings file", busy: busy) {
             try DurableFile.removeLeftovers(of: url)
             let old = try DeviceFiles.read(url)
             var contents = try old.map { try Contents(data: $0, path: url.path(percentEncoded: false)) } ?? Contents()
