@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// One line of a contacts list with what places it in the list and what a name search
 /// matches it on: what a list kept between changes needs to take one person's new line

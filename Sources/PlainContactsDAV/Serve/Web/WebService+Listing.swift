@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainContacts
+import PlainContactsSystem
 
 /// The people lists of the list pages and the JSON API: each book's whole list kept and caught
 /// up with each change (``WebBookList``), made when the server starts so that the first page
