@@ -69,18 +69,6 @@ extension AddressBook {
         }
     }
 
-    /// The keys of the files of a group's members, read from the memberships without reading
-    /// the members' files: what a list kept between changes filters a group's people by.
-    ///
-    /// ```swift
-    /// let members = book.memberKeys(of: team)
-    /// let inTeam = book.listingEntries().filter { $0.key.map(members.contains) ?? false }
-    /// ```
-    package func memberKeys(of group: Group) -> Set<RecordKey> {
-        guard let key = group.key else { return [] }
-        return memberships.members(of: key) ?? []
-    }
-
     func members(of group: Group) -> [Person] {
         guard let key = group.key, let members = memberships.members(of: key) else { return [] }
         let keys = Array(members)

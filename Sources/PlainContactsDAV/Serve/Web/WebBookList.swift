@@ -50,7 +50,7 @@ struct WebBookList: Sendable {
         let all = book.allGroups()
         groups = all.map { (id: $0.recordID, name: $0.name ?? "(no name)") }
         var members: [RecordID: Set<RecordKey>] = [:]
-        for group in all { members[group.recordID] = book.memberKeys(of: group) }
+        for group in all { members[group.recordID] = group.key.map(book.memberKeys(ofGroupWithKey:)) ?? [] }
         self.members = members
         withPhotos = book.recordIDsWithSavedImages()
         ordering = book.sortOrdering
