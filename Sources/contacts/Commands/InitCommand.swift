@@ -37,7 +37,16 @@ enum InitCommand: Command {
                 "\(url.path(percentEncoded: false).withoutTrailingSlash) already holds a contacts store"
                     + (arguments[\.git] ? "; run `contacts git-setup` there to set up Git" : ""))
         }
-        context.console.print("Created a contacts store in \(url.path(percentEncoded: false).withoutTrailingSlash)")
+        let path = url.path(percentEncoded: false).withoutTrailingSlash
+        context.console.print("Created a contacts store in \(path)")
+        if url.standardizedFileURL.path(percentEncoded: false).withoutTrailingSlash
+            != context.storeURL.standardizedFileURL.path(percentEncoded: false).withoutTrailingSlash
+        {
+            // The other commands would not find it by themselves.
+            context.console.note(
+                "Other commands use \(context.storeURL.path(percentEncoded: false).withoutTrailingSlash); to use this store, "
+                    + "give them --store \(ShellQuoting.word(path)) or set CONTACTS_DIR=\(ShellQuoting.word(path)).")
+        }
         if arguments[\.git] {
             if try !GitSetup.isRepository(url) {
                 try GitSetup.initialize(url)

@@ -21,6 +21,17 @@ let gitAvailable = installed("git")
         #expect(FileManager.default.fileExists(atPath: folder.appending(path: "store.json").path(percentEncoded: false)))
     }
 
+    @Test func initSaysHowToUseAStoreTheOtherCommandsWouldNotFind() throws {
+        let sandbox = try CLISandbox()
+        let elsewhere = try sandbox.succeed(["init", "elsewhere"])
+        let folder = sandbox.root.appending(path: "elsewhere").path(percentEncoded: false)
+        #expect(elsewhere.stderr.contains("--store \(folder)"))
+        #expect(elsewhere.stderr.contains("CONTACTS_DIR=\(folder)"))
+        // A store where the other commands look needs no such note.
+        let here = try sandbox.succeed(["init"])
+        #expect(here.stderr.isEmpty)
+    }
+
     @Test func initRefusesAnExistingStoreAndKeepsIt() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()
