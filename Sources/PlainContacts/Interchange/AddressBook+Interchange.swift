@@ -39,11 +39,7 @@ extension AddressBook {
         // A match names the line of the original file, as warnings do.
         let relocatedDecide = decide.map { decide in
             { (match: VCardMatch) throws -> VCardMatchDecision in
-                try decide(
-                    VCardMatch(
-                        matchedBy: match.matchedBy, existingRecordID: match.existingRecordID,
-                        existingName: match.existingName, cardName: match.cardName, source: match.source,
-                        line: converted.sourceLine(ofLine: match.line), existing: match.existing, card: match.card))
+                try decide(match.located(source: match.source, line: converted.sourceLine(ofLine: match.line)))
             }
         }
         do {
@@ -104,12 +100,7 @@ extension AddressBook {
         let relocatedDecide = decide.map { decide in
             { (match: VCardMatch) throws -> VCardMatchDecision in
                 let location = joined.location(ofLine: match.line)
-                return try decide(
-                    VCardMatch(
-                        matchedBy: match.matchedBy, existingRecordID: match.existingRecordID,
-                        existingName: match.existingName, cardName: match.cardName,
-                        source: location?.name ?? match.source, line: location?.line ?? match.line,
-                        existing: match.existing, card: match.card))
+                return try decide(match.located(source: location?.name ?? match.source, line: location?.line ?? match.line))
             }
         }
         do {

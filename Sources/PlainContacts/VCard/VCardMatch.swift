@@ -53,6 +53,16 @@ public struct VCardMatch {
     }
 }
 
+extension VCardMatch {
+    /// The same match named by `source` and `line`: the input and the line of the original
+    /// file the card came from, for an import that turned or joined its inputs into one text.
+    func located(source: String, line: Int) -> VCardMatch {
+        VCardMatch(
+            matchedBy: matchedBy, existingRecordID: existingRecordID, existingName: existingName, cardName: cardName,
+            source: source, line: line, existing: existing, card: card)
+    }
+}
+
 /// The answer to a ``VCardMatch``.
 public enum VCardMatchDecision: Sendable, Hashable, CaseIterable {
     /// Merge the card into the matching person.
