@@ -29,6 +29,9 @@ struct Positional: Sendable {
     /// The options that give what the argument gives, by name, so that a command line may
     /// give one or the other but not both: `first`, `middle` and `last` for `add`'s NAME.
     var excludedOptions: [String] = []
+    /// A text each of its words contains, `=` for `KEY=VALUE`, so that a word without it
+    /// right after an option's value is taken for more of that value, split by the shell.
+    var requiredText: String?
 
     /// Exactly one word; `completion` lists the words it can be, if they are fixed.
     static func one(_ name: String, completion: [String] = []) -> Positional {
@@ -43,8 +46,10 @@ struct Positional: Sendable {
     /// One or more words.
     static func oneOrMore(_ name: String) -> Positional { Positional(name: name, arity: .oneOrMore) }
 
-    /// Any number of words.
-    static func zeroOrMore(_ name: String) -> Positional { Positional(name: name, arity: .zeroOrMore) }
+    /// Any number of words; `requiredText`, if given, is a text each word contains.
+    static func zeroOrMore(_ name: String, containing requiredText: String? = nil) -> Positional {
+        Positional(name: name, arity: .zeroOrMore, requiredText: requiredText)
+    }
 
     /// One value that may be written as several words.
     static func words(_ name: String) -> Positional { Positional(name: name, arity: .words) }

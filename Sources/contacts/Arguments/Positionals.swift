@@ -59,14 +59,16 @@ struct Positionals: Sendable, ExpressibleByArrayLiteral {
     var completion: [String] { arguments.first?.completion ?? [] }
 
     /// Checks the positional words of `values`: their number, that a value written as several
-    /// words is not continued after an option's value, and that no option given also gives
+    /// words is not continued after an option's value, that no word lacking an argument's
+    /// required text (`=`) continues an option's value, and that no option given also gives
     /// what an argument gives.
     ///
     /// Nothing a command cannot place is let through: the words that no argument takes are
     /// named, with the quoting the user probably meant.
     ///
     /// - Throws: a usage error for too few words, words left over, words that follow an
-    ///   option's value where an argument written as words would take them, or an argument
+    ///   option's value where an argument written as words would take them or that lack the
+    ///   text an argument's words contain, or an argument
     ///   given together with an option it excludes.
     func check(_ values: ArgumentValues) throws(CLIError) {
         let words = values.positionalWords
@@ -82,6 +84,13 @@ struct Positionals: Sendable, ExpressibleByArrayLiteral {
                 }
                 throw CLIError.usage(StrayWords.afterOptionValue(run, of: argument))
             }
+        }
+        for (argument, words) in zip(arguments, taken) {
+            guard let required = argument.requiredText,
+                let stray = words.firstIndex(where: { $0.following != nil && !$0.text.contains(required) })
+            else { continue }
+            let run = words[stray...].prefix { $0.run == words[stray].run && !$0.text.contains(required) }
+            throw CLIError.usage(StrayWords.afterOptionValue(Array(run)))
         }
         if words.count < count.lowerBound {
             throw CLIError.usage("missing \(description)")

@@ -3,6 +3,7 @@
 ///
 /// ```text
 /// unexpected words 20 7946 0000 after --phone mobile:+44: did you mean --phone "mobile:+44 20 7946 0000"? (NAME is written before the options)
+/// unexpected words 555 0100 after --phone mobile:+1: did you mean --phone "mobile:+1 555 0100"?
 /// unexpected word Friends; expected NAME; did you mean "Best Friends"?
 /// NAME (Ada Lovelace) and --first cannot both be given: write the name as NAME or with --first, --middle and --last
 /// ```
@@ -10,13 +11,24 @@ enum StrayWords {
     /// For `run`, one run of words that follows an option's value where `argument`, a value
     /// written as words, would take them: the shell most likely split the option's value.
     static func afterOptionValue(_ run: [PositionalWord], of argument: Positional) -> String {
-        let texts = run.map(\.text)
         let placement = "\(argument.name) is written before the options"
-        guard let value = run.first?.following else { return "\(unexpected(texts)); \(placement)" }
-        let head = "\(unexpected(texts)) after \(value.option) \(ShellQuoting.word(value.value))"
-        if value.isFixedWord { return "\(head): \(placement)" }
+        guard let value = run.first?.following else { return "\(unexpected(run.map(\.text))); \(placement)" }
+        if value.isFixedWord { return "\(following(value, run)): \(placement)" }
+        return "\(afterOptionValue(run)) (\(placement))"
+    }
+
+    /// For `run`, words right after an option's value that no argument can take as they are
+    /// (`555 0100` where `KEY=VALUE` is expected): the shell most likely split the value.
+    static func afterOptionValue(_ run: [PositionalWord]) -> String {
+        let texts = run.map(\.text)
+        guard let value = run.first?.following else { return unexpected(texts) }
         let meant = "\(value.option) \(ShellQuoting.quoted(([value.value] + texts).joined(separator: " ")))"
-        return "\(head): did you mean \(meant)? (\(placement))"
+        return "\(following(value, run)): did you mean \(meant)?"
+    }
+
+    /// `unexpected words 555 0100 after --phone mobile:+1`.
+    private static func following(_ value: PositionalWord.OptionValue, _ run: [PositionalWord]) -> String {
+        "\(unexpected(run.map(\.text))) after \(value.option) \(ShellQuoting.word(value.value))"
     }
 
     /// For `left`, the words after all that the arguments take (`last` being the last word

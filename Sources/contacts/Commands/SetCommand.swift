@@ -3,7 +3,7 @@ import PlainContacts
 /// `contacts set ID KEY=VALUE... --phone …`: changes properties of one person in one save.
 enum SetCommand: Command {
     static let name = "set"
-    static let positionals = Positionals(.one("ID"), .zeroOrMore("KEY=VALUE"), expected: "ID and at least one KEY=VALUE or value to add")
+    static let positionals = Positionals(.one("ID"), .zeroOrMore("KEY=VALUE", containing: "="), expected: "ID and at least one KEY=VALUE or value to add")
     static let summary = "Change properties of a person; an empty VALUE removes the property."
 
     /// The values `set` adds to a person's lists, written as `add` takes them.

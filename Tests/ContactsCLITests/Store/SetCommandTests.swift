@@ -113,4 +113,15 @@ import Testing
         #expect(try sandbox.run(["set", id] + arguments).status == 64)
         #expect(try sandbox.snapshot() == before)
     }
+
+    @Test func aValueTheShellSplitIsShownQuotedAndNothingIsChanged() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        let id = try sandbox.add(["--first", "Kim"])
+        let before = try sandbox.snapshot()
+        let result = try sandbox.run(["set", id, "--phone", "mobile:+1", "555", "0100", "note=x"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(#"unexpected words 555 0100 after --phone mobile:+1: did you mean --phone "mobile:+1 555 0100"?"#))
+        #expect(try sandbox.snapshot() == before)
+    }
 }
