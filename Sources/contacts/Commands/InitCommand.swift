@@ -45,7 +45,8 @@ enum InitCommand: Command {
             // The other commands would not find it by themselves.
             context.console.note(
                 "Other commands use \(context.storeURL.path(percentEncoded: false).withoutTrailingSlash); to use this store, "
-                    + "give them --store \(ShellQuoting.word(path)) or set CONTACTS_DIR=\(ShellQuoting.word(path)).")
+                    + "run them in \(ShellQuoting.word(path)), give them --store \(ShellQuoting.word(path)) "
+                    + "or set CONTACTS_DIR=\(ShellQuoting.word(path)).")
         }
         if arguments[\.git] {
             if try !GitSetup.isRepository(url) {

@@ -45,9 +45,9 @@ enum HelpText {
             "Global options (before or after the command):\n"
                 + table((GlobalOptions.specs + LeadingOptions.specs).map { ($0.usage, $0.help) }),
             """
-            The store is the folder given with --store, else $CONTACTS_DIR, else
-            $XDG_DATA_HOME/contacts, else ~/.local/share/contacts. $CONTACTS_LOCK_TIMEOUT sets
-            the lock timeout when --lock-timeout is not given.
+            The store is the folder given with --store, else the store the current folder is
+            in, else $CONTACTS_DIR, else $XDG_DATA_HOME/contacts, else ~/.local/share/contacts.
+            $CONTACTS_LOCK_TIMEOUT sets the lock timeout when --lock-timeout is not given.
             """,
             wrapped("Exit status: " + exitStatuses.map { "\($0.status.rawValue) \($0.meaning)" }.joined(separator: ", ") + "."),
             "Run `contacts COMMAND --help` for a command's options. `man contacts` is the manual,\nwhen it is installed.",

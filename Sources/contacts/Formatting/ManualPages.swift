@@ -153,10 +153,10 @@ enum ManualPages {
     /// The variables `contacts` reads.
     static var environmentItems: [ManualPage.Block] {
         [
-            .item(term: "CONTACTS_DIR", argument: nil, text: "The store, when --store is not given."),
+            .item(term: "CONTACTS_DIR", argument: nil, text: "The store, when --store is not given and the current folder is not in a store."),
             .item(
                 term: "XDG_DATA_HOME", argument: nil,
-                text: "Without --store and CONTACTS_DIR, the store is $XDG_DATA_HOME/contacts (~/.local/share/contacts when it is unset)."),
+                text: "Without --store, outside a store and without CONTACTS_DIR, the store is $XDG_DATA_HOME/contacts (~/.local/share/contacts when it is unset)."),
             .item(term: "HOME", argument: nil, text: "Where ~ is, for the default store."),
             .item(term: "CONTACTS_LOCK_TIMEOUT", argument: nil, text: "The lock timeout in seconds when --lock-timeout is not given."),
             .item(

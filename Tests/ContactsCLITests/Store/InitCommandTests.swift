@@ -32,6 +32,31 @@ let gitAvailable = installed("git")
         #expect(here.stderr.isEmpty)
     }
 
+    @Test func commandsRunInsideAStoreUseItBeforeCONTACTSDIR() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        try sandbox.add(["--first", "Kim"])
+        try sandbox.succeed(["init", "household"])
+        let household = sandbox.root.appending(path: "household")
+        try sandbox.succeed(["--store", household.path(percentEncoded: false), "add", "--first", "Ada"])
+        let people = household.appending(path: "people", directoryHint: .isDirectory)
+        #expect(try sandbox.run(["list"], in: household).stdout.contains("Ada"))
+        #expect(try sandbox.run(["list"], in: people).stdout.contains("Ada"))
+        #expect(try sandbox.run(["list"]).stdout.contains("Kim"))
+        // --store still says which store is meant, wherever the command runs.
+        #expect(try sandbox.run(["--store", sandbox.store.path(percentEncoded: false), "list"], in: household).stdout.contains("Kim"))
+    }
+
+    @Test func anotherProgramsStoreJSONIsNotTakenForAStore() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.initStore()
+        try sandbox.add(["--first", "Kim"])
+        let project = sandbox.root.appending(path: "web-app", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        try Data(#"{"reducers": ["cart"]}"#.utf8).write(to: project.appending(path: "store.json"))
+        #expect(try sandbox.run(["list"], in: project).stdout.contains("Kim"))
+    }
+
     @Test func initRefusesAnExistingStoreAndKeepsIt() throws {
         let sandbox = try CLISandbox()
         try sandbox.initStore()

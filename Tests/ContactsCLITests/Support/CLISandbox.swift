@@ -44,12 +44,13 @@ final class CLISandbox {
 
     /// Runs `contacts` with `arguments`; `environment` values are added to the base ones (an
     /// empty value removes a variable). Standard input is `/dev/null` unless `input` is given.
-    /// With `measuringPeak`, the result has the run's peak memory, measured by
+    /// It runs in `folder`, else in the sandbox's root. With `measuringPeak`, the result has the run's peak memory, measured by
     /// `plaincontacts-crash-helper measure` (a child of the test runner would be charged the
     /// runner's own).
     @discardableResult
     func run(
-        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, measuringPeak: Bool = false
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, measuringPeak: Bool = false,
+        in folder: URL? = nil
     ) throws -> CLIResult {
         var merged = baseEnvironment
         for (key, value) in environment { merged[key] = value.isEmpty ? nil : value }
@@ -65,7 +66,7 @@ final class CLISandbox {
         defer { try? FileManager.default.removeItem(at: peakURL) }
         let measuring = measuringPeak ? [try ContactsBinary.helperURL().path(percentEncoded: false), "measure", peakURL.path(percentEncoded: false)] : []
         let pid = try ChildProcess.spawn(
-            measuring + [try ContactsBinary.url().path(percentEncoded: false)] + arguments, environment: merged, folder: root,
+            measuring + [try ContactsBinary.url().path(percentEncoded: false)] + arguments, environment: merged, folder: folder ?? root,
             input: input == nil ? "/dev/null" : inURL.path(percentEncoded: false),
             output: outURL.path(percentEncoded: false), errors: errURL.path(percentEncoded: false))
         let status = try ChildProcess.wait(pid, program: "contacts")
