@@ -14,19 +14,23 @@ import Foundation
 /// records[0].fields.map(\.kind)   // [.displayName, .phone]
 /// ```
 enum CSVSourceReader {
-    /// Thunderbird's CSV columns, in the order it writes them.
+    /// Thunderbird's CSV columns, in the order it writes them, read from its header row as its
+    /// export writes it.
     ///
-    /// The store's CSV reader has the same list (`CSVLayout.thunderbirdColumns`). This copy is
-    /// kept apart on purpose, as the rest of this reader is: the measure reads each source file
+    /// The store's CSV reader has its own list (`CSVLayout.thunderbirdColumns`). The measure
+    /// keeps this one apart on purpose, as the rest of this reader is: it reads each source file
     /// independently of the importer it judges, so a wrong or missing column in the importer's
     /// list shows as fields lost instead of agreeing with itself.
-    static let thunderbirdColumns = [
-        "First Name", "Last Name", "Display Name", "Nickname", "Primary Email", "Secondary Email", "Screen Name",
-        "Work Phone", "Home Phone", "Fax Number", "Pager Number", "Mobile Number", "Home Address", "Home Address 2",
-        "Home City", "Home State", "Home ZipCode", "Home Country", "Work Address", "Work Address 2", "Work City",
-        "Work State", "Work ZipCode", "Work Country", "Job Title", "Department", "Organization", "Web Page 1",
-        "Web Page 2", "Birth Year", "Birth Month", "Birth Day", "Custom 1", "Custom 2", "Custom 3", "Custom 4", "Notes",
-    ]
+    static let thunderbirdColumns = CSVSourceTable(thunderbirdHeaderRow).rows.first?.cells ?? []
+
+    /// The first line of a Thunderbird CSV export.
+    private static let thunderbirdHeaderRow = """
+        First Name,Last Name,Display Name,Nickname,Primary Email,Secondary Email,Screen Name,Work Phone,\
+        Home Phone,Fax Number,Pager Number,Mobile Number,Home Address,Home Address 2,Home City,Home State,\
+        Home ZipCode,Home Country,Work Address,Work Address 2,Work City,Work State,Work ZipCode,Work Country,\
+        Job Title,Department,Organization,Web Page 1,Web Page 2,Birth Year,Birth Month,Birth Day,Custom 1,\
+        Custom 2,Custom 3,Custom 4,Notes
+        """
 
     /// Outlook's values that say a flag or a date was never set.
     static let outlookDefaults: Set<String> = [

@@ -36,6 +36,10 @@ struct CSVSourceReaderTests {
         let records = CSVSourceReader.records(",,Alan Turing,,alan@bletchley.example,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n")
         #expect(records.count == 1)
         #expect(records[0].fields.map(\.column) == ["Display Name", "Primary Email"])
+        let columns = CSVSourceReader.thunderbirdColumns
+        #expect(columns.count == 37)
+        #expect(Array(columns[29...31]) == ["Birth Year", "Birth Month", "Birth Day"])
+        #expect(columns.last == "Notes")
     }
 
     @Test func keepsLineBreaksAndSeparatorsInQuotedCellsAndNamesTheRowsLine() {
