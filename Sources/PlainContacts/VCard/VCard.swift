@@ -30,7 +30,7 @@ package struct VCard: Sendable, Hashable {
 
     /// The warnings to report for this card, in the order of their lines: the properties left
     /// out, and the recoveries (code ``PlainContactsError/Code/malformedVCard``, saying what was done).
-    package func warnings(source: String) -> [InterchangeError] {
+    func warnings(source: String) -> [InterchangeError] {
         let all = leftOut.map { ($0.line, $0.warning(source: source)) }
             + recoveries.map { ($0.line, $0.warning(source: source)) }
         return all.sorted { $0.0 < $1.0 }.map(\.1)
@@ -76,7 +76,7 @@ package struct VCard: Sendable, Hashable {
     }
 
     /// The properties with this name (matched case-insensitively), in order.
-    func properties(named name: String) -> [VCardProperty] {
+    package func properties(named name: String) -> [VCardProperty] {
         let wanted = VCardText.asciiUppercased(name)
         return properties.filter { $0.name == wanted }
     }
