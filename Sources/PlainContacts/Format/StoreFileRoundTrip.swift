@@ -23,7 +23,7 @@ package enum StoreFileRoundTrip {
     }
 
     /// The manifest of a new store, as `contacts init` writes it.
-    package static var newManifest: Data { Manifest().data }
+    static var newManifest: Data { Manifest().data }
 
     /// A person read from the bytes of a record file, not in any book.
     ///
@@ -35,6 +35,17 @@ package enum StoreFileRoundTrip {
     /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``.
     package static func person(fromRecordFile data: Data, path: String) throws -> Person {
         Person(state: try PersonRecordCoder.decode(data, path: path).state)
+    }
+
+    /// The bytes of a person's record file as a save would write them now, from the person's
+    /// record ID and contents: what ``person(fromRecordFile:path:)`` reads back.
+    ///
+    /// ```swift
+    /// let data = StoreFileRoundTrip.recordFile(of: person)
+    /// let again = try StoreFileRoundTrip.person(fromRecordFile: data, path: "people/ada-lovelace-8f2k1c.json")
+    /// ```
+    package static func recordFile(of person: Person) -> Data {
+        PersonRecordCoder.encode(id: person.recordID, state: person.state)
     }
 
     /// Reads `data` as a file of `kind` (`path` names it in errors); when it reads, writes what
