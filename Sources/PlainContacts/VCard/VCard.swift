@@ -15,7 +15,7 @@ package struct VCard: Sendable, Hashable {
     /// The `VERSION` value as written (`2.1`, `3.0`, `4.0`); empty when the card has none.
     var version: String
     /// The properties in the order written, without `BEGIN`, `END` and `VERSION`.
-    package var properties: [VCardProperty]
+    var properties: [VCardProperty]
     /// The 1-based line of the input holding `BEGIN:VCARD`; 0 for a card not read from text.
     var startLine: Int
     /// The properties the reader left out of this card because their values were too long

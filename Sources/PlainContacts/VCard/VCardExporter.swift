@@ -43,7 +43,7 @@ package enum VCardExporter {
     /// is written as that card's lines (see ``VCardOrigin``); from a card of another version,
     /// each such value is written afresh with the parameters and `TYPE` words of its line that
     /// export would not write (`PREF`, `X-…`), so that they are not lost either.
-    package static func card(
+    static func card(
         for person: Person, groupNames: [String], imageData: Data?, version: VCardVersion
     ) -> VCard {
         let kept = keptProperties(VCardRecordFields.lines(of: person.state))
