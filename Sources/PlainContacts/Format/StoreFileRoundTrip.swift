@@ -37,15 +37,15 @@ package enum StoreFileRoundTrip {
         Person(state: try PersonRecordCoder.decode(data, path: path).state)
     }
 
-    /// The bytes of a person's record file as a save would write them now, from the person's
-    /// record ID and contents: what ``person(fromRecordFile:path:)`` reads back.
+    /// The bytes of the record file a save writes for a person with record ID `id` holding
+    /// `state`: what ``person(fromRecordFile:path:)`` reads back.
     ///
     /// ```swift
-    /// let data = StoreFileRoundTrip.recordFile(of: person)
+    /// let data = StoreFileRoundTrip.recordFile(id: person.recordID, state: person.state)
     /// let again = try StoreFileRoundTrip.person(fromRecordFile: data, path: "people/ada-lovelace-8f2k1c.json")
     /// ```
-    package static func recordFile(of person: Person) -> Data {
-        PersonRecordCoder.encode(id: person.recordID, state: person.state)
+    package static func recordFile(id: RecordID, state: PersonState) -> Data {
+        PersonRecordCoder.encode(id: id, state: state)
     }
 
     /// Reads `data` as a file of `kind` (`path` names it in errors); when it reads, writes what

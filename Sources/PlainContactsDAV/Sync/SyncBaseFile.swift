@@ -76,7 +76,7 @@ struct SyncBaseFile {
 
     /// Keeps a person's version, with its record ID, as a save would write its record file.
     mutating func setPerson(_ state: PersonState, id: RecordID, for uid: String) {
-        setPerson(recordFile: StoreFileRoundTrip.recordFile(of: Person(state: state, recordID: id)), for: uid)
+        setPerson(recordFile: StoreFileRoundTrip.recordFile(id: id, state: state), for: uid)
     }
 
     /// Keeps a person's version as its record file holds it (canonical JSON).
