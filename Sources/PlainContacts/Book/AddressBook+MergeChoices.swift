@@ -21,11 +21,34 @@ extension AddressBook {
     /// ```swift
     /// AddressBook.differingProperties(katie, katieAgain)   // [.phones, .jobTitle]
     /// ```
-    package static func differingProperties(_ first: Person, _ second: Person) -> [PropertyID] {
+    static func differingProperties(_ first: Person, _ second: Person) -> [PropertyID] {
         PropertyID.personProperties.filter { property in
             guard !property.isReadOnly, property != .kind else { return false }
             let texts = (PersonChangeWords.texts(of: first.state.values[property]), PersonChangeWords.texts(of: second.state.values[property]))
             return !texts.0.elementsEqual(texts.1) { $0.label == $1.label && $0.text == $1.text }
+        }
+    }
+
+    /// Two people side by side, as a merge of the duplicate into the survivor offers them: each
+    /// property a merge may choose a value of (the kind and the read-only properties left out),
+    /// in ``PropertyID/personProperties`` order, with each person's values as lines of text (an
+    /// entry's label before its text, as `contacts log` shows them) and whether the two differ
+    /// (``differingProperties(_:_:)``). What the duplicates page of `contacts serve` shows.
+    ///
+    /// ```swift
+    /// for row in AddressBook.mergeComparison(katie, katieAgain) where row.differs {
+    ///     print(row.property.localizedName, row.survivor, row.duplicate)   // phone ["mobile: +1 555 0100"] ["work: +1 555 0199"]
+    /// }
+    /// ```
+    package static func mergeComparison(_ survivor: Person, _ duplicate: Person)
+        -> [(property: PropertyID, survivor: [String], duplicate: [String], differs: Bool)]
+    {
+        let differing = Set(differingProperties(survivor, duplicate))
+        func lines(_ person: Person, _ property: PropertyID) -> [String] {
+            PersonChangeWords.texts(of: person.state.values[property]).map { ($0.label.map { "\($0): " } ?? "") + $0.text }
+        }
+        return PropertyID.personProperties.filter { !$0.isReadOnly && $0 != .kind }.map { property in
+            (property, lines(survivor, property), lines(duplicate, property), differing.contains(property))
         }
     }
 
