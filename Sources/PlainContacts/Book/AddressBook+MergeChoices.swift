@@ -1,7 +1,13 @@
 import FoundationEssentials
 
-/// Whose value of a property a merge of two people keeps.
-package enum PersonMergeChoice: String, Sendable, Hashable, CaseIterable {
+/// Whose value of a property a merge of two people keeps, one choice per property, for
+/// ``AddressBook/mergePerson(_:into:choosing:)``: what a program that shows two duplicates side
+/// by side lets its user pick.
+///
+/// ```swift
+/// try book.mergePerson(katieAgain, into: katie, choosing: [.jobTitle: .duplicate, .phones: .both])
+/// ```
+public enum PersonMergeChoice: String, Sendable, Hashable, CaseIterable {
     /// The value of the person who survives the merge (none when they have none).
     case survivor
     /// The value of the duplicate merged into them (none when it has none).
@@ -65,8 +71,17 @@ extension AddressBook {
     /// try book.save()
     /// ```
     ///
-    /// - Throws: as ``mergePerson(_:into:)``.
-    package func mergePerson(_ duplicate: Person, into survivor: Person, choosing choices: [PropertyID: PersonMergeChoice]) throws {
+    /// Choices for the kind and the read-only properties (the dates the store maintains) are
+    /// ignored: the survivor keeps its own.
+    ///
+    /// - Throws: as ``mergePerson(_:into:)``: ``ContactsError/Code/personNotSaved`` when either
+    ///   person is not a saved person of this book; ``ContactsError/Code/recordInAnotherBook``
+    ///   when either belongs to another book; ``ContactsError/Code/invalidValue`` when both are
+    ///   the same person; ``ContactsError/Code/io`` when the duplicate's image cannot be read;
+    ///   ``ContactsError/Code/identifiersExhausted`` when the survivor has no multi-value
+    ///   identifier left for a value it takes; ``ContactsError/Code/operationNotPermittedByUser``
+    ///   when the book may not be changed.
+    public func mergePerson(_ duplicate: Person, into survivor: Person, choosing choices: [PropertyID: PersonMergeChoice]) throws {
         let values = (survivor: survivor.state.values, duplicate: duplicate.state.values)
         try mergePerson(duplicate, into: survivor)
         var state = survivor.state
