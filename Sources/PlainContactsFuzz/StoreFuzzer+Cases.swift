@@ -26,11 +26,12 @@ extension StoreFuzzer {
 
     static func makeSeeds() -> [Target: (data: Data, path: String)] {
         let group = "{\n  \"created\": \"2026-11-23T08:07:36Z\",\n  \"id\": 3,\n  \"name\": \"Friends\"\n}\n"
+        let manifest = "{\n  \"compositeNameFormat\": \"firstNameFirst\",\n  \"format\": 1,\n  \"sortOrdering\": \"lastName\"\n}\n"
         return [
             .personFile: (Data(personSeed.utf8), "people/katie-bell-9dw42k.json"),
             .groupFile: (Data(group.utf8), "groups/friends-q97zpt.json"),
             .membersFile: (Data("ada-l-abc123\nkatie-bell-9dw42k\n".utf8), "groups/friends-q97zpt.members"),
-            .manifest: (StoreFileRoundTrip.newManifest, StoreLayout.manifestName),
+            .manifest: (Data(manifest.utf8), "store.json"),
         ]
     }
 

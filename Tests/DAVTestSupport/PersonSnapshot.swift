@@ -14,17 +14,10 @@ public enum PersonSnapshot {
         }
         if let image = try person.imageData() { lines.append("image: \(image.base64EncodedString())") }
         lines.append("groups: \(groupNames.sorted().joined(separator: " | "))")
-        if includeUID { lines.append("uid: \(VCardRecordFields.uid(of: person.state) ?? "-")") }
-        for line in VCardRecordFields.lines(of: person.state) where !VCardExporter.singleValued.contains(name(of: line)) {
-            lines.append("kept: \(line)")
-        }
+        let kept = person.keptCardFields
+        if includeUID { lines.append("uid: \(kept.uid ?? "-")") }
+        for line in kept.lines { lines.append("kept: \(line)") }
         return lines
-    }
-
-    /// The upper-case property name of a content line, without its group.
-    static func name(of line: String) -> String {
-        let head = line.prefix { $0 != ":" && $0 != ";" }
-        return (head.split(separator: ".").last.map(String.init) ?? "").uppercased()
     }
 
     private static func describe(_ value: PropertyValue) -> String {

@@ -24,6 +24,12 @@ extension Tag {
         for failure in summary.failures { Issue.record("\(failure)") }
     }
 
+    @Test func theManifestSeedIsTheManifestOfANewStore() throws {
+        let seed = try #require(StoreFuzzer.makeSeeds()[.manifest])
+        #expect(seed.data == StoreFileRoundTrip.newManifest)
+        #expect(seed.path == StoreLayout.manifestName)
+    }
+
     @Test func theSameSeedReplaysTheSameInputs() {
         var first = FuzzMutator(seed: 7)
         var second = FuzzMutator(seed: 7)

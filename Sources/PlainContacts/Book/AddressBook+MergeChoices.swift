@@ -1,7 +1,13 @@
 import FoundationEssentials
 
-/// Whose value of a property a merge of two people keeps.
-package enum PersonMergeChoice: String, Sendable, Hashable, CaseIterable {
+/// Whose value of a property a merge of two people keeps, one choice per property, for
+/// ``AddressBook/mergePerson(_:into:choosing:)``: what a program that shows two duplicates side
+/// by side lets its user pick.
+///
+/// ```swift
+/// try book.mergePerson(katieAgain, into: katie, choosing: [.jobTitle: .duplicate, .phones: .both])
+/// ```
+public enum PersonMergeChoice: String, Sendable, Hashable, CaseIterable {
     /// The value of the person who survives the merge (none when they have none).
     case survivor
     /// The value of the duplicate merged into them (none when it has none).
@@ -21,11 +27,34 @@ extension AddressBook {
     /// ```swift
     /// AddressBook.differingProperties(katie, katieAgain)   // [.phones, .jobTitle]
     /// ```
-    package static func differingProperties(_ first: Person, _ second: Person) -> [PropertyID] {
+    static func differingProperties(_ first: Person, _ second: Person) -> [PropertyID] {
         PropertyID.personProperties.filter { property in
             guard !property.isReadOnly, property != .kind else { return false }
             let texts = (PersonChangeWords.texts(of: first.state.values[property]), PersonChangeWords.texts(of: second.state.values[property]))
             return !texts.0.elementsEqual(texts.1) { $0.label == $1.label && $0.text == $1.text }
+        }
+    }
+
+    /// Two people side by side, as a merge of the duplicate into the survivor offers them: each
+    /// property a merge may choose a value of (the kind and the read-only properties left out),
+    /// in ``PropertyID/personProperties`` order, with each person's values as lines of text (an
+    /// entry's label before its text, as `contacts log` shows them) and whether the two differ
+    /// (``differingProperties(_:_:)``). What the duplicates page of `contacts serve` shows.
+    ///
+    /// ```swift
+    /// for row in AddressBook.mergeComparison(katie, katieAgain) where row.differs {
+    ///     print(row.property.localizedName, row.survivor, row.duplicate)   // phone ["mobile: +1 555 0100"] ["work: +1 555 0199"]
+    /// }
+    /// ```
+    package static func mergeComparison(_ survivor: Person, _ duplicate: Person)
+        -> [(property: PropertyID, survivor: [String], duplicate: [String], differs: Bool)]
+    {
+        let differing = Set(differingProperties(survivor, duplicate))
+        func lines(_ person: Person, _ property: PropertyID) -> [String] {
+            PersonChangeWords.texts(of: person.state.values[property]).map { ($0.label.map { "\($0): " } ?? "") + $0.text }
+        }
+        return PropertyID.personProperties.filter { !$0.isReadOnly && $0 != .kind }.map { property in
+            (property, lines(survivor, property), lines(duplicate, property), differing.contains(property))
         }
     }
 
@@ -42,8 +71,17 @@ extension AddressBook {
     /// try book.save()
     /// ```
     ///
-    /// - Throws: as ``mergePerson(_:into:)``.
-    package func mergePerson(_ duplicate: Person, into survivor: Person, choosing choices: [PropertyID: PersonMergeChoice]) throws {
+    /// Choices for the kind and the read-only properties (the dates the store maintains) are
+    /// ignored: the survivor keeps its own.
+    ///
+    /// - Throws: as ``mergePerson(_:into:)``: ``ContactsError/Code/personNotSaved`` when either
+    ///   person is not a saved person of this book; ``ContactsError/Code/recordInAnotherBook``
+    ///   when either belongs to another book; ``ContactsError/Code/invalidValue`` when both are
+    ///   the same person; ``ContactsError/Code/io`` when the duplicate's image cannot be read;
+    ///   ``ContactsError/Code/identifiersExhausted`` when the survivor has no multi-value
+    ///   identifier left for a value it takes; ``ContactsError/Code/operationNotPermittedByUser``
+    ///   when the book may not be changed.
+    public func mergePerson(_ duplicate: Person, into survivor: Person, choosing choices: [PropertyID: PersonMergeChoice]) throws {
         let values = (survivor: survivor.state.values, duplicate: duplicate.state.values)
         try mergePerson(duplicate, into: survivor)
         var state = survivor.state

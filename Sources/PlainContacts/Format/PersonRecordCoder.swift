@@ -9,7 +9,7 @@ import PlainContactsSystem
 /// `"nextValueID"` (the next multi-value identifier), `"image"` (the sidecar file name) and
 /// `"mergedKeys"` (keys of people merged into this one). Keys this version does not know are
 /// kept and written back unchanged.
-package enum PersonRecordCoder {
+enum PersonRecordCoder {
     /// What a person file holds.
     struct Decoded: Sendable {
         var id: RecordID
@@ -27,18 +27,6 @@ package enum PersonRecordCoder {
     static func decode(_ data: Data, path: String) throws -> Decoded {
         let json = try JSONParser.parse(data, path: path)
         return try decode(json, path: path)
-    }
-
-    /// The contents of a person record given as JSON, without its record ID: how the sync reads
-    /// the versions it keeps in the record format (see ``json(id:state:)``).
-    ///
-    /// ```swift
-    /// let state = try PersonRecordCoder.state(ofRecord: PersonRecordCoder.json(id: id, state: person.state), path: path)
-    /// ```
-    ///
-    /// - Throws: ``ContactsError/Code/malformedFile`` naming the key whose value has the wrong shape.
-    package static func state(ofRecord json: JSONValue, path: String) throws -> PersonState {
-        try decode(json, path: path).state
     }
 
     /// Parses a person record given as JSON.
@@ -86,7 +74,7 @@ package enum PersonRecordCoder {
     }
 
     /// The JSON of a person file, whose canonical form is its bytes (``encode(id:state:)``).
-    package static func json(id: RecordID, state: PersonState) -> JSONValue {
+    static func json(id: RecordID, state: PersonState) -> JSONValue {
         var fields = state.unknownFields
         fields["id"] = .number(JSONNumber(Int(id.rawValue)))
         fields["nameHash"] = .string(state.nameHash.rawValue)

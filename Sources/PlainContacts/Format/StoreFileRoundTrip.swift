@@ -23,7 +23,7 @@ package enum StoreFileRoundTrip {
     }
 
     /// The manifest of a new store, as `contacts init` writes it.
-    package static var newManifest: Data { Manifest().data }
+    static var newManifest: Data { Manifest().data }
 
     /// A person read from the bytes of a record file, not in any book.
     ///
@@ -35,6 +35,17 @@ package enum StoreFileRoundTrip {
     /// - Throws: ``ContactsError/Code/malformedFile`` or ``ContactsError/Code/conflictMarkers``.
     package static func person(fromRecordFile data: Data, path: String) throws -> Person {
         Person(state: try PersonRecordCoder.decode(data, path: path).state)
+    }
+
+    /// The bytes of the record file a save writes for a person with record ID `id` holding
+    /// `state`: what ``person(fromRecordFile:path:)`` reads back.
+    ///
+    /// ```swift
+    /// let data = StoreFileRoundTrip.recordFile(id: person.recordID, state: person.state)
+    /// let again = try StoreFileRoundTrip.person(fromRecordFile: data, path: "people/ada-lovelace-8f2k1c.json")
+    /// ```
+    package static func recordFile(id: RecordID, state: PersonState) -> Data {
+        PersonRecordCoder.encode(id: id, state: state)
     }
 
     /// Reads `data` as a file of `kind` (`path` names it in errors); when it reads, writes what

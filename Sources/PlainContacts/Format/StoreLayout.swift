@@ -43,9 +43,21 @@ package struct StoreLayout: Sendable {
     static func membersPath(_ key: RecordKey) -> String { "groups/\(key.rawValue).members" }
 
     /// The record file of the person with `key`.
-    package func personFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.personPath(key)) }
+    func personFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.personPath(key)) }
     /// The record file of the group with `key`.
-    package func groupFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.groupPath(key)) }
+    func groupFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.groupPath(key)) }
+
+    /// The record file of the person or group with `key`.
+    ///
+    /// ```swift
+    /// layout.recordFile(of: .group, key: key)   // <root>/groups/friends-q97zpt.json
+    /// ```
+    package func recordFile(of kind: RecordType, key: RecordKey) -> URL {
+        switch kind {
+        case .person: personFile(key)
+        case .group: groupFile(key)
+        }
+    }
     /// The membership file of the group with `key`.
     func membersFile(_ key: RecordKey) -> URL { root.appending(path: StoreLayout.membersPath(key)) }
 

@@ -25,7 +25,7 @@ package enum VCardRecordFields {
     static let linesKey = "vcard"
 
     /// The stored UID, if any.
-    package static func uid(of state: PersonState) -> String? {
+    static func uid(of state: PersonState) -> String? {
         guard case .string(let uid)? = state.unknownFields[uidKey], !uid.isEmpty else { return nil }
         return uid
     }

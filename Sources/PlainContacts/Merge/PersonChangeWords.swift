@@ -82,7 +82,7 @@ package enum PersonChangeWords {
     /// ```swift
     /// PersonChangeWords.texts(of: katie.value(for: .phones))   // [(label: "mobile", text: "+1 555 0100")]
     /// ```
-    package static func texts(of value: PropertyValue?) -> [(label: String?, text: String)] {
+    static func texts(of value: PropertyValue?) -> [(label: String?, text: String)] {
         entries(value).map { ($0.label, $0.text) }
     }
 

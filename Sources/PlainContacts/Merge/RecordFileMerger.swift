@@ -24,7 +24,7 @@ import PlainContactsSystem
 /// ```swift
 /// let (merged, conflicts) = try RecordFileMerger.merge(
 ///     base: base, ours: ours, theirs: theirs, path: "people/katie-bell-9dw42k.json")
-/// try RecordFileMerger.writeMerged(merged, to: oursPath)
+/// try DurableFile<PosixError>.write(merged, to: URL(filePath: oursPath))   // what Git reads back
 /// exit(conflicts.isEmpty ? 0 : 1)
 /// ```
 package enum RecordFileMerger {

@@ -114,25 +114,12 @@ package enum RecordTextView {
 
     /// Unknown keys inside an address, account or profile, appended as compact JSON.
     private static func extras(_ fields: [String: JSONValue]) -> String {
-        fields.isEmpty ? "" : " " + compact(.object(fields))
+        fields.isEmpty ? "" : " " + CanonicalJSON.compact(.object(fields))
     }
 
     private static func unknownLines(_ fields: [String: JSONValue], indent: String) -> [String] {
         fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { key in
-            fields[key].map { "\(indent)\(key): \(compact($0))" }
+            fields[key].map { "\(indent)\(key): \(CanonicalJSON.compact($0))" }
         }
-    }
-
-    /// A JSON value on one line: canonical text (sorted keys, the same escapes) with its line
-    /// breaks and indentation removed, such as `{"a": 1, "b": [2, 3]}`.
-    package static func compact(_ value: JSONValue) -> String {
-        let text = String(decoding: CanonicalJSON.encode(value), as: UTF8.self)
-        var result = ""
-        for line in text.split(separator: "\n") {
-            let trimmed = line.drop { $0 == " " }
-            if result.hasSuffix(",") { result += " " }
-            result += trimmed
-        }
-        return result
     }
 }

@@ -52,7 +52,7 @@ public final class Person {
     }
 
     /// A person read from a record file, in no book: what a card is made from.
-    package init(state: PersonState, key: RecordKey? = nil, recordID: RecordID = .invalid) {
+    init(state: PersonState, key: RecordKey? = nil, recordID: RecordID = .invalid) {
         self.key = key
         self.recordID = recordID
         self.state = state

@@ -5,7 +5,7 @@ import PlainContactsSystem
 /// changes" compares against the last saved snapshot.
 package struct PersonState: Sendable, Hashable {
     /// The set properties; an absent key means the property is not set.
-    package var values: [PropertyID: PropertyValue] = [:]
+    var values: [PropertyID: PropertyValue] = [:]
     /// The identifier the next new multi-value entry of this record receives.
     var nextValueIdentifier: Int32 = 0
     /// The image, if any.

@@ -15,7 +15,7 @@ package struct VCard: Sendable, Hashable {
     /// The `VERSION` value as written (`2.1`, `3.0`, `4.0`); empty when the card has none.
     var version: String
     /// The properties in the order written, without `BEGIN`, `END` and `VERSION`.
-    package var properties: [VCardProperty]
+    var properties: [VCardProperty]
     /// The 1-based line of the input holding `BEGIN:VCARD`; 0 for a card not read from text.
     var startLine: Int
     /// The properties the reader left out of this card because their values were too long
@@ -30,7 +30,7 @@ package struct VCard: Sendable, Hashable {
 
     /// The warnings to report for this card, in the order of their lines: the properties left
     /// out, and the recoveries (code ``PlainContactsError/Code/malformedVCard``, saying what was done).
-    package func warnings(source: String) -> [InterchangeError] {
+    func warnings(source: String) -> [InterchangeError] {
         let all = leftOut.map { ($0.line, $0.warning(source: source)) }
             + recoveries.map { ($0.line, $0.warning(source: source)) }
         return all.sorted { $0.0 < $1.0 }.map(\.1)
@@ -76,7 +76,7 @@ package struct VCard: Sendable, Hashable {
     }
 
     /// The properties with this name (matched case-insensitively), in order.
-    func properties(named name: String) -> [VCardProperty] {
+    package func properties(named name: String) -> [VCardProperty] {
         let wanted = VCardText.asciiUppercased(name)
         return properties.filter { $0.name == wanted }
     }

@@ -24,11 +24,11 @@ import FoundationEssentials
 /// let card = VCardExporter.card(for: katie, groupNames: ["Friends"], imageData: nil, version: .v3)
 /// let text = VCardWriter.serialize(card)
 /// ```
-package enum VCardExporter {
+enum VCardExporter {
     /// Properties a card holds once; a kept line of one of these is dropped when the card
     /// already has it. Besides these, the text properties a card holds once
     /// (``TextProperty/Repeats/once``, such as `X-PHONETIC-FIRST-NAME`).
-    package static let singleValued: Set<String> = Set(
+    static let singleValued: Set<String> = Set(
         ["N", "FN", "UID", "KIND", "BDAY", "ANNIVERSARY", "X-ABSHOWAS"]
             + TextProperty.all.compactMap { text in
                 if case .text(let name, .once) = text.vCard { name } else { nil }
@@ -43,7 +43,7 @@ package enum VCardExporter {
     /// is written as that card's lines (see ``VCardOrigin``); from a card of another version,
     /// each such value is written afresh with the parameters and `TYPE` words of its line that
     /// export would not write (`PREF`, `X-…`), so that they are not lost either.
-    package static func card(
+    static func card(
         for person: Person, groupNames: [String], imageData: Data?, version: VCardVersion
     ) -> VCard {
         let kept = keptProperties(VCardRecordFields.lines(of: person.state))

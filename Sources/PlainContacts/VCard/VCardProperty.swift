@@ -17,7 +17,7 @@ package struct VCardProperty: Sendable, Hashable {
         didSet { writtenHead = nil }
     }
     /// The property name in upper case, for example `TEL` or `X-ABLABEL`.
-    package var name: String {
+    var name: String {
         didSet { writtenHead = nil }
     }
     /// The parameters in the order written.

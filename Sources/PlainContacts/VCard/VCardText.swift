@@ -9,7 +9,7 @@
 /// VCardText.structured([["Doe"], ["John"], ["Q.", "R."]])  // "Doe;John;Q.,R."
 /// VCardText.components("Doe;John;;;")          // ["Doe", "John", "", "", ""]
 /// ```
-package enum VCardText {
+enum VCardText {
     private static let backslash = UInt8(ascii: "\\")
     private static let comma = UInt8(ascii: ",")
     private static let semicolon = UInt8(ascii: ";")
@@ -176,7 +176,7 @@ package enum VCardText {
     }
 
     /// Upper-cases ASCII letters only, leaving every other character as it is.
-    package static func asciiUppercased(_ text: String) -> String {
+    static func asciiUppercased(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return text }
         return String(decoding: text.utf8.map { asciiUppercased($0) }, as: UTF8.self)
     }

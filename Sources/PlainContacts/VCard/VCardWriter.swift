@@ -13,12 +13,12 @@
 /// let text = VCardWriter.serialize([card])
 /// // "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jane Doe\r\nEND:VCARD\r\n"
 /// ```
-package enum VCardWriter {
+enum VCardWriter {
     /// The longest line in octets, without its CRLF (RFC 6350 section 3.2).
     static let maximumLineLength = 75
 
     /// Serializes the cards one after another.
-    package static func serialize(_ cards: [VCard]) -> String {
+    static func serialize(_ cards: [VCard]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(cards.count * 512)
         for card in cards { write(card, to: &out) }

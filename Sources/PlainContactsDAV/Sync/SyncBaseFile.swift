@@ -65,8 +65,8 @@ struct SyncBaseFile {
 
     /// The last synced version of a person, or `nil` (none kept, or unreadable).
     mutating func person(_ uid: String) -> PersonState? {
-        guard let json = json(uid) else { return nil }
-        return try? PersonRecordCoder.state(ofRecord: json, path: path)
+        guard let line = line(uid) else { return nil }
+        return try? StoreFileRoundTrip.person(fromRecordFile: Data(line.utf8), path: path).state
     }
 
     /// The last synced version of a group, or `nil`.
@@ -74,8 +74,9 @@ struct SyncBaseFile {
         json(uid).flatMap(GroupCard.init(json:))
     }
 
+    /// Keeps a person's version, with its record ID, as a save would write its record file.
     mutating func setPerson(_ state: PersonState, id: RecordID, for uid: String) {
-        set(PersonRecordCoder.json(id: id, state: state), for: uid)
+        setPerson(recordFile: StoreFileRoundTrip.recordFile(id: id, state: state), for: uid)
     }
 
     /// Keeps a person's version as its record file holds it (canonical JSON).
@@ -144,9 +145,14 @@ struct SyncBaseFile {
     }
 
     private mutating func json(_ uid: String) -> JSONValue? {
-        read()
-        guard let line = lines[Self.digest(uid)] else { return nil }
+        guard let line = line(uid) else { return nil }
         return try? JSONParser.parse(Data(line.utf8), path: path)
+    }
+
+    /// The one line of JSON kept for `uid`, if any.
+    private mutating func line(_ uid: String) -> Substring? {
+        read()
+        return lines[Self.digest(uid)]
     }
 
     private static func digest(_ uid: String) -> String {

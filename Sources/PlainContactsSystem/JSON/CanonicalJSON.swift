@@ -36,6 +36,25 @@ package enum CanonicalJSON {
         return Data(output)
     }
 
+    /// The canonical text of `value` on one line: the same keys in the same order and the same
+    /// escapes, without line breaks and indentation, a space after each comma; for a log line
+    /// or a line of a textual view of a record.
+    ///
+    /// ```swift
+    /// CanonicalJSON.compact(.object(["b": .array([.number(JSONNumber(2)), .number(JSONNumber(3))]), "a": .number(JSONNumber(1))]))
+    /// // {"a": 1, "b": [2, 3]}
+    /// ```
+    package static func compact(_ value: JSONValue) -> String {
+        let text = String(decoding: encode(value), as: UTF8.self)
+        var result = ""
+        for line in text.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " }
+            if result.hasSuffix(",") { result += " " }
+            result += trimmed
+        }
+        return result
+    }
+
     private static func write(_ value: JSONValue, indentation: Int, to output: inout [UInt8]) {
         switch value {
         case .null:

@@ -62,7 +62,7 @@ enum AddCommand: Command {
     static func run(_ arguments: ParsedArguments<Options>, in context: CommandContext) throws {
         let words = arguments.positionals
         let person = try makePerson(arguments, name: words.joined(separator: " "))
-        guard !person.state.values.isEmpty else {
+        guard !person.holdsNoValue else {
             throw CLIError.usage("give at least one value, such as --first or --org")
         }
         let book = try context.openBook()

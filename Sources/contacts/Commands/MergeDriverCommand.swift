@@ -1,5 +1,6 @@
 import Foundation
 import PlainContacts
+import PlainContactsSystem
 
 /// `contacts merge-driver BASE OURS THEIRS [PATH]`: Git's `merge=contacts` driver.
 enum MergeDriverCommand: Command {
@@ -39,7 +40,7 @@ enum MergeDriverCommand: Command {
             throw CLIError.failure("\(error.description); merged line by line instead, resolve the conflict by hand")
         }
         do {
-            try RecordFileMerger.writeMerged(result.merged, to: oursPath)
+            try writeMerged(result.merged, to: oursPath)
         } catch {
             throw CLIError.failure("cannot write the merged file \(oursPath) (\(error))")
         }
@@ -55,6 +56,21 @@ enum MergeDriverCommand: Command {
             throw CLIError.noInput("cannot read \(path)")
         }
         return data
+    }
+
+    /// Writes the merged bytes over the file at `path`, Git's copy of this side's version
+    /// (`%A`), which is where a merge driver leaves its result.
+    ///
+    /// The bytes go to a temporary file beside it that is synced and renamed over it, and the
+    /// folder is synced (the library's durable write, `DurableFile`): a crash leaves this
+    /// side's version or the merged one, never a mix. A relative `path` is taken from the
+    /// current folder.
+    ///
+    /// - Throws: `ContactsError` `.io` when the file cannot be written; the old bytes are then
+    ///   left as they were.
+    static func writeMerged(_ merged: Data, to path: String) throws {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        try DurableFile<PosixError>.write(merged, to: URL(filePath: absolute))
     }
 
     /// Git's own three-way line merge, writing conflict markers into OURS.

@@ -52,7 +52,7 @@ enum NewCommand: Command {
         }
         for property in askedLast { try person.setValue(.string(try ask(prompt(property))), for: property) }
 
-        guard !person.state.values.isEmpty else {
+        guard !person.holdsNoValue else {
             throw CLIError.failure("nothing was entered; nothing was saved")
         }
         let summary = PersonText.text(person, in: book, groupNames: groups.compactMap(\.name))

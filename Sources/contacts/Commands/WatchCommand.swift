@@ -27,7 +27,7 @@ enum WatchCommand: Command {
         let console = context.console
         let queue = DispatchQueue(label: "contacts.watch")
         let registration = try book.registerExternalChangeCallback(queue: queue) { change in
-            console.print(json ? RecordTextView.compact(object(change)) : line(change))
+            console.print(json ? CanonicalJSON.compact(object(change)) : line(change))
         }
         let stop = DispatchSemaphore(value: 0)
         let sources = [SIGINT, SIGTERM].map { number in

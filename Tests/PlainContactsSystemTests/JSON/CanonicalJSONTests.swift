@@ -213,4 +213,18 @@ struct CanonicalJSONTests {
         #expect(parsed == value)
         #expect(CanonicalJSON.encode(parsed) == encoded)
     }
+
+    // MARK: One line
+
+    @Test func compactTextIsTheCanonicalTextOnOneLine() throws {
+        let value: JSONValue = .object([
+            "b": .array([.number(JSONNumber(2)), .string("x, y")]),
+            "a": .object(["z": .null, "y": .bool(true)]),
+            "c": .string("line\nbreak"),
+        ])
+        let line = CanonicalJSON.compact(value)
+        #expect(line == #"{"a": {"y": true, "z": null}, "b": [2, "x, y"], "c": "line\nbreak"}"#)
+        #expect(!line.contains("\n"))
+        #expect(try JSONParser.parse(Data(line.utf8)) == value)
+    }
 }

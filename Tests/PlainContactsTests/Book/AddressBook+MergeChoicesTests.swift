@@ -26,6 +26,21 @@ import Testing
         #expect(AddressBook.differingProperties(katie, again) == [.jobTitle, .phones, .emails])
     }
 
+    @Test func theComparisonShowsEachChoosablePropertyOfBothWithWhetherTheyDiffer() throws {
+        let (_, katie, again) = try pair(try TemporaryStore())
+
+        let comparison = AddressBook.mergeComparison(katie, again)
+        #expect(comparison.map(\.property) == PropertyID.personProperties.filter { !$0.isReadOnly && $0 != .kind })
+        #expect(comparison.filter(\.differs).map(\.property) == AddressBook.differingProperties(katie, again))
+        let phones = try #require(comparison.first { $0.property == .phones })
+        #expect(phones.survivor == ["mobile: +1 555 0100"])
+        #expect(phones.duplicate == ["work: +1 555 0199"])
+        let lastName = try #require(comparison.first { $0.property == .lastName })
+        #expect(lastName.survivor == ["Bell"] && lastName.duplicate == ["Bell"] && !lastName.differs)
+        let emails = try #require(comparison.first { $0.property == .emails })
+        #expect(emails.survivor.isEmpty && emails.differs)
+    }
+
     @Test func eachChoiceKeepsTheValueChosenInOneSave() throws {
         let store = try TemporaryStore()
         let (book, katie, again) = try pair(store)

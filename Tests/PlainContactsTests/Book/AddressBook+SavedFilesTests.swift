@@ -35,4 +35,21 @@ import Testing
         let paths = book.filesASaveCouldChange(personKey: nil)
         #expect(Set(paths) == Set(["store.json"] + (try store.files(in: "groups").map { "groups/" + $0 })))
     }
+
+    @Test func aSaveOfEveryPersonCouldChangeEveryFileOfThePeopleAndGroupsFolders() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let oliver = makePerson("Oliver", "Wood")
+        oliver.setImageData(Data("picture".utf8))
+        try book.add(oliver)
+        try book.add(makePerson("Katie", "Bell"))
+        try book.add(Group(name: "Team"))
+        try book.save()
+        let paths = book.filesASaveCouldChange(personKey: oliver.key, everyPerson: true)
+        let people = try store.files(in: "people").map { "people/" + $0 }
+        let groups = try store.files(in: "groups").map { "groups/" + $0 }
+        #expect(people.count == 3)
+        #expect(paths.count == Set(paths).count)
+        #expect(Set(paths) == Set(["store.json"] + people + groups))
+    }
 }

@@ -52,6 +52,16 @@ import Testing
         }
     }
 
+    @Test func aRecordFileWrittenFromAPersonReadsBackTheSamePerson() throws {
+        let person = try StoreFileRoundTrip.person(fromRecordFile: personFile, path: "people/katie-bell-9dw42k.json")
+        person.nickname = "Kat"
+        let data = StoreFileRoundTrip.recordFile(id: RecordID(12), state: person.state)
+        #expect(data == PersonRecordCoder.encode(id: RecordID(12), state: person.state))
+        let again = try StoreFileRoundTrip.person(fromRecordFile: data, path: "people/katie-bell-9dw42k.json")
+        #expect(again.state == person.state)
+        #expect(try PersonRecordCoder.decode(data, path: "people/katie-bell-9dw42k.json").id == RecordID(12))
+    }
+
     @Test func aPersonReadFromARecordFileHoldsItsProperties() throws {
         let person = try StoreFileRoundTrip.person(fromRecordFile: personFile, path: "people/katie-bell-9dw42k.json")
         #expect(person.firstName == "Katie")

@@ -90,7 +90,7 @@ struct CardDAVOpenBook {
     private func holdsTheFiles(_ book: AddressBook, after news: StoreFolderWatch.News) -> Bool {
         guard case .records(let people, let groups) = news, groups.isEmpty else { return false }
         for key in people {
-            let onDisk = fingerprint(of: layout.personFile(key))
+            let onDisk = fingerprint(of: layout.recordFile(of: .person, key: key))
             let file = book.recordFile(ofPersonWithKey: key)
             if let saved = file.savedFingerprint {
                 guard onDisk == saved else { return false }

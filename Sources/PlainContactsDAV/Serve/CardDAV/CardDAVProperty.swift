@@ -126,14 +126,15 @@ enum CardDAVPropertyRequest: Hashable, Sendable {
         }
     }
 
-    /// The card properties an `address-data` element names (`<card:prop name="EMAIL"/>`), upper
-    /// case; `nil` when it names none (or holds `card:allprop`): the whole card is given.
+    /// The card properties an `address-data` element names (`<card:prop name="EMAIL"/>`), as
+    /// it spells them (a card's are matched case-insensitively); `nil` when it names none (or
+    /// holds `card:allprop`): the whole card is given.
     static func addressDataProperties(in element: WebDAVElement?) -> Set<String>? {
         guard let addressData = element?.child(.dav("prop"))?.child(CardDAVProperty.addressData.name),
             addressData.child(.cardDAV("allprop")) == nil
         else { return nil }
         let names = addressData.children.filter { $0.name == .cardDAV("prop") }.compactMap { $0.attributes["name"] }
-        return names.isEmpty ? nil : Set(names.map(VCardText.asciiUppercased))
+        return names.isEmpty ? nil : Set(names)
     }
 
     /// Whether the request asks for a card's `address-data`.

@@ -104,7 +104,7 @@ struct CardDAVQueryFilter: Sendable {
 
     /// One `param-filter`.
     struct ParameterFilter: Sendable {
-        /// The parameter's name, upper case.
+        /// The parameter's name as the request gives it, matched case-insensitively.
         var name: String
         /// Whether the parameter must be absent.
         var isNotDefined: Bool
@@ -124,7 +124,7 @@ struct CardDAVQueryFilter: Sendable {
 
     /// One `prop-filter`.
     struct PropertyFilter: Sendable {
-        /// The property's name, upper case.
+        /// The property's name as the request gives it, matched case-insensitively.
         var name: String
         /// How the text matches and parameter filters are joined.
         var test: Test
@@ -137,7 +137,7 @@ struct CardDAVQueryFilter: Sendable {
 
         /// Whether a card passes.
         func matches(_ card: VCard) -> Bool {
-            let instances = card.properties.filter { $0.name == name }
+            let instances = card.properties(named: name)
             if isNotDefined { return instances.isEmpty }
             guard !instances.isEmpty else { return false }
             if textMatches.isEmpty && parameterFilters.isEmpty { return true }
@@ -171,13 +171,13 @@ struct CardDAVQueryFilter: Sendable {
                 }
                 parameters.append(
                     ParameterFilter(
-                        name: VCardText.asciiUppercased(parameterName),
+                        name: parameterName,
                         isNotDefined: parameter.child(.cardDAV("is-not-defined")) != nil,
                         textMatch: try parameter.child(.cardDAV("text-match")).map(TextMatch.init)))
             }
             filters.append(
                 PropertyFilter(
-                    name: VCardText.asciiUppercased(name), test: Test(child.attributes["test"]),
+                    name: name, test: Test(child.attributes["test"]),
                     isNotDefined: child.child(.cardDAV("is-not-defined")) != nil,
                     textMatches: try child.children.filter { $0.name == .cardDAV("text-match") }.map(TextMatch.init),
                     parameterFilters: parameters))

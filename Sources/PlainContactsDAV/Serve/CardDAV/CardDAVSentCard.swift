@@ -35,7 +35,7 @@ struct CardDAVSentCard {
         self.data = data
         self.vCard = vCard
         self.card = card
-        hasUID = vCard.properties.contains { $0.name == "UID" }
+        hasUID = !vCard.properties(named: "UID").isEmpty
     }
 
     /// Whether the record's files now say what the card says.

@@ -74,7 +74,7 @@ final class CardDAVSentCards: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where !name.hasPrefix(".") {
             guard let record = Self.record(fileName: name),
                 PosixFileSystem.exists(
-                    (record.kind == .person ? layout.personFile(record.key) : layout.groupFile(record.key)).path(percentEncoded: false)),
+                    layout.recordFile(of: record.kind == .person ? .person : .group, key: record.key).path(percentEncoded: false)),
                 let data = try? DeviceFiles.read(folder.appending(path: name)),
                 let (source, card) = Self.split(data)
             else {

@@ -167,9 +167,7 @@ extension CardDAVService {
     /// A card with only the named properties (and its version), as `address-data` gives it when
     /// the request names properties (RFC 6352 section 10.4.2).
     static func cardData(_ data: Data, keeping names: Set<String>) -> Data {
-        guard var card = try? VCardReader.parse(data, source: "").first else { return data }
-        card.properties = card.properties.filter { names.contains($0.name) }
-        return Data(VCardWriter.serialize([card]).utf8)
+        VCard.firstCard(in: data, keepingPropertiesNamed: names) ?? data
     }
 
     /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110's IMF-fixdate) of a time in

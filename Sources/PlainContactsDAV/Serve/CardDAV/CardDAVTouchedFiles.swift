@@ -41,13 +41,13 @@ struct CardDAVTouchedFiles {
     /// that may change any record (an import).
     init(layout: StoreLayout, everyFileOf book: AddressBook) {
         self.layout = layout
-        for path in book.filesAnySaveCouldChange() { before[path] = .some(signature(of: path)) }
+        for path in book.filesASaveCouldChange(personKey: nil, everyPerson: true) { before[path] = .some(signature(of: path)) }
     }
 
     /// The files a write noted with ``init(layout:everyFileOf:)`` changed, sorted, relative to
     /// the store's folder: those noted before and those there now whose signatures changed.
     func changed(everyFileIn book: AddressBook) -> [String] {
-        let paths = Set(before.keys).union(book.filesAnySaveCouldChange())
+        let paths = Set(before.keys).union(book.filesASaveCouldChange(personKey: nil, everyPerson: true))
         return paths.filter { path in signature(of: path) != (before[path] ?? nil) }.sorted()
     }
 

@@ -48,18 +48,15 @@ extension WebService {
             }
             body += "\n"
         }
-        let differing = AddressBook.differingProperties(survivor, duplicate)
-        for property in differing {
-            body += choiceHTML(property, survivor: survivor, duplicate: duplicate, names: names, enabled: canChange)
+        let comparison = AddressBook.mergeComparison(survivor, duplicate)
+        for row in comparison where row.differs {
+            body += choiceHTML(row, survivor: survivor, duplicate: duplicate, names: names, enabled: canChange)
         }
-        let same = PropertyID.personProperties.filter { property in
-            !property.isReadOnly && property != .kind && !differing.contains(property)
-                && !PersonChangeWords.texts(of: survivor.value(for: property)).isEmpty
-        }
+        let same = comparison.filter { !$0.differs && !$0.survivor.isEmpty }
         if !same.isEmpty {
             body += "<h2>The same in both</h2>\n<dl class=\"person\">\n"
-            for property in same {
-                body += "<dt>\(WebHTML.escaped(property.localizedName))</dt><dd>\(Self.valuesHTML(survivor, property))</dd>\n"
+            for row in same {
+                body += "<dt>\(WebHTML.escaped(row.property.localizedName))</dt><dd>\(Self.valuesHTML(row.survivor))</dd>\n"
             }
             body += "</dl>\n"
         }
@@ -74,16 +71,18 @@ extension WebService {
     /// multi-value a third that keeps both. Checked: both for a multi-value, else the survivor's
     /// value unless it has none.
     private func choiceHTML(
-        _ property: PropertyID, survivor: Person, duplicate: Person, names: (String, String), enabled: Bool
+        _ row: (property: PropertyID, survivor: [String], duplicate: [String], differs: Bool), survivor: Person, duplicate: Person,
+        names: (String, String), enabled: Bool
     ) -> String {
+        let property = row.property
         let isMulti = ![.string, .timestamp, .date, .kind].contains(property.type)
         let field = "choice.\(property.key)"
-        let survivorHasValue = !PersonChangeWords.texts(of: survivor.value(for: property)).isEmpty
+        let survivorHasValue = !row.survivor.isEmpty
         let checked: PersonMergeChoice = isMulti ? .both : survivorHasValue ? .survivor : .duplicate
         var html = "<fieldset class=\"choice\"><legend>\(WebHTML.escaped(property.localizedName))</legend>\n"
         var options: [(PersonMergeChoice, String, String)] = [
-            (.survivor, "\(names.0) (ID \(survivor.recordID.rawValue))", Self.valuesHTML(survivor, property)),
-            (.duplicate, "\(names.1) (ID \(duplicate.recordID.rawValue))", Self.valuesHTML(duplicate, property)),
+            (.survivor, "\(names.0) (ID \(survivor.recordID.rawValue))", Self.valuesHTML(row.survivor)),
+            (.duplicate, "\(names.1) (ID \(duplicate.recordID.rawValue))", Self.valuesHTML(row.duplicate)),
         ]
         if isMulti { options.append((.both, "Both", "all of these")) }
         for (index, (choice, whose, values)) in options.enumerated() {
@@ -95,13 +94,11 @@ extension WebService {
         return html + "</fieldset>\n"
     }
 
-    /// A person's values of a property, escaped, one per line with its label; `none` for none.
-    static func valuesHTML(_ person: Person, _ property: PropertyID) -> String {
-        let texts = PersonChangeWords.texts(of: person.value(for: property))
-        guard !texts.isEmpty else { return "<span class=\"muted\">none</span>" }
-        return texts.map { entry in
-            "<span class=\"value\">" + WebHTML.escaped((entry.label.map { "\($0): " } ?? "") + entry.text) + "</span>"
-        }.joined(separator: "<br>")
+    /// A person's values of a property as lines of text (``AddressBook/mergeComparison(_:_:)``),
+    /// escaped, one per line; `none` for none.
+    static func valuesHTML(_ lines: [String]) -> String {
+        guard !lines.isEmpty else { return "<span class=\"muted\">none</span>" }
+        return lines.map { "<span class=\"value\">" + WebHTML.escaped($0) + "</span>" }.joined(separator: "<br>")
     }
 
     /// `POST …/duplicates/KEEP/OTHER`: merges OTHER into KEEP with the choices sent, as one
@@ -113,7 +110,7 @@ extension WebService {
             let survivorKey = survivor.key, let duplicateKey = duplicate.key, survivorKey != duplicateKey
         else { return Self.notFound(signed) }
         var choices: [PropertyID: PersonMergeChoice] = [:]
-        for property in AddressBook.differingProperties(survivor, duplicate) {
+        for property in AddressBook.mergeComparison(survivor, duplicate).filter({ $0.differs }).map({ $0.property }) {
             if let choice = body["choice.\(property.key)"].flatMap(PersonMergeChoice.init(rawValue:)) { choices[property] = choice }
         }
         var etags: [RecordKey: String] = [:]

@@ -1,11 +1,14 @@
 import DAVTestSupport
 import Foundation
 import Glibc
+import PlainContacts
 import PlainContactsSystem
 import Testing
-@testable import PlainContacts
 
-@Suite struct RecordFileMergerDriverTests {
+@testable import contacts
+
+/// The merge driver's write of its result over Git's copy of this side's version.
+@Suite struct MergeDriverCommandWriteTests {
     private func inode(_ path: String) throws -> UInt64 {
         try #require(FileSignature.of(path)).inode
     }
@@ -18,7 +21,7 @@ import Testing
         try #require(reader >= 0)
         defer { close(reader) }
         let oldInode = try inode(ours)
-        try RecordFileMerger.writeMerged(Data("merged\n".utf8), to: ours)
+        try MergeDriverCommand.writeMerged(Data("merged\n".utf8), to: ours)
         #expect(try String(contentsOfFile: ours, encoding: .utf8) == "merged\n")
         #expect(try inode(ours) != oldInode)
         // A reader of the old file still sees this side's whole version, never a mix.
@@ -32,7 +35,7 @@ import Testing
         let store = try TemporaryStore()
         let folder = store.url.appending(path: "missing").path
         let error = #expect(throws: ContactsError.self) {
-            try RecordFileMerger.writeMerged(Data("merged\n".utf8), to: folder + "/.merge_file_x")
+            try MergeDriverCommand.writeMerged(Data("merged\n".utf8), to: folder + "/.merge_file_x")
         }
         #expect(error?.code == .io)
     }
