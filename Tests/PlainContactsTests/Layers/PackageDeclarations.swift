@@ -6,9 +6,9 @@ import Foundation
 /// A declaration is a line of code, once its comments and string literals are blanked (see
 /// ``SwiftCode``), that starts with any attributes (`@discardableResult`), then `package`,
 /// then any of the modifiers `static`, `final`, `mutating`, `nonisolated`, `convenience`,
-/// `required`, `override`, `indirect`, `private(set)`, `lazy` and `weak`, then a declaration
-/// keyword (`func`, `var`, `let`, `init`, `struct`, `enum`, `class`, `actor`, `protocol`,
-/// `typealias`, `subscript`, `case` or `extension`).
+/// `required`, `override`, `indirect`, `private(set)`, `fileprivate(set)`, `internal(set)`,
+/// `lazy` and `weak`, then a declaration keyword (`func`, `var`, `let`, `init`, `struct`,
+/// `enum`, `class`, `actor`, `protocol`, `typealias`, `subscript`, `case` or `extension`).
 ///
 /// ```swift
 /// let found = PackageDeclarations(files: [(path: "Book/Shelf.swift", text: "package struct Shelf {}\n")])
@@ -33,7 +33,7 @@ struct PackageDeclarations {
     /// The line a declaration starts: attributes, `package`, modifiers, the keyword (captured).
     private static let pattern =
         #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*package\s+"#
-        + #"(?:(?:static|final|mutating|nonisolated|convenience|required|override|indirect|private\(set\)|lazy|weak)\s+)*"#
+        + #"(?:(?:static|final|mutating|nonisolated|convenience|required|override|indirect|(?:file)?private\(set\)|internal\(set\)|lazy|weak)\s+)*"#
         + #"(func|var|let|init|struct|enum|class|actor|protocol|typealias|subscript|case|extension)"#
 
     /// Reads the `.swift` files under `libraryFolder`.

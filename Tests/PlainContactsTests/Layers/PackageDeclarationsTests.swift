@@ -27,14 +27,15 @@ import Testing
                 package let width: Int
                 @discardableResult package static func add() -> Int { 1 }
                 package private(set) var count = 0
+                package internal(set) var total = 0
                 @available(*, deprecated, message: "use add()") package init() { width = 0 }
                 package enum Side { package case left }
             }
             package extension Shelf {}
             """
         let found = try PackageDeclarations(files: [(path: "Book/Shelf.swift", text: source)]).declarations
-        #expect(found.map(\.keyword) == ["struct", "let", "func", "var", "init", "enum", "extension"])
-        #expect(found.map(\.line) == [1, 2, 3, 4, 5, 6, 8])
+        #expect(found.map(\.keyword) == ["struct", "let", "func", "var", "var", "init", "enum", "extension"])
+        #expect(found.map(\.line) == [1, 2, 3, 4, 5, 6, 7, 9])
     }
 
     @Test func commentsStringsAndOtherAccessDoNotCount() throws {
