@@ -134,7 +134,7 @@ package final class ContactsServer: Sendable {
         // A book that cannot be served is said when the server starts; one granted later is
         // opened when first asked for.
         try service.openBooks()
-        let web = WebService(service: service, authenticator: authenticator, history: history)
+        let web = WebService(service: service, authenticator: authenticator, history: history, log: log)
         self.authenticator = authenticator
         self.web = web
         self.log = log
