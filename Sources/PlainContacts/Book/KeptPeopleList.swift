@@ -152,11 +152,13 @@ package struct KeptPeopleList: Sendable {
         return writer.bytes
     }
 
-    /// The list ``encoded`` gave; `nil` when the bytes are not such a list of this version,
-    /// or are damaged.
-    package init?(encoded bytes: [UInt8]) {
+    /// The list ``encoded`` gave, read from `bytes` at `offset` to their end (a file that
+    /// holds more before it need not be copied); `nil` when the bytes are not such a list of
+    /// this version, or are damaged.
+    package init?(encoded bytes: [UInt8], at offset: Int = 0) {
         do {
-            var reader = IndexReader(bytes)
+            guard offset >= 0, offset <= bytes.count else { return nil }
+            var reader = IndexReader(bytes, offset: offset)
             guard try reader.string() == Self.magic, try reader.uint32() == Self.formatVersion,
                 let ordering = SortOrdering(rawValue: try reader.requiredString()),
                 let format = CompositeNameFormat(rawValue: try reader.requiredString())

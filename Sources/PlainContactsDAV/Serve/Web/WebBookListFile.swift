@@ -97,7 +97,7 @@ enum WebBookListFile {
             let header = try? JSONParser.parse(Data(bytes[(end + 1)..<(end + 1 + length)])),
             let instance = header["instance"]?.string, let sequence = header["sequence"]?.string.flatMap(UInt64.init),
             let groupValues = header["groups"]?.array,
-            let people = KeptPeopleList(encoded: Array(bytes[(end + 1 + length)...]))
+            let people = KeptPeopleList(encoded: bytes, at: end + 1 + length)
         else { return nil }
         var settings: FileSignature?
         if let value = header["settings"], !value.isNull {

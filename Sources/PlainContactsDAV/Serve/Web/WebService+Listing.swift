@@ -7,8 +7,8 @@ import PlainContacts
 import PlainContactsSystem
 
 /// The people lists of the list pages and the JSON API: each book's whole list kept and caught
-/// up with each change (``WebBookList``), made when the server starts so that the first page
-/// finds it ready, and kept on disk for the next start (``WebBookListKeeper``).
+/// up with each change (``WebBookList``), made before the server listens so that the first
+/// page finds it ready, and kept on disk for the next start (``WebBookListKeeper``).
 extension WebService {
     /// The people of the list `query` asks for (`q`: the words searched, `group`: a group's
     /// record ID), filtered from the book's whole list, which is caught up with the changes
@@ -58,9 +58,9 @@ extension WebService {
         return made
     }
 
-    /// Makes the whole list of every book served now, so that the first list page after the
-    /// server starts finds it ready (or waits only for the rest of it), and gives the number
-    /// of people listed. A book that cannot be read is left for its first page to report.
+    /// Makes the whole list of every book served now, before the server listens, so that the
+    /// first list page after the server starts finds it ready, and gives the number of people
+    /// listed. A book that cannot be read is left for its first page to report.
     ///
     /// A book's list kept on disk by the server that ran before (``WebBookListFile``) is
     /// caught up with the changes the collection finds since its token, instead of being made
