@@ -10,8 +10,8 @@ import Synchronization
 
 /// Keeps each book's whole people list on disk (``WebBookListFile``) as the web pages bring it
 /// up to date: a list of another token or settings than the file holds is written, in the
-/// background and off the requests' path, the latest one only when several wait; a list the
-/// file already holds is not written again.
+/// background and off the requests' path, ``delay`` after it was given, the latest one only
+/// when several wait; a list the file already holds is not written again.
 ///
 /// ```swift
 /// let keeper = WebBookListKeeper { line in print(line) }
@@ -33,9 +33,17 @@ final class WebBookListKeeper: Sendable {
         var pending: [String: (list: WebBookList, url: URL)] = [:]
     }
 
+    /// How long a list waits before it is written: the page that caught it up is made
+    /// meanwhile without the write (40 MB at 100,000 people) taking a core from it, and a
+    /// burst of changes (a client's sync) is written once. A server stopped before then
+    /// catches the list on disk up at its next start, as it would one a crash left behind.
+    static let delay: DispatchTimeInterval = .seconds(1)
+
     private let state = Mutex(State())
     /// Where the lists are written, one at a time.
     private let queue = DispatchQueue(label: "plaincontacts.web-list-files", qos: .utility)
+    /// The writes given and not yet done.
+    private let writes = DispatchGroup()
     /// Where a failed write is said.
     private let log: @Sendable (String) -> Void
 
@@ -63,12 +71,16 @@ final class WebBookListKeeper: Sendable {
             return !waiting
         }
         guard schedule else { return }
-        queue.async { [self] in write(path) }
+        writes.enter()
+        queue.asyncAfter(deadline: .now() + Self.delay) { [self] in
+            write(path)
+            writes.leave()
+        }
     }
 
     /// Waits until the lists given so far are written.
     func waitForWrites() {
-        queue.sync {}
+        writes.wait()
     }
 
     /// Writes the list waiting for the file at `path`.
