@@ -29,7 +29,7 @@ extension AddressBook {
     /// let query = PersonListingEntry.Query("bel")
     /// let found = entries.filter { $0.matches(query) }.map(\.line)   // book.listing(matchingName: "bel")
     /// ```
-    package func listingEntries() -> [PersonListingEntry] {
+    func listingEntries() -> [PersonListingEntry] {
         listingEntries(sortedBy: nil, keeping: nil)
     }
 
@@ -86,7 +86,7 @@ extension AddressBook {
     /// Whether the book's people share record IDs, so that some are listed with others than
     /// their files hold: a list kept between changes cannot then take one person's new line
     /// from their file alone.
-    package var listsRenumberedPeople: Bool {
+    var listsRenumberedPeople: Bool {
         !renumbered.isEmpty
     }
 
@@ -98,7 +98,7 @@ extension AddressBook {
     /// let withPhotos = book.recordIDsWithSavedImages()
     /// for line in book.listing() where withPhotos.contains(line.recordID) { … }
     /// ```
-    package func recordIDsWithSavedImages() -> Set<RecordID> {
+    func recordIDsWithSavedImages() -> Set<RecordID> {
         let folder = layout.peopleFolder.path(percentEncoded: false)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var ids = Set<RecordID>()

@@ -9,7 +9,8 @@ import PlainContactsSystem
 /// ``read(key:layout:ordering:format:)`` (one person, from their file as it is now). A list
 /// kept sorted by ``precedes(_:)`` and filtered by ``matches(_:)`` gives the same lines, in
 /// the same order, as ``AddressBook/listing(sortedBy:)`` and
-/// ``AddressBook/listing(matchingName:)``.
+/// ``AddressBook/listing(matchingName:)``: ``KeptPeopleList`` is such a list, and what other
+/// libraries use.
 ///
 /// ```swift
 /// var entries = book.listingEntries()
@@ -21,20 +22,20 @@ import PlainContactsSystem
 /// let query = PersonListingEntry.Query("bel")
 /// let found = entries.filter { $0.matches(query) }.map(\.line)
 /// ```
-package struct PersonListingEntry: Sendable {
+struct PersonListingEntry: Sendable {
     /// The words of a name search, worked out once for many entries.
-    package struct Query: Sendable {
+    struct Query: Sendable {
         let words: [String]
         let bytes: [[UInt8]]
 
         /// The query words of `text` (see ``AddressBook/listing(matchingName:)``).
-        package init(_ text: String) {
+        init(_ text: String) {
             words = NameSearch.queryWords(text)
             bytes = words.map { Array($0.utf8) }
         }
 
         /// Whether the text has no words: such a query matches nobody.
-        package var isEmpty: Bool { words.isEmpty }
+        var isEmpty: Bool { words.isEmpty }
     }
 
     /// What a name search is matched against: the person's summary, or their names.
@@ -44,12 +45,12 @@ package struct PersonListingEntry: Sendable {
     }
 
     /// The line a list shows.
-    package let line: PersonListing
+    let line: PersonListing
     /// The key of the person's file; `nil` for a person not saved yet.
-    package let key: RecordKey?
+    let key: RecordKey?
     /// Whether the person's file names a saved image; `nil` when not known (the line came
     /// from the index, which does not say).
-    package let namesImage: Bool?
+    let namesImage: Bool?
     let sortKey: SortKey
     let names: Names
 
@@ -63,7 +64,7 @@ package struct PersonListingEntry: Sendable {
 
     /// Whether this entry comes before `other` in a list: by sort key, then record ID (people
     /// not saved yet last), then file key.
-    package func precedes(_ other: PersonListingEntry) -> Bool {
+    func precedes(_ other: PersonListingEntry) -> Bool {
         if sortKey != other.sortKey { return sortKey < other.sortKey }
         if orderID != other.orderID { return orderID < other.orderID }
         return (key?.rawValue ?? "").utf8.lexicographicallyPrecedes((other.key?.rawValue ?? "").utf8)
@@ -75,7 +76,7 @@ package struct PersonListingEntry: Sendable {
     }
 
     /// Whether the person's names match a search (the rule of ``AddressBook/listing(matchingName:)``).
-    package func matches(_ query: Query) -> Bool {
+    func matches(_ query: Query) -> Bool {
         switch names {
         case .summary(let summary): !query.isEmpty && summary.matches(queryWords: query.bytes)
         case .parts(let parts): NameSearch.matches(queryWords: query.words, searchWords: NameSearch.searchWords(parts))
@@ -90,7 +91,7 @@ package struct PersonListingEntry: Sendable {
     /// check for.
     ///
     /// - Throws: ``ContactsError/Code/malformedFile`` and the reading errors of a person file.
-    package static func read(
+    static func read(
         key: RecordKey, layout: StoreLayout, ordering: SortOrdering, format: CompositeNameFormat
     ) throws -> PersonListingEntry? {
         guard let file = try StoreReader(layout: layout).readPerson(key: key) else { return nil }

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 import Glibc
 import Synchronization
 import PlainContacts
@@ -134,7 +133,7 @@ package final class ContactsServer: Sendable {
         // A book that cannot be served is said when the server starts; one granted later is
         // opened when first asked for.
         try service.openBooks()
-        let web = WebService(service: service, authenticator: authenticator, history: history)
+        let web = WebService(service: service, authenticator: authenticator, history: history, log: log)
         self.authenticator = authenticator
         self.web = web
         self.log = log
@@ -164,27 +163,28 @@ package final class ContactsServer: Sendable {
     /// The port the server listens on (the one chosen by the system when 0 was asked for).
     package var port: Int { Int(http.port) }
 
-    /// Starts listening and serving, on threads of its own, and makes each book's people list
-    /// for the web pages in the background (``WebService/prepareLists()``): the first list
-    /// page waits at most for the rest of it.
+    /// Makes each book's people list for the web pages (``WebService/prepareLists()``), then
+    /// starts listening and serving, on threads of its own: the server is ready when it
+    /// listens, and the first list page finds its list made. How long the lists took is
+    /// logged (`web: people lists of 10000 people made in 61 ms, before listening`): after a
+    /// restart the list kept on disk is caught up with what changed meanwhile; on the first
+    /// start of a store, the collection's first listing of every card and the list made from
+    /// the book.
     ///
     /// - Throws: ``ContactsError/Code/invalidValue`` for a host that is not an IP address or
     ///   `localhost`; ``ContactsError/Code/busy`` when the address is in use;
     ///   ``ContactsError/Code/permissionDenied`` for a port the process may not take;
     ///   ``ContactsError/Code/io`` for other failures.
     package func start() throws {
+        let started = ContinuousClock.now
+        let people = web.prepareLists()
+        let took = (ContinuousClock.now - started).components
+        let milliseconds = took.seconds * 1000 + took.attoseconds / 1_000_000_000_000_000
+        log("web: people lists of \(people) people made in \(milliseconds) ms, before listening")
         do {
             try http.start()
         } catch {
             throw Self.contactsError(error, host: host)
-        }
-        let (web, log) = (self.web, self.log)
-        DispatchQueue.global(qos: .userInitiated).async {
-            let started = ContinuousClock.now
-            let people = web.prepareLists()
-            let took = (ContinuousClock.now - started).components
-            let milliseconds = took.seconds * 1000 + took.attoseconds / 1_000_000_000_000_000
-            log("web: people lists of \(people) people made in \(milliseconds) ms")
         }
     }
 

@@ -112,17 +112,23 @@ final class CardDAVCollection: Sendable {
     /// The collection's token, after bringing it up to date, with the records whose cards
     /// changed, were added or were removed since the change number `since` of the same
     /// instance, oldest first; the records are `nil` when the collection cannot tell (another
-    /// instance, a change number from before the server started, too many changes since).
+    /// instance, removals forgotten since, too many changes since).
+    ///
+    /// For a change number from before the server started (a list kept by the server that ran
+    /// before), the people removed before it started cannot be named: `people` then gives the
+    /// keys of every person, and a person not among them is gone. It is `nil` otherwise.
     ///
     /// - Throws: the errors of ``listing()``.
     func token(
         withRecordsChangedSince since: CardDAVSyncToken
-    ) throws -> (token: CardDAVSyncToken, records: [CardDAVEntry.Record]?) {
+    ) throws -> (token: CardDAVSyncToken, records: [CardDAVEntry.Record]?, people: Set<RecordKey>?) {
         try state.withLock { state in
             try refreshAll(&state)
             let token = state.table.token
-            guard since.instance == token.instance else { return (token, nil) }
-            return (token, state.table.records(changedSince: since.sequence))
+            guard since.instance == token.instance, let changed = state.table.records(changedSince: since.sequence) else {
+                return (token, nil, nil)
+            }
+            return (token, changed.records, changed.complete ? nil : state.table.personKeys)
         }
     }
 

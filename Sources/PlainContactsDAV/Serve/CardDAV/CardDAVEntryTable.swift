@@ -87,11 +87,27 @@ struct CardDAVEntryTable {
 
     /// The records whose cards changed, were added or were removed after the change number
     /// `since`, oldest first (a record may be named more than once); `nil` when the table no
-    /// longer knows them all (changes before it was made, or too many since).
-    func records(changedSince since: UInt64) -> [CardDAVEntry.Record]? {
-        guard since >= recentFloor, since <= sequence else { return nil }
-        let first = recent.lastIndex { $0.sequence <= since }.map { $0 + 1 } ?? recent.startIndex
-        return recent[first...].map(\.record)
+    /// longer knows them all (too many changes since, or removals forgotten since).
+    ///
+    /// For a change number from before the table was made (what a list kept by the server
+    /// that ran before holds), the records are those whose cards carry a later change number,
+    /// then those changed since the table was made, and `complete` is `false`: the records
+    /// removed before the table was made cannot be named, and the caller must look for them.
+    func records(changedSince since: UInt64) -> (records: [CardDAVEntry.Record], complete: Bool)? {
+        guard since <= sequence else { return nil }
+        if since >= recentFloor {
+            let first = recent.lastIndex { $0.sequence <= since }.map { $0 + 1 } ?? recent.startIndex
+            return (recent[first...].map(\.record), true)
+        }
+        guard since >= file.floor else { return nil }
+        var records = file.entries.values.filter { $0.sequence > since && $0.sequence <= recentFloor }.map(\.record)
+        records += recent.map(\.record)
+        return (records, false)
+    }
+
+    /// The keys of every person's card.
+    var personKeys: Set<RecordKey> {
+        Set(names.keys.lazy.filter { $0.kind == .person }.map(\.key))
     }
 
     /// The entry of a card by resource name.

@@ -9,8 +9,9 @@ import PlainContacts
 /// page by page instead of all at once; the links keep the search and the group.
 ///
 /// ```swift
-/// let list = WebPeopleList(rows: book.listing(), page: 2, query: "q=bel")
-/// list.html(withPhotos: book.recordIDsWithSavedImages())
+/// let read = whole.read(words: "bel", group: nil)
+/// let list = WebPeopleList(rows: read.rows, page: 2, query: "q=bel")
+/// list.html(withPhotos: read.withPhotos)
 /// ```
 struct WebPeopleList {
     /// The people a page shows.

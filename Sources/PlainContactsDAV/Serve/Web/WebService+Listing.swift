@@ -7,8 +7,8 @@ import PlainContacts
 import PlainContactsSystem
 
 /// The people lists of the list pages and the JSON API: each book's whole list kept and caught
-/// up with each change (``WebBookList``), made when the server starts so that the first page
-/// finds it ready.
+/// up with each change (``WebBookList``), made before the server listens so that the first
+/// page finds it ready, and kept on disk for the next start (``WebBookListKeeper``).
 extension WebService {
     /// The people of the list `query` asks for (`q`: the words searched, `group`: a group's
     /// record ID), filtered from the book's whole list, which is caught up with the changes
@@ -29,22 +29,23 @@ extension WebService {
 
     /// The whole list of `book`, brought up to date: the one kept when nothing changed since;
     /// else the one kept caught up with the people changed since (see
-    /// ``WebBookList/caughtUp(with:token:layout:)``); else made from the book.
+    /// ``WebBookList/caughtUp(with:present:token:layout:)``); else made from the book.
     ///
     /// - Throws: the errors of reading the book.
     func wholeList(of book: CardDAVServedBook, settings: FileSignature?) throws -> WebBookList {
         let collection = book.collection
         if let kept = listings.whole(of: book.name), settings != nil, kept.settings == settings {
-            let (token, records) = try collection.token(withRecordsChangedSince: kept.token)
-            if token == kept.token { return kept }
-            if let records, let caughtUp = try? kept.caughtUp(with: records, token: token, layout: book.layout) {
+            let (token, records, present) = try collection.token(withRecordsChangedSince: kept.token)
+            if token == kept.token, present == nil { return kept }
+            if let records, let caughtUp = try? kept.caughtUp(with: records, present: present, token: token, layout: book.layout) {
                 listings.keep(caughtUp, of: book.name)
+                listFiles.keep(caughtUp, of: book)
                 return caughtUp
             }
         }
         let token = try collection.token()
         let listings = self.listings
-        return try book.writer.withBook { opened in
+        let made = try book.writer.withBook { opened in
             // Another request (or the start) may have made it while this one waited.
             if let kept = listings.whole(of: book.name), kept.token == token, settings != nil, kept.settings == settings {
                 return kept
@@ -53,16 +54,26 @@ extension WebService {
             listings.keep(made, of: book.name)
             return made
         }
+        listFiles.keep(made, of: book)
+        return made
     }
 
-    /// Makes the whole list of every book served now, so that the first list page after the
-    /// server starts finds it ready (or waits only for the rest of it), and gives the number
-    /// of people listed. A book that cannot be read is left for its first page to report.
+    /// Makes the whole list of every book served now, before the server listens, so that the
+    /// first list page after the server starts finds it ready, and gives the number of people
+    /// listed. A book that cannot be read is left for its first page to report.
+    ///
+    /// A book's list kept on disk by the server that ran before (``WebBookListFile``) is
+    /// caught up with the changes the collection finds since its token, instead of being made
+    /// again from the book; one of other settings (`store.json` changed) is made again.
     @discardableResult
     func prepareLists() -> Int {
         var people = 0
         for book in service.openedBooks {
-            people += (try? wholeList(of: book, settings: Self.settingsSignature(of: book)))?.count ?? 0
+            let settings = Self.settingsSignature(of: book)
+            if listings.whole(of: book.name) == nil, settings != nil, let kept = listFiles.read(book), kept.settings == settings {
+                listings.keep(kept, of: book.name)
+            }
+            people += (try? wholeList(of: book, settings: settings))?.count ?? 0
         }
         return people
     }

@@ -37,6 +37,8 @@ final class WebService: Sendable {
     let sessions: WebSessions
     /// The people lists last read, kept while their books stay as they are.
     let listings = WebListingCache()
+    /// Where each book's whole list is kept for the server's next start.
+    let listFiles: WebBookListKeeper
     let service: CardDAVService
     let authenticator: ServerAuthenticator
     /// Where the history pages read a book's history; `nil`: the server keeps none.
@@ -44,8 +46,9 @@ final class WebService: Sendable {
 
     init(
         service: CardDAVService, authenticator: ServerAuthenticator, sessions: WebSessions = WebSessions(),
-        history: (any StoreHistory)? = nil
+        history: (any StoreHistory)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        listFiles = WebBookListKeeper(log: log)
         self.service = service
         self.authenticator = authenticator
         self.sessions = sessions

@@ -382,7 +382,7 @@ import Testing
         #expect(after.entries["k.vcf"]?.etag == before.entries["k.vcf"]?.etag)
     }
 
-    @Test func theRecordsChangedSinceATokenAreNamedUntilTheServerRestarts() throws {
+    @Test func theRecordsChangedSinceATokenAreNamedAndAfterARestartTheRemovedFound() throws {
         let server = try CardDAVTestStore()
         let katie = try server.addPerson("Katie", "Bell")
         let oliver = try server.addPerson("Oliver", "Wood")
@@ -396,14 +396,21 @@ import Testing
         #expect(server.send("DELETE", server.cardPath(try #require(collection.listing().entries.values.first {
             $0.record.key == oliverKey
         }?.name))).status == 204)
-        let (now, records) = try collection.token(withRecordsChangedSince: before)
+        let (now, records, people) = try collection.token(withRecordsChangedSince: before)
 
         #expect(now.sequence == before.sequence + 2)
         #expect(records == [.init(kind: .person, key: katieKey), .init(kind: .person, key: oliverKey)])
+        #expect(people == nil)
         #expect(try collection.token(withRecordsChangedSince: now).records == [])
-        // Another history, or one from before the collection was made, cannot be told.
+        // Another history cannot be told.
         #expect(try collection.token(withRecordsChangedSince: .init(instance: "other", sequence: 0)).records == nil)
+        // After a restart the state file names the cards changed since, and the people still
+        // there tell who was removed.
         let restarted = CardDAVCollection(layout: StoreLayout(root: server.store.storeURL), warmsUp: false)
-        #expect(try restarted.token(withRecordsChangedSince: before).records == nil)
+        let (again, changed, present) = try restarted.token(withRecordsChangedSince: before)
+        #expect(again == now)
+        #expect(changed == [.init(kind: .person, key: katieKey)])
+        #expect(present == [katieKey])
+        #expect(try restarted.token(withRecordsChangedSince: now).records == [])
     }
 }

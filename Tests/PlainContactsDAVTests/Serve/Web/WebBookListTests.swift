@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import PlainContacts
 @testable import PlainContactsDAV
+import PlainContactsSystem
 
 /// The web pages' kept people list: caught up with each change, by whatever path it came, it
 /// lists what a fresh read of the book lists.
@@ -143,5 +144,134 @@ import Testing
         let kept = try #require(browser.web.listings.whole(of: .home))
         #expect(kept.read(words: "", group: nil).rows == (try books.alice.openBook().listing()))
         #expect(kept.token == (try books.service.home.collection.token()))
+    }
+
+    // MARK: Kept between runs
+
+    /// The list file of Alice's book.
+    private func listFile(_ books: ServedBooks) -> URL {
+        WebBookListFile.url(in: books.service.home.layout)
+    }
+
+    /// Starts a new service on the same stores, as a restarted server would, and makes its
+    /// lists as the server does when it starts; gives its browser.
+    private func restart(_ books: ServedBooks) throws -> WebBrowser {
+        try books.restart()
+        let browser = WebBrowser(books)
+        browser.web.prepareLists()
+        browser.web.listFiles.waitForWrites()
+        return browser
+    }
+
+    /// Renames, adds and removes people in Alice's book as another program would while the
+    /// server is stopped.
+    private func changeElsewhere(_ books: ServedBooks, _ team: Group, _ round: Int) throws {
+        let other = try books.alice.openBook()
+        let memberIDs = Set(try #require(other.group(withID: team.recordID)).members().map(\.recordID))
+        let outsiders = other.allPeople().filter { !memberIDs.contains($0.recordID) }
+        outsiders[round].lastName = "Aardvark"
+        outsiders[round + 1].firstName = "Zacharias"
+        outsiders[round + 2].phones = MultiValue([("+1 555 0777", .work)])
+        let added = Person()
+        added.firstName = "Lee"
+        added.lastName = "Bellamy \(round)"
+        try other.add(added)
+        try other.remove(outsiders[round + 3])
+        try other.save()
+    }
+
+    @Test func aRestartCatchesTheKeptListUpWithWhatChangedWhileStopped() throws {
+        let (books, browser, team) = try book()
+        browser.web.prepareLists()
+        browser.web.listFiles.waitForWrites()
+        #expect(WebBookListFile.read(from: listFile(books)) != nil)
+
+        try changeElsewhere(books, team, 0)
+        let restarted = try restart(books)
+
+        // The list came from its file, caught up without reading the book.
+        #expect(books.service.home.writer.bookReads == 0)
+        try expectFresh(restarted, books, team, "after a restart")
+        let kept = try #require(WebBookListFile.read(from: listFile(books)))
+        #expect(kept.token == (try books.service.home.collection.token()))
+        #expect(kept.read(words: "", group: nil).rows == (try books.alice.openBook().listing()))
+    }
+
+    @Test func aRestartCatchesUpAListOlderThanTheCollectionsRecord() throws {
+        let (books, browser, team) = try book()
+        browser.web.prepareLists()
+        browser.web.listFiles.waitForWrites()
+        // The server saw changes (a removal among them) that no page asked for: its record of
+        // the cards goes past the list's token.
+        try changeElsewhere(books, team, 0)
+        _ = try books.service.home.collection.token()
+        try changeElsewhere(books, team, 4)
+        let restarted = try restart(books)
+
+        #expect(books.service.home.writer.bookReads == 0)
+        try expectFresh(restarted, books, team, "after a restart behind the collection")
+    }
+
+    @Test func aRestartAfterTheSortOrderOrAGroupChangedMakesTheListAgain() throws {
+        let (books, browser, team) = try book()
+        browser.web.prepareLists()
+        browser.web.listFiles.waitForWrites()
+
+        let other = try books.alice.openBook()
+        other.sortOrdering = other.sortOrdering == .firstName ? .lastName : .firstName
+        try other.save()
+        let sorted = try restart(books)
+        try expectFresh(sorted, books, team, "after the sort order changed while stopped")
+        #expect(WebBookListFile.read(from: listFile(books))?.settings == WebService.settingsSignature(of: books.service.home))
+
+        let again = try books.alice.openBook()
+        let group = try #require(again.group(withID: team.recordID))
+        let memberIDs = Set(group.members().map(\.recordID))
+        try group.addMember(try #require(again.allPeople().first { !memberIDs.contains($0.recordID) }))
+        try again.save()
+        try expectFresh(try restart(books), books, team, "after a group changed while stopped")
+    }
+
+    @Test(arguments: ["damaged", "old version"])
+    func anUnreadableListFileIsMadeAgain(_ damage: String) throws {
+        let (books, browser, team) = try book()
+        browser.web.prepareLists()
+        browser.web.listFiles.waitForWrites()
+        let url = listFile(books)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        if damage == "damaged" {
+            bytes.removeLast(bytes.count / 3)
+        } else {
+            // The first line names the version: "plaincontacts-web-list\t1\t…".
+            let head = Array("plaincontacts-web-list\t\(WebBookListFile.formatVersion)\t".utf8)
+            #expect(bytes.starts(with: head))
+            bytes[head.count - 2] = UInt8(ascii: "0")
+        }
+        try Data(bytes).write(to: url)
+        #expect(WebBookListFile.read(from: url) == nil)
+
+        let restarted = try restart(books)
+        #expect(books.service.home.writer.bookReads == 1)
+        try expectFresh(restarted, books, team, "after a restart with a \(damage) list file")
+        #expect(WebBookListFile.read(from: url)?.token == (try books.service.home.collection.token()))
+    }
+
+    @Test func theListFileIsNotWrittenAgainWhenNothingChanged() throws {
+        let (books, browser, team) = try book()
+        browser.web.prepareLists()
+        browser.web.listFiles.waitForWrites()
+        let path = listFile(books).path(percentEncoded: false)
+        let written = FileSignature.of(path)
+        #expect(written != nil)
+
+        let restarted = try restart(books)
+        try expectFresh(restarted, books, team, "after a restart")
+        restarted.web.listFiles.waitForWrites()
+        #expect(FileSignature.of(path) == written)
+
+        try changeElsewhere(books, team, 0)
+        try expectFresh(restarted, books, team, "after a change")
+        restarted.web.listFiles.waitForWrites()
+        #expect(FileSignature.of(path) != written)
     }
 }
