@@ -47,7 +47,7 @@ final class HTTPServer: Sendable {
 
     /// Where the server is in its life.
     private enum Phase: Sendable {
-        /// ``start()`` has not been called.
+        /// ``start(preparing:)`` has not been called.
         case notStarted
         /// Listening; the signal that stops it.
         case running(HTTPServerStopSignal)
@@ -76,7 +76,7 @@ final class HTTPServer: Sendable {
     /// Entered by the accept loop and by every connection; empty once all have finished.
     let activity = DispatchGroup()
 
-    /// Creates a server; nothing happens until ``start()``.
+    /// Creates a server; nothing happens until ``start(preparing:)``.
     ///
     /// - Parameters:
     ///   - host: An IPv4 literal (`127.0.0.1`, `0.0.0.0`), an IPv6 literal with or without
@@ -100,7 +100,7 @@ final class HTTPServer: Sendable {
     ///     server itself (`accept failed: errno 24`) get a line too. Never a header value, a
     ///     query nor a body.
     ///   - adopting: Listening sockets this process inherited, bound already (by
-    ///     ``openListeners(host:port:log:)`` in a supervisor); ``start()`` serves on them, and
+    ///     ``openListeners(host:port:log:)`` in a supervisor); ``start(preparing:)`` serves on them, and
     ///     `host` and `port` only name them. Empty to bind `host` and `port`.
     ///   - journal: Where each request is marked while it is handled, for a supervisor to read
     ///     if the process dies; `nil` for none.
@@ -120,13 +120,18 @@ final class HTTPServer: Sendable {
         slots = HTTPServerSlots(maxConnections: limits.maxConnections, maxConnectionsPerAddress: limits.maxConnectionsPerAddress)
     }
 
-    /// The port the server listens on; 0 before ``start()``.
+    /// The port the server listens on, once ``start(preparing:)`` took its address; 0 before.
     var port: UInt16 {
         boundPort.load(ordering: .acquiring)
     }
 
-    /// Binds, listens and starts accepting connections on a thread of its own; returns once
-    /// clients can connect.
+    /// Binds, listens, runs `prepare` and starts accepting connections on a thread of its own;
+    /// returns once clients are answered.
+    ///
+    /// What `prepare` does (the work a first request would otherwise wait for) runs after the
+    /// address is taken, so that a port in use is said at once, and before the first
+    /// connection is accepted: clients that connect meanwhile wait in the listen queue instead
+    /// of being refused. ``stop()`` waits for it.
     ///
     /// For `localhost`, `::1` is listened on as well as `127.0.0.1` when the system has IPv6
     /// (on the same port); without it, IPv4 alone.
@@ -135,7 +140,7 @@ final class HTTPServer: Sendable {
     ///   `localhost`; ``HTTPServerError/Code/listenFailed`` when the port is taken or the
     ///   socket cannot be made; ``HTTPServerError/Code/alreadyStarted`` on a second call or
     ///   after ``stop()``.
-    func start() throws(HTTPServerError) {
+    func start(preparing prepare: () -> Void = {}) throws(HTTPServerError) {
         try phase.withLock { phase throws(HTTPServerError) in
             guard case .notStarted = phase else {
                 throw HTTPServerError(.alreadyStarted, "the server was already started or stopped")
@@ -147,6 +152,8 @@ final class HTTPServer: Sendable {
             guard let first = listeners.first else {
                 throw HTTPServerError(.listenFailed, "no address to listen on")
             }
+            boundPort.store(first.port, ordering: .releasing)
+            prepare()
             activity.enter()
             do throws(SystemCallError) {
                 try HTTPServerThread.start { [self] in
@@ -158,7 +165,6 @@ final class HTTPServer: Sendable {
                 listeners.forEach { $0.close() }
                 throw HTTPServerError(.listenFailed, "could not start the accept thread", underlying: error)
             }
-            boundPort.store(first.port, ordering: .releasing)
             phase = .running(stopSignal)
         }
     }
@@ -204,7 +210,7 @@ final class HTTPServer: Sendable {
         return listeners
     }
 
-    /// Opens a listener on each address of `host`, all on the same port, as ``start()`` does.
+    /// Opens a listener on each address of `host`, all on the same port, as ``start(preparing:)`` does.
     /// For `localhost`, an IPv6 address that cannot be listened on is left out with a log line.
     ///
     /// - Throws: ``HTTPServerError/Code/invalidHost`` for a host that is not a literal nor

@@ -163,26 +163,29 @@ package final class ContactsServer: Sendable {
     /// The port the server listens on (the one chosen by the system when 0 was asked for).
     package var port: Int { Int(http.port) }
 
-    /// Makes each book's people list for the web pages (``WebService/prepareLists()``), then
-    /// starts listening and serving, on threads of its own: the server is ready when it
-    /// listens, and the first list page finds its list made. How long the lists took is
-    /// logged (`web: people lists of 10000 people made in 61 ms, before listening`): after a
-    /// restart the list kept on disk is caught up with what changed meanwhile; on the first
-    /// start of a store, the collection's first listing of every card and the list made from
-    /// the book.
+    /// Takes the address, makes each book's people list for the web pages
+    /// (``WebService/prepareLists()``), then starts serving, on threads of its own: the server
+    /// is ready when this returns, and the first list page finds its list made. A client that
+    /// connects while the lists are made waits in the listen queue. How long the lists took is
+    /// logged (`web: people lists of 10000 people made in 61 ms, before the first request`):
+    /// after a restart the list kept on disk is caught up with what changed meanwhile; on the
+    /// first start of a store, the collection's first listing of every card and the list made
+    /// from the book.
     ///
     /// - Throws: ``ContactsError/Code/invalidValue`` for a host that is not an IP address or
     ///   `localhost`; ``ContactsError/Code/busy`` when the address is in use;
     ///   ``ContactsError/Code/permissionDenied`` for a port the process may not take;
     ///   ``ContactsError/Code/io`` for other failures.
     package func start() throws {
-        let started = ContinuousClock.now
-        let people = web.prepareLists()
-        let took = (ContinuousClock.now - started).components
-        let milliseconds = took.seconds * 1000 + took.attoseconds / 1_000_000_000_000_000
-        log("web: people lists of \(people) people made in \(milliseconds) ms, before listening")
+        let (web, log) = (self.web, self.log)
         do {
-            try http.start()
+            try http.start {
+                let started = ContinuousClock.now
+                let people = web.prepareLists()
+                let took = (ContinuousClock.now - started).components
+                let milliseconds = took.seconds * 1000 + took.attoseconds / 1_000_000_000_000_000
+                log("web: people lists of \(people) people made in \(milliseconds) ms, before the first request")
+            }
         } catch {
             throw Self.contactsError(error, host: host)
         }
@@ -213,8 +216,12 @@ package final class ContactsServer: Sendable {
     /// Stops accepting requests and ends the server once the requests in progress are answered.
     func stop() { http.stop() }
 
-    /// Waits until the server has stopped.
-    package func waitUntilStopped() { http.waitUntilStopped() }
+    /// Waits until the server has stopped, and the people lists that wait to be kept for the
+    /// next start are written.
+    package func waitUntilStopped() {
+        http.waitUntilStopped()
+        web.listFiles.flush()
+    }
 
     /// Whether `host` names only this machine: `localhost`, 127.0.0.0/8 or `::1`.
     package static func isLoopback(_ host: String) -> Bool {

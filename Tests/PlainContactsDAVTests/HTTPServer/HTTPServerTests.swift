@@ -42,6 +42,34 @@ import Testing
         #expect(error?.underlying?.errno == EADDRINUSE)
     }
 
+    @Test func aClientThatConnectsWhileTheServerPreparesWaitsAndIsAnswered() throws {
+        let server = HTTPServer(host: "127.0.0.1", port: 0, log: { _ in }) { _ in .text(200, "ready") }
+        var waiting: HTTPTestClient?
+        try server.start {
+            // The address is taken and nothing is accepted yet: the client is queued, not refused.
+            waiting = try? HTTPTestClient(port: server.port)
+            try? waiting?.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        }
+        defer {
+            server.stop()
+            server.waitUntilStopped()
+        }
+        let client = try #require(waiting)
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "ready")
+    }
+
+    @Test func aPortInUseIsRefusedBeforeTheServerPrepares() throws {
+        let first = try HTTPTestServer(limits: .small, handler: CountingEchoHandler().echo)
+        defer { first.stop() }
+        let second = HTTPServer(host: "127.0.0.1", port: first.port, log: { _ in }) { _ in .text(200, "") }
+        var prepared = false
+        let error = #expect(throws: HTTPServerError.self) { try second.start { prepared = true } }
+        #expect(error?.code == .listenFailed)
+        #expect(!prepared)
+    }
+
     @Test func secondStartIsRefused() throws {
         let server = try HTTPTestServer(limits: .small, handler: CountingEchoHandler().echo)
         defer { server.stop() }

@@ -23,6 +23,23 @@ import Testing
         }
     }
 
+    @Test func aStoppedServerKeepsItsPeopleListsForTheNextStart() throws {
+        let store = try TemporaryStore()
+        let book = try store.makeBook()
+        let person = Person()
+        person.firstName = "Katie"
+        try book.add(person)
+        try book.save()
+        let listFile = WebBookListFile.url(in: StoreLayout(root: store.storeURL))
+        let server = try Self.server(store)
+        try server.start()
+        // The list made at the start waits to be written in the background; stopping writes it.
+        server.stop()
+        server.waitUntilStopped()
+        let kept = try #require(WebBookListFile.read(from: listFile))
+        #expect(kept.read(words: "", group: nil).rows == book.listing())
+    }
+
     @Test func aNewServerStartsOnceTheFirstIsGone() throws {
         let store = try TemporaryStore()
         _ = try store.makeBook()

@@ -11,13 +11,14 @@ import Synchronization
 /// Keeps each book's whole people list on disk (``WebBookListFile``) as the web pages bring it
 /// up to date: a list of another token or settings than the file holds is written, in the
 /// background and off the requests' path, ``delay`` after it was given, the latest one only
-/// when several wait; a list the file already holds is not written again.
+/// when several wait; a list the file already holds is not written again. A server that stops
+/// writes what waits (``flush()``).
 ///
 /// ```swift
 /// let keeper = WebBookListKeeper { line in print(line) }
 /// if let kept = keeper.read(book) { listings.keep(kept, of: book.name) }
 /// keeper.keep(list, of: book)   // written in the background
-/// keeper.waitForWrites()
+/// keeper.flush()                // written now, as when the server stops
 /// ```
 final class WebBookListKeeper: Sendable {
     /// What a book's file holds, as far as it tells one list from another.
@@ -34,16 +35,15 @@ final class WebBookListKeeper: Sendable {
     }
 
     /// How long a list waits before it is written: the page that caught it up is made
-    /// meanwhile without the write (40 MB at 100,000 people) taking a core from it, and a
-    /// burst of changes (a client's sync) is written once. A server stopped before then
-    /// catches the list on disk up at its next start, as it would one a crash left behind.
-    static let delay: DispatchTimeInterval = .seconds(1)
+    /// meanwhile without the write (40 MB at 100,000 people) taking a core from it, and the
+    /// changes of a while (a client's sync, a morning's edits) are written once. A server
+    /// that ends without stopping (a crash, SIGKILL) catches the older list on disk up at its
+    /// next start, as the collection names what changed since.
+    static let delay: DispatchTimeInterval = .seconds(30)
 
     private let state = Mutex(State())
     /// Where the lists are written, one at a time.
     private let queue = DispatchQueue(label: "plaincontacts.web-list-files", qos: .utility)
-    /// The writes given and not yet done.
-    private let writes = DispatchGroup()
     /// Where a failed write is said.
     private let log: @Sendable (String) -> Void
 
@@ -71,16 +71,15 @@ final class WebBookListKeeper: Sendable {
             return !waiting
         }
         guard schedule else { return }
-        writes.enter()
-        queue.asyncAfter(deadline: .now() + Self.delay) { [self] in
-            write(path)
-            writes.leave()
-        }
+        queue.asyncAfter(deadline: .now() + Self.delay) { [self] in write(path) }
     }
 
-    /// Waits until the lists given so far are written.
-    func waitForWrites() {
-        writes.wait()
+    /// Writes every list that waits, now, and returns once they and a write under way are
+    /// done; the delayed writes then find nothing left to write.
+    func flush() {
+        queue.sync {
+            for path in state.withLock({ Array($0.pending.keys) }) { write(path) }
+        }
     }
 
     /// Writes the list waiting for the file at `path`.

@@ -159,7 +159,7 @@ import PlainContactsSystem
         try books.restart()
         let browser = WebBrowser(books)
         browser.web.prepareLists()
-        browser.web.listFiles.waitForWrites()
+        browser.web.listFiles.flush()
         return browser
     }
 
@@ -183,7 +183,7 @@ import PlainContactsSystem
     @Test func aRestartCatchesTheKeptListUpWithWhatChangedWhileStopped() throws {
         let (books, browser, team) = try book()
         browser.web.prepareLists()
-        browser.web.listFiles.waitForWrites()
+        browser.web.listFiles.flush()
         #expect(WebBookListFile.read(from: listFile(books)) != nil)
 
         try changeElsewhere(books, team, 0)
@@ -200,7 +200,7 @@ import PlainContactsSystem
     @Test func aRestartCatchesUpAListOlderThanTheCollectionsRecord() throws {
         let (books, browser, team) = try book()
         browser.web.prepareLists()
-        browser.web.listFiles.waitForWrites()
+        browser.web.listFiles.flush()
         // The server saw changes (a removal among them) that no page asked for: its record of
         // the cards goes past the list's token.
         try changeElsewhere(books, team, 0)
@@ -215,7 +215,7 @@ import PlainContactsSystem
     @Test func aRestartAfterTheSortOrderOrAGroupChangedMakesTheListAgain() throws {
         let (books, browser, team) = try book()
         browser.web.prepareLists()
-        browser.web.listFiles.waitForWrites()
+        browser.web.listFiles.flush()
 
         let other = try books.alice.openBook()
         other.sortOrdering = other.sortOrdering == .firstName ? .lastName : .firstName
@@ -236,7 +236,7 @@ import PlainContactsSystem
     func anUnreadableListFileIsMadeAgain(_ damage: String) throws {
         let (books, browser, team) = try book()
         browser.web.prepareLists()
-        browser.web.listFiles.waitForWrites()
+        browser.web.listFiles.flush()
         let url = listFile(books)
         var bytes = [UInt8](try Data(contentsOf: url))
         if damage == "damaged" {
@@ -259,19 +259,19 @@ import PlainContactsSystem
     @Test func theListFileIsNotWrittenAgainWhenNothingChanged() throws {
         let (books, browser, team) = try book()
         browser.web.prepareLists()
-        browser.web.listFiles.waitForWrites()
+        browser.web.listFiles.flush()
         let path = listFile(books).path(percentEncoded: false)
         let written = FileSignature.of(path)
         #expect(written != nil)
 
         let restarted = try restart(books)
         try expectFresh(restarted, books, team, "after a restart")
-        restarted.web.listFiles.waitForWrites()
+        restarted.web.listFiles.flush()
         #expect(FileSignature.of(path) == written)
 
         try changeElsewhere(books, team, 0)
         try expectFresh(restarted, books, team, "after a change")
-        restarted.web.listFiles.waitForWrites()
+        restarted.web.listFiles.flush()
         #expect(FileSignature.of(path) != written)
     }
 }
