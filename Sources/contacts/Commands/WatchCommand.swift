@@ -58,6 +58,7 @@ enum WatchCommand: Command {
     /// thread of its own, stopped through a pipe.
     private struct IndexWatcherThread {
         private let stopEnd: Int32
+        private let readEnd: Int32
         private let finished = DispatchSemaphore(value: 0)
 
         /// Starts it; `storeGone` is called when it ends because the store's folder went away.
@@ -70,7 +71,8 @@ enum WatchCommand: Command {
             }
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             stopEnd = ends[1]
-            let readEnd = ends[0]
+            readEnd = ends[0]
+            let readEnd = readEnd
             let finished = finished
             // Signalled by the watcher's first line, which says where it answers, or its end:
             // the command says it is watching only once reading commands can ask.
@@ -88,7 +90,6 @@ enum WatchCommand: Command {
                 } catch {
                     console.note("Not answering reading commands: \(error). Printing changes only.")
                 }
-                close(readEnd)
                 finished.signal()
             }
             started.wait()
@@ -100,6 +101,7 @@ enum WatchCommand: Command {
             _ = write(stopEnd, &byte, 1)
             finished.wait()
             close(stopEnd)
+            close(readEnd)
         }
     }
 
