@@ -271,4 +271,65 @@ import Testing
             (error as? ContactsError)?.code == .busy
         }
     }
+
+    /// A program of another user that listens on a socket and answers every question with
+    /// `answer`: what a foreign socket at the watcher's path would say.
+    private static let foreignListener = """
+        import socket, sys
+        s = socket.socket(socket.AF_UNIX)
+        s.bind(sys.argv[1])
+        s.listen(4)
+        print("ready", flush=True)
+        while True:
+            c, _ = s.accept()
+            c.recv(256)
+            c.sendall(sys.argv[2].encode())
+            c.close()
+        """
+
+    /// Only root can run a program as another user; `setpriv` and Python do it.
+    private static let canRunAsAnotherUser = getuid() == 0
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+
+    @Test(.enabled(if: canRunAsAnotherUser)) func aSocketOfAnotherUserIsNotBelieved() throws {
+        let (store, layout) = try settledStore()
+        let watcher = try RunningWatcher(layout)
+        #expect(isConfirmed(try outcome(layout)))
+        watcher.stop()
+        let mark = try #require(IndexWatchMark.read(layout))
+        let url = try file(of: "Katie", in: store)
+        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "katie@", with: "kitty@")
+        try Data(text.utf8).write(to: url)
+
+        // Another user's program claims nothing changed since the index's own token.
+        let folder = FileManager.default.temporaryDirectory.appending(path: "foreign-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(chmod(folder.path, 0o777) == 0)
+        let socket = folder.appending(path: "s").path
+        let foreign = Process()
+        foreign.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        foreign.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", Self.foreignListener, socket,
+            "changed \(mark.token.text)\n",
+        ]
+        let output = Pipe()
+        foreign.standardOutput = output
+        try foreign.run()
+        defer {
+            // SIGKILL: the test runner may leave SIGTERM ignored in its children.
+            kill(foreign.processIdentifier, SIGKILL)
+            foreign.waitUntilExit()
+        }
+        let ready = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        try #require(ready.hasPrefix("ready"))
+        let socketPath = try #require(layout.watchSocketPath)
+        #expect(rename(socket, socketPath) == 0)
+
+        #expect(IndexWatchMark.ask(layout, since: mark.token) == nil)
+        let seen = try addresses(in: store)
+        #expect(seen.contains { $0.hasPrefix("kitty@example.com") })
+        #expect(seen == (try fullRead(store)))
+    }
 }
