@@ -28,6 +28,8 @@ final class IndexWatcher {
     static let recordMask = UInt32(
         IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
             | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    /// The events by which an entry of a folder comes or goes.
+    static let entryMoves = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
     /// What the private folder is watched for: the cookies, and its own end.
     static let privateMask = UInt32(IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
@@ -212,7 +214,9 @@ final class IndexWatcher {
                 } else if [StoreLayout.peopleFolderName, StoreLayout.groupsFolderName, StoreLayout.privateFolderName]
                     .contains(event.name)
                 {
-                    lostTrack = true
+                    // Created, removed or moved: the watch on the old folder saw nothing of
+                    // the new one. A change of its mode or times leaves the watch as it was.
+                    if event.mask & Self.entryMoves != 0 { lostTrack = true }
                 } else {
                     names.append(event.name)
                 }
