@@ -4,7 +4,8 @@ import PlainContacts
 /// The figures measured in child processes: what one `contacts` invocation costs, and the
 /// peak memory of one operation on its own.
 extension BenchSuite {
-    /// Times `contacts list`, `contacts search` and `contacts email` as whole processes, and
+    /// Times `contacts list`, `contacts search` and `contacts email` (with and without
+    /// `contacts watch` running) as whole processes, and
     /// measures the peak memory of `contacts list` and of an open + list in a child of this
     /// program.
     ///
@@ -60,9 +61,43 @@ extension BenchSuite {
                     note("`contacts \(shown)` found nothing or failed; its figure is skipped")
                 }
             }
+            try measureEmailWatched(contacts, query: query)
         }
         if let memory = try peakMemory(probe, contacts, listArguments) {
             record("memory.contactsList", "peak memory: `contacts list` process (\(probe.method))", memory, unit: .kilobytes)
+        }
+    }
+
+    /// Times `contacts email` again with `contacts watch` running on the store, so that each
+    /// process checks only the files the watcher names instead of one `stat` per person.
+    private func measureEmailWatched(_ contacts: String, query: String) throws {
+        let socket = store.url.appending(path: ".contacts/watch.socket").path
+        let watcher = try ChildProcess.start(contacts, ["--store", store.url.path, "watch"])
+        defer {
+            kill(watcher, SIGTERM)
+            ChildProcess.wait(for: watcher)
+        }
+        // The watcher answers once its socket exists; a store whose path is too long for a
+        // socket gets one elsewhere, and these figures are then skipped.
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: socket), waited < 1000 {
+            usleep(10_000)
+            waited += 1
+        }
+        guard FileManager.default.fileExists(atPath: socket) else {
+            note("`contacts watch` did not answer on \(socket); the watched figures are skipped")
+            return
+        }
+        for (id, words) in [("process.emailWatched", [query]), ("process.emailAllWatched", [])] {
+            let emailArguments = ["--store", store.url.path, "email"] + words
+            let shown = (["email"] + words).joined(separator: " ")
+            // The first run checks every file and marks the index with the watcher's token.
+            _ = try ChildProcess.run(contacts, emailArguments, output: .discard)
+            if let email = try processTime(contacts, emailArguments) {
+                record(id, "`contacts \(shown)` as one process, with `contacts watch` running", email)
+            } else {
+                note("`contacts \(shown)` with a watcher found nothing or failed; its figure is skipped")
+            }
         }
     }
 

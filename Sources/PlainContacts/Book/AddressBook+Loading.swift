@@ -72,7 +72,7 @@ extension AddressBook {
             }
         }
         let scanned = try StoreSession(layout: layout, options: options).read {
-            try PersonCatalog.scan(layout: layout, index: index)
+            try PersonCatalog.scan(layout: layout, index: index, askingWatcher: true)
         }
         if scanned.rebuiltIndex { index = StoreIndex.load(layout) }
         installCatalog(scanned)
@@ -86,7 +86,7 @@ extension AddressBook {
     func ensureChecked() throws {
         guard catalog == nil, checked == nil, !accessPending else { return }
         let outcome = try StoreSession(layout: layout, options: options).read {
-            try PersonCatalog.check(layout: layout, index: index)
+            try PersonCatalog.check(layout: layout, index: index, askingWatcher: true)
         }
         switch outcome {
         case .confirmed(let confirmed, let recordedFolders):

@@ -1,4 +1,5 @@
 import Glibc
+import PlainContactsSystem
 
 /// An inotify instance watching the three folders of a store: its root (for `store.json` and
 /// for `people/` or `groups/` being created or replaced), `people/` and `groups/`.
@@ -26,16 +27,16 @@ struct WatcherInotify: Sendable {
             | IN_DELETE_SELF | IN_MOVE_SELF | IN_Q_OVERFLOW | IN_ONLYDIR)
 
     /// The descriptor to poll for reading.
-    let descriptor: Int32
+    var descriptor: Int32 { queue.descriptor }
+    private let queue: InotifyQueue
     private let rootPath: String
     private var folders: [Int32: WatcherPath.Folder] = [:]
 
     /// Opens an inotify instance, or returns `nil` when the system has none to give (then
     /// the watcher polls).
     init?(rootPath: String) {
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { return nil }
-        self.descriptor = descriptor
+        guard let queue = InotifyQueue() else { return nil }
+        self.queue = queue
         self.rootPath = rootPath
     }
 
@@ -48,57 +49,28 @@ struct WatcherInotify: Sendable {
     mutating func watchFolders() {
         for folder in WatcherPath.Folder.allCases {
             let path = folder == .root ? rootPath : rootPath + "/" + folder.relativePath
-            let watch = inotify_add_watch(descriptor, path, WatcherInotify.mask)
+            let watch = queue.add(path, mask: WatcherInotify.mask)
             for (old, oldFolder) in folders where oldFolder == folder && old != watch {
-                inotify_rm_watch(descriptor, old)
+                queue.remove(old)
                 folders[old] = nil
             }
-            if watch >= 0 { folders[watch] = folder }
+            if let watch { folders[watch] = folder }
         }
     }
 
     /// Reads every queued event without blocking. Returns `nil` when reading fails for a
     /// reason other than an empty queue, which leaves the instance unusable.
     mutating func readEvents() -> [Event]? {
-        var events: [Event] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { bytes -> Int in
-                guard let base = bytes.baseAddress else { return 0 }
-                return read(descriptor, base, bytes.count)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { return events }
-                return nil
-            }
-            if count == 0 { return events }
-            buffer.withUnsafeBytes { bytes in
-                parse(UnsafeRawBufferPointer(rebasing: bytes[..<count]), into: &events)
-            }
-        }
-    }
-
-    private mutating func parse(_ bytes: UnsafeRawBufferPointer, into events: inout [Event]) {
-        let headerSize = 16
-        var offset = 0
-        while offset + headerSize <= bytes.count {
-            let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-            let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-            let nameLength = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-            let nameStart = offset + headerSize
-            let nameEnd = min(nameStart + nameLength, bytes.count)
-            var nameBytes = bytes[nameStart..<nameEnd]
-            if let terminator = nameBytes.firstIndex(of: 0) { nameBytes = nameBytes[..<terminator] }
-            let name = String(decoding: nameBytes, as: UTF8.self)
-            events.append(Event(folder: folders[watch], mask: mask, name: name))
-            if mask & UInt32(IN_IGNORED) != 0 { folders[watch] = nil }
-            offset = nameStart + nameLength
+        guard let queued = queue.readEvents() else { return nil }
+        return queued.map { event in
+            let folder = folders[event.watch]
+            if event.has(IN_IGNORED) { folders[event.watch] = nil }
+            return Event(folder: folder, mask: event.mask, name: event.name)
         }
     }
 
     /// Closes the instance; call once, after no thread polls it any more.
     func close() {
-        _ = Glibc.close(descriptor)
+        queue.close()
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainContactsSystem
 
 /// Where each part of a store lives on disk.
 ///
@@ -8,7 +9,7 @@ import FoundationEssentials
 /// groups/<key>.json        one file per group
 /// groups/<key>.members     the group's member keys, one per line
 /// .contacts/               device-local and git-ignored: lock, journal, caches, consent, remotes,
-///                          the accounts of `contacts serve`
+///                          the accounts of `contacts serve`, the socket of `contacts watch`
 /// ```
 package struct StoreLayout: Sendable {
     package let root: URL
@@ -27,6 +28,14 @@ package struct StoreLayout: Sendable {
     var groupsFolder: URL { root.appending(path: StoreLayout.groupsFolderName, directoryHint: .isDirectory) }
     package var privateFolder: URL { root.appending(path: StoreLayout.privateFolderName, directoryHint: .isDirectory) }
     var gitignore: URL { root.appending(path: StoreLayout.gitignoreName) }
+    /// Where `contacts watch` answers what changed in the store: a socket in
+    /// the private folder, or, when that path is too long for a socket, a short one named by
+    /// its hash (``LocalSocket/address(for:)``); `nil` when there is none to use.
+    var watchSocketPath: String? {
+        LocalSocket.address(for: privateFolder.appending(path: "watch.socket").path(percentEncoded: false))
+    }
+    /// The lock `contacts watch` holds while it runs, so that one store has one watcher.
+    var watchLockPath: String { privateFolder.appending(path: "watch.lock").path(percentEncoded: false) }
     var gitattributes: URL { root.appending(path: StoreLayout.gitattributesName) }
 
     static let gitignoreName = ".gitignore"

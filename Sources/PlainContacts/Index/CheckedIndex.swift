@@ -134,7 +134,7 @@ struct CheckedIndex: Sendable {
 
     /// The bodies of the base's summaries, leaving out those whose key is in `replaced`
     /// (people the log wrote or removed since); `nil` when a summary has no key.
-    private static func entries(
+    static func entries(
         _ bodies: [Range<Int>], of section: UnsafeRawBufferPointer, leaving replaced: some Collection<String>
     ) -> [Range<Int>]? {
         guard !replaced.isEmpty else { return bodies }
@@ -149,7 +149,7 @@ struct CheckedIndex: Sendable {
     }
 
     /// Whether sorted byte strings contain `key`: a binary search.
-    private static func contains(_ sorted: [[UInt8]], _ key: UnsafeRawBufferPointer) -> Bool {
+    static func contains(_ sorted: [[UInt8]], _ key: UnsafeRawBufferPointer) -> Bool {
         var low = 0
         var high = sorted.count
         while low < high {
@@ -171,7 +171,7 @@ struct CheckedIndex: Sendable {
     /// Whether the person file `name` + `.json` in the open folder is a regular file with the
     /// signature a summary taken at `takenAt` recorded, and had last changed long enough before
     /// then (``FileSignature/racyWindow``) for any later write to change that signature.
-    private static func fileMatches(
+    static func fileMatches(
         _ expected: FileSignature, takenAt: Int64, name: UnsafeRawBufferPointer, in folder: Int32
     ) -> Bool {
         guard RecordKey.isValid(name) else { return false }

@@ -43,7 +43,35 @@ struct PersonCatalog: Sendable {
     /// otherwise.
     ///
     /// - Throws: the errors of ``scan(layout:index:)``, only when the index is not confirmed.
-    static func check(layout: StoreLayout, index: StoreIndex?) throws -> Outcome {
+    ///
+    /// With `askingWatcher`, a reading command first asks `contacts watch` which files changed
+    /// since the index last vouched for every file (``IndexWatchMark``), and looks at those
+    /// only; when no watcher answers, or it cannot tell, the full check runs, and a confirmed
+    /// index is marked with the watcher's token so that the next command can ask.
+    static func check(layout: StoreLayout, index: StoreIndex?, askingWatcher: Bool = false) throws -> Outcome {
+        guard askingWatcher else { return try check(layout: layout, index: index, watched: nil) }
+        let mark = IndexWatchMark.read(layout)
+        let answer = IndexWatchMark.ask(layout, since: mark?.token)
+        switch answer {
+        case nil:
+            return try check(layout: layout, index: index, watched: nil)
+        case .changed(let now, let names)?:
+            if let mark, let opened = index, mark.vouches(for: opened),
+                let full = opened.extent >= .summaries ? opened : StoreIndex.load(layout, including: .summaries),
+                let checked = CheckedIndex(confirming: full, vouchedBy: mark, changed: names, layout: layout)
+            {
+                if now != mark.token { IndexWatchMark(token: now, index: full).write(layout) }
+                return .confirmed(checked, recordedFolders: false)
+            }
+            return try check(layout: layout, index: index, watched: now)
+        case .unknown(let now)?:
+            return try check(layout: layout, index: index, watched: now)
+        }
+    }
+
+    /// The check without the watcher's help; an index confirmed against every file is marked
+    /// with the watcher's token `watched`, taken before it began.
+    private static func check(layout: StoreLayout, index: StoreIndex?, watched: ChangeToken?) throws -> Outcome {
         var index = index
         if let opened = index, CheckedIndex.mayConfirm(opened, layout: layout) {
             // Taken before the check, so that a change during it cannot look recorded.
@@ -60,6 +88,7 @@ struct PersonCatalog: Sendable {
                         full, updated: [], added: [], removed: [], peopleFolder: peopleFolder, groupsFolder: groupsFolder,
                         listing: nil, checkedAt: startedAt, layout: layout)
                 }
+                if let watched { IndexWatchMark(token: watched, index: full).write(layout) }
                 return .confirmed(checked, recordedFolders: recorded)
             }
             index = full
@@ -78,8 +107,10 @@ struct PersonCatalog: Sendable {
     ///   ``ContactsError/Code/malformedFile`` for a symbolic link in `people/` or a file in its
     ///   place; ``ContactsError/Code/permissionDenied`` or another code of ``PosixError`` when
     ///   `people/` exists but cannot be opened or listed.
-    static func scan(layout: StoreLayout, index: StoreIndex?) throws -> PersonCatalog {
-        switch try check(layout: layout, index: index) {
+    ///
+    /// With `askingWatcher`, the check asks `contacts watch` first (see ``check(layout:index:askingWatcher:)``).
+    static func scan(layout: StoreLayout, index: StoreIndex?, askingWatcher: Bool = false) throws -> PersonCatalog {
+        switch try check(layout: layout, index: index, askingWatcher: askingWatcher) {
         case .confirmed(let checked, let recorded):
             return try PersonCatalog(confirmed: checked, recordedFolders: recorded) ?? listAndCheck(layout: layout, index: nil)
         case .scanned(let catalog):

@@ -61,7 +61,11 @@ struct StoreIndex: Sendable {
     /// The number of people.
     private(set) var count: Int
 
-    private let generation: Int64
+    /// A random number drawn for each base written, which its log repeats.
+    let generation: Int64
+    /// How many bytes of the log the index holds: up to the end of the last record applied
+    /// (a torn or damaged record and those after it are not).
+    private(set) var appliedLogLength = 0
     /// The ID table: rows sorted by ID (then key), then the keys' bytes.
     private let idTable: [UInt8]
     private let rows: Int
@@ -208,6 +212,7 @@ struct StoreIndex: Sendable {
             let logGeneration = try? reader.int64(), logGeneration == generation
         else { return }
         logSize = log.count
+        appliedLogLength = reader.offset
         while !reader.isAtEnd {
             guard let length = try? reader.uint32(), reader.offset + Int(length) + 8 <= log.count else { return }
             let start = reader.offset
@@ -241,6 +246,7 @@ struct StoreIndex: Sendable {
                 return
             }
             reader.offset = start + Int(length) + 8
+            appliedLogLength = reader.offset
         }
     }
 

@@ -71,8 +71,10 @@ enum StoreManualPage {
                         deleted), the record IDs this device handed out, access consent, remotes
                         (remotes.json, mode 0600, no passwords) and their sync status, the users of
                         contacts serve (users.json, mode 0600, password hashes), the state of its
-                        CardDAV address book, and the commits and pushes contacts serve has still to
-                        make (serve-uncommitted, serve-unpushed).
+                        CardDAV address book, the commits and pushes contacts serve has still to
+                        make (serve-uncommitted, serve-unpushed), and the lock and socket of contacts
+                        watch (watch.lock, watch.socket) with the token at which the index last
+                        vouched for every file (index.watch).
                         """),
             ])
         page.add(

@@ -82,6 +82,9 @@ extension LibraryLayers {
             // signatures; SHA-256, HMAC, PBKDF2 and file fingerprints; parallel loops; the JSON
             // codec.
             ["Files", "Hashing", "Concurrency", "JSON"],
+            // What a watcher of folders needs: inotify, a socket for its own user (named by a
+            // hash when its path is too long), the record of what changed when.
+            ["Watching"],
         ],
         knownViolations: [])
 
