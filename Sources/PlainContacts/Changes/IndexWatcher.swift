@@ -99,7 +99,7 @@ final class IndexWatcher {
         }
         let watcher = IndexWatcher(layout: layout, queue: queue, log: log)
         guard watcher.watchFolders() else { throw ContactsError(.io, "cannot watch the store's folders", path: root) }
-        log("Answering on \(socketPath) for \(root).")
+        log("Answering reading commands of \(root.hasSuffix("/") ? String(root.dropLast()) : root) on \(socketPath)")
         watcher.serve(listener: listener, stop: stop)
     }
 
