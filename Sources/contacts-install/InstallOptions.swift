@@ -30,7 +30,8 @@ struct InstallOptions: Equatable {
           PREFIX/share/bash-completion/completions/contacts
           PREFIX/share/zsh/site-functions/_contacts
           PREFIX/share/fish/vendor_completions.d/contacts.fish
-          PREFIX/share/systemd/user/contacts-serve.service, contacts-sync@.service, contacts-sync@.timer
+          PREFIX/share/systemd/user/contacts-serve.service, contacts-sync@.service, contacts-sync@.timer,
+            contacts-watch.service
           PREFIX/lib/systemd/system/contacts-serve.service, contacts-sync@.service, contacts-sync@.timer
           PREFIX/share/contacts/install-manifest (what --uninstall removes)
 

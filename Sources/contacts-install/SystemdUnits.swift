@@ -1,7 +1,7 @@
 /// The systemd units the installer writes, naming the installed `contacts` by its path.
 ///
-/// User units (`systemctl --user`) serve and sync the store of the user who enables them, at
-/// `~/.local/share/contacts`; system units run them as the dedicated user `contacts`, with the
+/// User units (`systemctl --user`) serve, sync and watch the store of the user who enables
+/// them, at `~/.local/share/contacts`; system units run them as the dedicated user `contacts`, with the
 /// store at `/var/lib/contacts/book`. Both are hardened: no new privileges, the whole file
 /// system read-only except the store, a private `/tmp`, and only the address families a
 /// server and Git need. The sync units are templates: `contacts-sync@work.timer` syncs the
@@ -22,6 +22,7 @@ struct SystemdUnits {
             ("\(Self.userFolder)/contacts-serve.service", serve(system: false)),
             ("\(Self.userFolder)/contacts-sync@.service", sync(system: false)),
             ("\(Self.userFolder)/contacts-sync@.timer", timer),
+            ("\(Self.userFolder)/contacts-watch.service", watch),
             ("\(Self.systemFolder)/contacts-serve.service", serve(system: true)),
             ("\(Self.systemFolder)/contacts-sync@.service", sync(system: true)),
             ("\(Self.systemFolder)/contacts-sync@.timer", timer),
@@ -87,6 +88,33 @@ struct SystemdUnits {
             SuccessExitStatus=75 69
             \(hardening(system: system, store: store))
             """
+    }
+
+    /// `contacts watch` on the user's store for their session, so that their reading commands
+    /// look only at the files that changed; what it prints is dropped, its log kept.
+    private var watch: String {
+        """
+        [Unit]
+        Description=Answer the address book's reading commands which files changed (contacts watch)
+        Documentation=man:contacts-watch(1)
+
+        [Service]
+        Type=exec
+        \(account(system: false, store: Self.userStore))ExecStart=\(contacts) watch
+        StandardOutput=null
+        Restart=on-failure
+        RestartSec=5
+        RestartPreventExitStatus=64 66 77
+        # Where the socket goes when the store's path is too long for one; the rest of /run is
+        # read-only here.
+        RuntimeDirectory=plaincontacts
+        RuntimeDirectoryMode=0700
+        RuntimeDirectoryPreserve=yes
+        \(hardening(system: false, store: Self.userStore))
+        [Install]
+        WantedBy=default.target
+
+        """
     }
 
     /// Runs `contacts-sync@NAME.service` every 15 minutes, and at start-up for a run missed.

@@ -48,6 +48,7 @@ import Testing
             "usr/local/bin/contacts", "usr/local/share/bash-completion/completions/contacts", "usr/local/share/zsh/site-functions/_contacts",
             "usr/local/share/fish/vendor_completions.d/contacts.fish", "usr/local/share/systemd/user/contacts-serve.service",
             "usr/local/share/systemd/user/contacts-sync@.service", "usr/local/share/systemd/user/contacts-sync@.timer",
+            "usr/local/share/systemd/user/contacts-watch.service",
             "usr/local/lib/systemd/system/contacts-serve.service", "usr/local/lib/systemd/system/contacts-sync@.service",
             "usr/local/lib/systemd/system/contacts-sync@.timer", "usr/local/share/contacts/install-manifest",
         ] {
@@ -83,6 +84,9 @@ import Testing
         #expect(sync.contains("SuccessExitStatus=75 69"))
         let timer = try String(contentsOf: units.appending(path: "share/systemd/user/contacts-sync@.timer"), encoding: .utf8)
         #expect(timer.contains("OnCalendar=*:0/15"))
+        let watch = try String(contentsOf: units.appending(path: "share/systemd/user/contacts-watch.service"), encoding: .utf8)
+        #expect(watch.contains("ExecStart=/opt/contacts/bin/contacts watch\n"))
+        #expect(watch.contains("ReadWritePaths=%h/.local/share/contacts"))
     }
 
     @Test func uninstallingWhatWasNeverInstalledFails() throws {
